@@ -1,0 +1,14 @@
+// brec show: placeholder until the module lands (see the open issues).
+#include "commands.hpp"
+#include "brec/core/error.hpp"
+
+namespace brec::cli {
+
+void add_show(CLI::App& root, Action& action) {
+    auto* sub = root.add_subcommand("show", "(not available yet in this build)");
+    sub->callback([&action]() {
+        action = [](RunContext&) -> int { throw Unsupported("brec show is not available in this build yet"); };
+    });
+}
+
+}  // namespace brec::cli

@@ -1,0 +1,14 @@
+// brec wl: placeholder until the module lands (see the open issues).
+#include "commands.hpp"
+#include "brec/core/error.hpp"
+
+namespace brec::cli {
+
+void add_wl(CLI::App& root, Action& action) {
+    auto* sub = root.add_subcommand("wl", "(not available yet in this build)");
+    sub->callback([&action]() {
+        action = [](RunContext&) -> int { throw Unsupported("brec wl is not available in this build yet"); };
+    });
+}
+
+}  // namespace brec::cli

@@ -1,0 +1,27 @@
+#pragma once
+// Registration of the subcommands of `brec`. Each cmd_<sub>.cpp defines add_<sub>(), which creates
+// the CLI11 subcommand and, when it is chosen, stores the action that main() runs.
+
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+#include "brec/core/run_context.hpp"
+
+namespace brec::cli {
+
+/// What main() runs after parsing: returns the process exit code.
+using Action = std::function<int(RunContext&)>;
+
+void add_info(CLI::App& root, Action& action);
+void add_convert(CLI::App& root, Action& action);
+void add_wl(CLI::App& root, Action& action);
+void add_certify(CLI::App& root, Action& action);
+void add_generate(CLI::App& root, Action& action);
+void add_show(CLI::App& root, Action& action);
+void add_eval(CLI::App& root, Action& action);
+void add_report(CLI::App& root, Action& action);
+void add_stats(CLI::App& root, Action& action);
+void add_dedup(CLI::App& root, Action& action);
+
+}  // namespace brec::cli

@@ -1,0 +1,64 @@
+# brec_enable_warnings(target): the project's warning set.
+function(brec_enable_warnings target)
+  target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Wno-unused-parameter)
+  if(BREC_WARNINGS_AS_ERRORS)
+    target_compile_options(${target} PRIVATE -Werror)
+  endif()
+  if(BREC_SANITIZE)
+    target_compile_options(${target} PRIVATE -fsanitize=address,undefined -fno-omit-frame-pointer)
+    target_link_options(${target} PRIVATE -fsanitize=address,undefined)
+  endif()
+  if(BREC_EXPENSIVE_CHECKS)
+    target_compile_definitions(${target} PRIVATE BREC_EXPENSIVE_CHECKS=1)
+  endif()
+endfunction()
+
+# brec_add_module(name DEPS dep... [LIBS lib...])
+# One static library per module: sources are src/<name>/*.cpp, public headers include/brec/<name>/.
+# DEPS are other brec modules (dependencies point one way, see SPEC section 1); LIBS are imported targets.
+function(brec_add_module name)
+  cmake_parse_arguments(ARG "" "" "DEPS;LIBS" ${ARGN})
+  file(GLOB _sources CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/src/${name}/*.cpp")
+  if(NOT _sources)
+    # A module that is still header-only.
+    add_library(brec_${name} INTERFACE)
+    target_include_directories(brec_${name} INTERFACE "${PROJECT_SOURCE_DIR}/include")
+    foreach(dep IN LISTS ARG_DEPS)
+      target_link_libraries(brec_${name} INTERFACE brec_${dep})
+    endforeach()
+    target_link_libraries(brec_${name} INTERFACE ${ARG_LIBS})
+    return()
+  endif()
+  add_library(brec_${name} STATIC ${_sources})
+  target_include_directories(brec_${name}
+    PUBLIC "${PROJECT_SOURCE_DIR}/include"
+    PRIVATE "${PROJECT_SOURCE_DIR}/src")
+  foreach(dep IN LISTS ARG_DEPS)
+    target_link_libraries(brec_${name} PUBLIC brec_${dep})
+  endforeach()
+  target_link_libraries(brec_${name} PUBLIC ${ARG_LIBS})
+  brec_enable_warnings(brec_${name})
+endfunction()
+
+# brec_add_test(module [DEPS ...]): one GoogleTest program per module from tests/<module>/*_test.cpp.
+function(brec_add_test module)
+  cmake_parse_arguments(ARG "" "" "DEPS;LABELS" ${ARGN})
+  file(GLOB _tests CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/tests/${module}/*_test.cpp")
+  if(NOT _tests)
+    return()
+  endif()
+  add_executable(test_${module} ${_tests})
+  target_include_directories(test_${module} PRIVATE "${PROJECT_SOURCE_DIR}/tests" "${PROJECT_SOURCE_DIR}/src")
+  target_link_libraries(test_${module} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gtest_main)
+  target_compile_definitions(test_${module} PRIVATE
+    BREC_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+    BREC_BINARY="$<TARGET_FILE:brec>")
+  brec_enable_warnings(test_${module})
+  set(_labels unit)
+  if(ARG_LABELS)
+    set(_labels ${ARG_LABELS})
+  endif()
+  gtest_discover_tests(test_${module}
+    PROPERTIES LABELS "${_labels}"
+    DISCOVERY_TIMEOUT 120)
+endfunction()

@@ -1,0 +1,59 @@
+#pragma once
+// File helpers: whole-file reads with clear errors, atomic writes (no partial output files),
+// and append-only JSONL result files that support --resume.
+
+#include <fstream>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "brec/core/types.hpp"
+
+namespace brec {
+
+/// Reads a whole file. Throws IoError("cannot open PATH: reason").
+std::string read_text_file(const std::string& path);
+/// Splits text into lines (without the newline; a trailing '\r' is removed).
+std::vector<std::string> split_lines(const std::string& text);
+bool file_exists(const std::string& path);
+
+/// Writes to PATH.tmp.<pid> and renames onto PATH on commit(); a writer destroyed without commit()
+/// removes the temporary file, so a failed run leaves no partial output.
+class AtomicFileWriter {
+public:
+    explicit AtomicFileWriter(std::string path);
+    ~AtomicFileWriter();
+    AtomicFileWriter(const AtomicFileWriter&) = delete;
+    AtomicFileWriter& operator=(const AtomicFileWriter&) = delete;
+
+    std::ostream& stream() { return out_; }
+    void commit();
+
+private:
+    std::string path_;
+    std::string tmp_;
+    std::ofstream out_;
+    bool committed_ = false;
+};
+
+/// Writes `content` to `path` atomically.
+void write_text_file_atomic(const std::string& path, const std::string& content);
+
+/// An append-only JSON-lines file: each record is written and flushed at once, so an interrupted
+/// run loses nothing. With resume=false an existing file is truncated.
+class JsonlAppender {
+public:
+    JsonlAppender(const std::string& path, bool resume);
+    void append(const std::string& json_line);
+    const std::string& path() const { return path_; }
+
+private:
+    std::string path_;
+    std::ofstream out_;
+};
+
+/// Reads the JSON objects of a JSONL file, skipping a torn last line (from an interrupted run).
+/// Returns the raw lines that parsed as JSON objects.
+std::vector<std::string> read_jsonl_lines(const std::string& path);
+
+}  // namespace brec

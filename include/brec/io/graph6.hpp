@@ -1,0 +1,32 @@
+#pragma once
+// graph6 and sparse6, nauty's text formats for undirected graphs (see nauty's formats.txt).
+// Both round-trip exactly for n from 0 to 68719476735 (the 1-, 4- and 8-byte size forms).
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "brec/graph/graph.hpp"
+
+namespace brec {
+
+/// Where a record came from, for error messages.
+struct SourcePos {
+    std::string source = "<input>";
+    std::int64_t line = 0;  ///< 1-based; 0 when unknown
+};
+
+/// Parses one graph6 record (an optional ">>graph6<<" header is accepted).
+/// Throws ParseError naming the source, line and byte column on any malformation.
+Graph parse_graph6(std::string_view text, const SourcePos& pos = {});
+/// Parses one sparse6 record (leading ':'; optional ">>sparse6<<" header).
+Graph parse_sparse6(std::string_view text, const SourcePos& pos = {});
+/// Dispatches on the first character: ':' sparse6, otherwise graph6.
+Graph parse_graph6_or_sparse6(std::string_view text, const SourcePos& pos = {});
+
+/// graph6 encoding without header or newline. Node and edge labels are not encoded.
+std::string to_graph6(const Graph& g);
+/// sparse6 encoding (leading ':'), without header or newline.
+std::string to_sparse6(const Graph& g);
+
+}  // namespace brec

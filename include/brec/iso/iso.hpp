@@ -1,0 +1,75 @@
+#pragma once
+// Isomorphism via nauty (McKay & Piperno 2014): canonical labelling, certificates (canonical forms),
+// isomorphism tests and automorphism group orders. Vertex colours (node labels) are honoured when
+// asked for: isomorphisms then preserve labels.
+//
+// @article{mckay2014practical, title={Practical graph isomorphism, II}, author={McKay, Brendan D.
+//   and Piperno, Adolfo}, journal={J. Symbolic Computation}, volume={60}, pages={94--112}, year={2014}}
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "brec/graph/algorithms.hpp"
+#include "brec/graph/graph.hpp"
+
+namespace brec {
+
+struct IsoOptions {
+    /// Treat node labels as vertex colours (label-preserving isomorphism).
+    bool use_node_labels = false;
+    /// Treat edge labels as part of the structure (labelled edges are subdivided by a vertex whose
+    /// colour encodes the label, which is sound for label-preserving isomorphism).
+    bool use_edge_labels = false;
+
+    IsoOptions& node_labels(bool v) {
+        use_node_labels = v;
+        return *this;
+    }
+    IsoOptions& edge_labels(bool v) {
+        use_edge_labels = v;
+        return *this;
+    }
+};
+
+/// A canonical form: two graphs are isomorphic (under the options used) iff their certificates are
+/// equal. Compact bytes; hashable.
+struct Certificate {
+    std::string bytes;
+    bool operator==(const Certificate& o) const { return bytes == o.bytes; }
+    bool operator!=(const Certificate& o) const { return bytes != o.bytes; }
+    bool operator<(const Certificate& o) const { return bytes < o.bytes; }
+    /// A 64-bit hash of the bytes (stable across runs and platforms).
+    std::uint64_t hash() const;
+};
+
+struct CertificateHash {
+    std::size_t operator()(const Certificate& c) const { return static_cast<std::size_t>(c.hash()); }
+};
+
+/// Largest supported n; above it ResourceLimit is thrown (nauty would be asked for too much).
+inline constexpr VertexId kMaxIsoVertices = 1u << 22;
+
+/// Canonical labelling: position i of the result holds the vertex that goes to canonical place i.
+/// Complexity: usually near-linear; exponential only on pathological inputs.
+std::vector<VertexId> canonical_order(const Graph& g, const IsoOptions& opt = {});
+Certificate canonical_certificate(const Graph& g, const IsoOptions& opt = {});
+/// The canonical form as a graph (vertex i = canonical place i).
+Graph canonical_graph(const Graph& g, const IsoOptions& opt = {});
+bool are_isomorphic(const Graph& g, const Graph& h, const IsoOptions& opt = {});
+
+struct AutomorphismInfo {
+    /// |Aut(G)| = mantissa * 10^exponent (nauty's grpsize1, grpsize2); exact for small groups.
+    double mantissa = 1.0;
+    int exponent = 0;
+    /// Orbit representative (smallest vertex) of every vertex.
+    std::vector<VertexId> orbits;
+    std::size_t num_orbits = 0;
+    /// The group order as a double (may be inf for huge groups) and as text.
+    double order() const;
+    std::string order_text() const;
+};
+AutomorphismInfo automorphisms(const Graph& g, const IsoOptions& opt = {});
+
+}  // namespace brec

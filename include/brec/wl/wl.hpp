@@ -1,0 +1,94 @@
+#pragma once
+// The Weisfeiler-Leman engine: does a method give different results on G and H?
+// Both graphs are refined together with one shared integer palette; the colour histograms are
+// compared after every round; refinement stops as soon as they differ (distinguished) or when the
+// partition of the disjoint union stops refining (not distinguished).
+//
+// @inproceedings{morris2019weisfeiler, title={Weisfeiler and Leman Go Neural: Higher-order Graph
+//   Neural Networks}, author={Morris, Christopher and others}, booktitle={AAAI}, year={2019}}
+// @article{cai1992optimal, title={An optimal lower bound on the number of variables for graph
+//   identification}, author={Cai, Jin-Yi and F{\"u}rer, Martin and Immerman, Neil},
+//   journal={Combinatorica}, year={1992}}
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "brec/core/types.hpp"
+#include "brec/graph/graph.hpp"
+
+namespace brec {
+
+enum class WlKind {
+    wl1,   ///< colour refinement (1-WL)
+    kwl,   ///< oblivious k-WL (Morris et al.), k >= 2
+    kfwl,  ///< folklore k-FWL, k >= 1
+    spd,   ///< 1-WL on the complete graph with shortest-path-distance edge labels
+    gd,    ///< as spd with (SPD, resistance distance) labels; connected graphs only
+    s3,    ///< 1-WL with per-node counts of connected induced 3-node patterns as initial colours
+    s4,    ///< same with 4-node patterns
+    nk,    ///< 1-WL with the isomorphism class of the k-hop ego-net as initial colour
+    m1,    ///< node marking: multiset over v of 1-WL with v individualised, plus plain 1-WL
+};
+
+struct WlMethod {
+    WlKind kind = WlKind::wl1;
+    int k = 1;               ///< for kwl, kfwl, nk
+    bool mark_root = false;  ///< for nk: mark the root of each ego-net (the reference does not)
+
+    /// Parses "1wl", "2wl", "3wl", "kwl:K", "1fwl", "2fwl", "3fwl", "kfwl:K", "spd", "gd", "s3",
+    /// "s4", "n:K", "m1". Throws InvalidArgument with the list of valid names.
+    static WlMethod parse(const std::string& name);
+    std::string name() const;
+};
+
+struct WlOptions {
+    WlMethod method;
+    /// Stop after this many refinement rounds (< 0: until stable). SPD-WL and GD-WL use 10 in the
+    /// BREC reference when this is left at its default of -1 and `reference_rounds` is true.
+    int max_rounds = -1;
+    bool reference_rounds = true;
+    /// Use node labels of the graphs as initial colours.
+    bool use_node_labels = true;
+
+    WlOptions() = default;
+    explicit WlOptions(WlMethod m) : method(m) {}
+    WlOptions& rounds(int r) {
+        max_rounds = r;
+        return *this;
+    }
+};
+
+struct WlResult {
+    bool distinguished = false;
+    int rounds = 0;            ///< refinement rounds performed
+    std::size_t colours = 0;   ///< colours in the shared palette at the end
+    double seconds = 0.0;
+};
+
+/// Runs one WL-family test on the pair (G, H). Complexity: 1-WL O((n+m) log n) per round;
+/// k-WL / k-FWL O(n^(k+1)) per round with flat arrays.
+/// Throws InvalidArgument for bad k, Unsupported for gd on disconnected graphs,
+/// ResourceLimit when the tuple space would not fit in memory.
+WlResult compare_pair(const Graph& g, const Graph& h, const WlOptions& options);
+
+/// Stable 1-WL colouring of a single graph from given initial colours (empty = node labels or 1).
+/// Colours are dense ids 0..c-1 assigned by sorting signatures (canonical for the graph alone).
+std::vector<ColorId> refine_1wl(const Graph& g, const std::vector<ColorId>& initial = {},
+                                int* rounds = nullptr);
+
+/// Are G and H 1-WL-equivalent (joint refinement to stability)?
+bool wl1_equivalent(const Graph& g, const Graph& h);
+
+/// Per-pair hardness certificate: the smallest level that distinguishes the pair.
+enum class Hardness { wl1 = 1, fwl2 = 3, fwl3 = 4, beyond = 5 };
+struct HardnessResult {
+    Hardness level = Hardness::beyond;
+    int max_level_tested = 3;   ///< highest FWL level tried
+    std::vector<WlResult> steps; ///< 1-WL, 2-FWL, 3-FWL results as far as run
+};
+/// Runs 1-WL, 2-FWL (= 3-WL), 3-FWL (= 4-WL) in turn until one distinguishes; `max_fwl` caps it.
+HardnessResult certify_hardness(const Graph& g, const Graph& h, int max_fwl = 3);
+std::string hardness_name(Hardness h);  ///< "1-WL", "3-WL (2-FWL)", "4-WL (3-FWL)", "beyond 4-WL"
+
+}  // namespace brec

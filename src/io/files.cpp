@@ -1,0 +1,106 @@
+#include "brec/io/files.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "brec/core/error.hpp"
+
+namespace brec {
+
+std::string read_text_file(const std::string& path) {
+    struct stat st {};
+    if (stat(path.c_str(), &st) != 0)
+        throw IoError("cannot open " + path + ": " + std::strerror(errno));
+    if (S_ISDIR(st.st_mode)) throw IoError("cannot read " + path + ": it is a directory");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw IoError("cannot open " + path + ": " + std::strerror(errno));
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    if (in.bad()) throw IoError("error while reading " + path);
+    return ss.str();
+}
+
+std::vector<std::string> split_lines(const std::string& text) {
+    std::vector<std::string> lines;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string::npos) end = text.size();
+        std::string line = text.substr(start, end - start);
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        lines.push_back(std::move(line));
+        start = end + 1;
+    }
+    return lines;
+}
+
+bool file_exists(const std::string& path) {
+    struct stat st {};
+    return stat(path.c_str(), &st) == 0;
+}
+
+AtomicFileWriter::AtomicFileWriter(std::string path)
+    : path_(std::move(path)), tmp_(path_ + ".tmp." + std::to_string(::getpid())) {
+    out_.open(tmp_, std::ios::binary | std::ios::trunc);
+    if (!out_) throw IoError("cannot write " + path_ + ": " + std::strerror(errno));
+}
+
+AtomicFileWriter::~AtomicFileWriter() {
+    if (!committed_) {
+        out_.close();
+        std::remove(tmp_.c_str());
+    }
+}
+
+void AtomicFileWriter::commit() {
+    out_.flush();
+    if (!out_) throw IoError("error while writing " + path_);
+    out_.close();
+    if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
+        const std::string reason = std::strerror(errno);
+        std::remove(tmp_.c_str());
+        throw IoError("cannot write " + path_ + ": " + reason);
+    }
+    committed_ = true;
+}
+
+void write_text_file_atomic(const std::string& path, const std::string& content) {
+    AtomicFileWriter w(path);
+    w.stream() << content;
+    w.commit();
+}
+
+JsonlAppender::JsonlAppender(const std::string& path, bool resume) : path_(path) {
+    out_.open(path, resume ? std::ios::app : std::ios::trunc);
+    if (!out_) throw IoError("cannot write " + path + ": " + std::strerror(errno));
+}
+
+void JsonlAppender::append(const std::string& json_line) {
+    out_ << json_line << '\n';
+    out_.flush();
+    if (!out_) throw IoError("error while writing " + path_);
+}
+
+std::vector<std::string> read_jsonl_lines(const std::string& path) {
+    std::vector<std::string> out;
+    if (!file_exists(path)) return out;
+    const auto lines = split_lines(read_text_file(path));
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        if (lines[i].empty()) continue;
+        const auto j = nlohmann::json::parse(lines[i], nullptr, /*allow_exceptions=*/false);
+        if (j.is_discarded() || !j.is_object()) {
+            if (i + 1 == lines.size()) break;  // torn last line of an interrupted run
+            throw ParseError(path, static_cast<std::int64_t>(i + 1), "not a JSON object");
+        }
+        out.push_back(lines[i]);
+    }
+    return out;
+}
+
+}  // namespace brec

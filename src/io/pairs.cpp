@@ -1,0 +1,246 @@
+#include "brec/io/pairs.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "brec/core/error.hpp"
+#include "brec/io/files.hpp"
+#include "brec/io/graph6.hpp"
+
+namespace brec {
+namespace {
+
+std::vector<std::string> split(const std::string& s, char sep) {
+    std::vector<std::string> out;
+    std::size_t start = 0;
+    for (;;) {
+        const std::size_t p = s.find(sep, start);
+        out.push_back(s.substr(start, p == std::string::npos ? std::string::npos : p - start));
+        if (p == std::string::npos) break;
+        start = p + 1;
+    }
+    return out;
+}
+
+std::string trim(const std::string& s) {
+    std::size_t b = 0, e = s.size();
+    while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+    while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+    return s.substr(b, e - b);
+}
+
+bool parse_int64(const std::string& s, std::int64_t& out) {
+    if (s.empty()) return false;
+    std::size_t i = 0;
+    bool neg = false;
+    if (s[0] == '-' || s[0] == '+') {
+        neg = s[0] == '-';
+        i = 1;
+    }
+    if (i == s.size()) return false;
+    std::int64_t v = 0;
+    for (; i < s.size(); ++i) {
+        if (!std::isdigit(static_cast<unsigned char>(s[i]))) return false;
+        if (v > (INT64_MAX - 9) / 10) return false;
+        v = v * 10 + (s[i] - '0');
+    }
+    out = neg ? -v : v;
+    return true;
+}
+
+}  // namespace
+
+PairDataset parse_pair_text(const std::string& text, const std::string& source) {
+    PairDataset ds;
+    ds.path = source;
+    std::set<PairId> seen;
+    const auto lines = split_lines(text);
+    for (std::size_t li = 0; li < lines.size(); ++li) {
+        const auto line_no = static_cast<std::int64_t>(li + 1);
+        const std::string& line = lines[li];
+        if (trim(line).empty() || line[0] == '#') continue;
+        const auto cols = split(line, '\t');
+        if (cols.size() != 4)
+            throw ParseError(source, line_no,
+                             "expected 4 tab-separated columns (id, category, graph6_a, graph6_b), found " +
+                                 std::to_string(cols.size()));
+        GraphPairRecord rec;
+        rec.line = line_no;
+        if (!parse_int64(trim(cols[0]), rec.id))
+            throw ParseError(source, line_no, "pair id '" + cols[0] + "' is not an integer");
+        if (rec.id < 0)
+            throw ParseError(source, line_no, "pair id " + std::to_string(rec.id) + " is negative");
+        if (!seen.insert(rec.id).second)
+            throw ParseError(source, line_no, "pair id " + std::to_string(rec.id) + " is repeated");
+        rec.category = trim(cols[1]);
+        if (rec.category.empty()) throw ParseError(source, line_no, "empty category");
+        const SourcePos pos{source, line_no};
+        rec.a = parse_graph6_or_sparse6(trim(cols[2]), pos);
+        rec.b = parse_graph6_or_sparse6(trim(cols[3]), pos);
+        ds.pairs.push_back(std::move(rec));
+    }
+    if (ds.pairs.empty()) throw ParseError(source, 0, "no pairs found (empty pair file)");
+    return ds;
+}
+
+PairDataset read_pair_file(const std::string& path) {
+    return parse_pair_text(read_text_file(path), path);
+}
+
+void write_pair_file(const std::string& path, const std::vector<GraphPairRecord>& pairs,
+                     const std::string& comment) {
+    AtomicFileWriter w(path);
+    auto& out = w.stream();
+    if (!comment.empty()) {
+        std::istringstream in(comment);
+        std::string l;
+        while (std::getline(in, l)) out << "# " << l << '\n';
+    }
+    out << "# columns: id\tcategory\tgraph6_a\tgraph6_b\n";
+    for (const auto& p : pairs)
+        out << p.id << '\t' << p.category << '\t' << to_graph6(p.a) << '\t' << to_graph6(p.b)
+            << '\n';
+    w.commit();
+}
+
+const std::vector<std::string>& brec_fine_categories() {
+    static const std::vector<std::string> kFine = {
+        "basic", "regular", "strongly_regular", "extension", "cfi", "four_vertex_condition",
+        "distance_regular"};
+    return kFine;
+}
+
+const std::vector<std::string>& brec_groups() {
+    static const std::vector<std::string> kGroups = {"Basic", "Regular", "Extension", "CFI"};
+    return kGroups;
+}
+
+std::string canonical_category(const std::string& name) {
+    static const std::map<std::string, std::string> kAliases = {
+        {"str", "strongly_regular"},     {"srg", "strongly_regular"},
+        {"strongly-regular", "strongly_regular"},
+        {"4vtx", "four_vertex_condition"}, {"4-vertex_condition", "four_vertex_condition"},
+        {"four-vertex-condition", "four_vertex_condition"},
+        {"dr", "distance_regular"},      {"distance-regular", "distance_regular"},
+        {"simple_regular", "regular"},   {"ext", "extension"}};
+    std::string lower = name;
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    const auto it = kAliases.find(lower);
+    if (it != kAliases.end()) return it->second;
+    for (const auto& f : brec_fine_categories())
+        if (f == lower) return f;
+    return name;
+}
+
+std::string brec_group_of(const std::string& category) {
+    const std::string c = canonical_category(category);
+    if (c == "basic") return "Basic";
+    if (c == "regular" || c == "strongly_regular" || c == "four_vertex_condition" ||
+        c == "distance_regular")
+        return "Regular";
+    if (c == "extension") return "Extension";
+    if (c == "cfi") return "CFI";
+    return "Other";
+}
+
+std::vector<PairId> parse_id_ranges(const std::string& text) {
+    std::vector<PairId> ids;
+    for (const std::string& raw : split(text, ',')) {
+        const std::string tok = trim(raw);
+        if (tok.empty()) throw InvalidArgument("--pairs '" + text + "': empty item");
+        const std::size_t dash = tok.find('-', 1);
+        std::int64_t lo = 0, hi = 0;
+        if (dash == std::string::npos) {
+            if (!parse_int64(tok, lo))
+                throw InvalidArgument("--pairs '" + text + "': '" + tok + "' is not an id");
+            hi = lo;
+        } else if (!parse_int64(trim(tok.substr(0, dash)), lo) ||
+                   !parse_int64(trim(tok.substr(dash + 1)), hi)) {
+            throw InvalidArgument("--pairs '" + text + "': '" + tok +
+                                  "' is not a range like 0-59");
+        }
+        if (lo < 0 || hi < 0)
+            throw InvalidArgument("--pairs '" + text + "': ids must be non-negative");
+        if (hi < lo)
+            throw InvalidArgument("--pairs '" + text + "': range '" + tok + "' is reversed");
+        if (hi - lo > 100000000)
+            throw InvalidArgument("--pairs '" + text + "': range '" + tok + "' is too large");
+        for (std::int64_t i = lo; i <= hi; ++i) ids.push_back(i);
+    }
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    return ids;
+}
+
+void parse_shard(const std::string& text, int& index, int& count) {
+    const auto parts = split(text, '/');
+    std::int64_t i = 0, n = 0;
+    if (parts.size() != 2 || !parse_int64(trim(parts[0]), i) || !parse_int64(trim(parts[1]), n))
+        throw InvalidArgument("--shard '" + text + "': expected i/N, e.g. 1/4");
+    if (n < 1 || i < 1 || i > n)
+        throw InvalidArgument("--shard '" + text + "': need 1 <= i <= N (shards are numbered 1..N)");
+    index = static_cast<int>(i);
+    count = static_cast<int>(n);
+}
+
+std::vector<std::size_t> select_pairs(const PairDataset& ds, const PairSelection& sel) {
+    std::set<std::string> fine, groups;
+    std::set<std::string> present;
+    for (const auto& p : ds.pairs) present.insert(canonical_category(p.category));
+    for (const std::string& raw : sel.categories) {
+        const std::string name = trim(raw);
+        // Capitalised names are the four report groups ("Regular" = all regular kinds);
+        // lower-case names are fine categories ("regular" = simple regular only).
+        if (std::find(brec_groups().begin(), brec_groups().end(), name) != brec_groups().end()) {
+            groups.insert(name);
+            continue;
+        }
+        const std::string c = canonical_category(name);
+        if (!present.count(c)) {
+            std::string known;
+            for (const auto& k : present) known += (known.empty() ? "" : ", ") + k;
+            throw InvalidArgument("unknown category '" + raw + "' in " + ds.path +
+                                  " (categories present: " + known +
+                                  "; groups: Basic, Regular, Extension, CFI)");
+        }
+        fine.insert(c);
+    }
+    std::set<PairId> wanted;
+    const bool by_id = !sel.id_ranges.empty();
+    if (by_id) {
+        const auto ids = parse_id_ranges(sel.id_ranges);
+        std::set<PairId> have;
+        for (const auto& p : ds.pairs) have.insert(p.id);
+        for (PairId id : ids)
+            if (!have.count(id))
+                throw InvalidArgument("--pairs: id " + std::to_string(id) + " is not in " + ds.path);
+        wanted.insert(ids.begin(), ids.end());
+    }
+    std::vector<std::size_t> out;
+    for (std::size_t i = 0; i < ds.pairs.size(); ++i) {
+        const auto& p = ds.pairs[i];
+        if (by_id && !wanted.count(p.id)) continue;
+        if (!fine.empty() || !groups.empty()) {
+            const std::string c = canonical_category(p.category);
+            if (!fine.count(c) && !groups.count(brec_group_of(c))) continue;
+        }
+        out.push_back(i);
+    }
+    if (sel.shard_count > 0) {
+        if (sel.shard_index < 1 || sel.shard_index > sel.shard_count)
+            throw InvalidArgument("shard " + std::to_string(sel.shard_index) + "/" +
+                                  std::to_string(sel.shard_count) + " is out of range");
+        std::vector<std::size_t> mine;
+        for (std::size_t k = 0; k < out.size(); ++k)
+            if (static_cast<int>(k % static_cast<std::size_t>(sel.shard_count)) == sel.shard_index - 1)
+                mine.push_back(out[k]);
+        out.swap(mine);
+    }
+    if (out.empty()) throw InvalidArgument("the selection matches no pairs in " + ds.path);
+    return out;
+}
+
+}  // namespace brec

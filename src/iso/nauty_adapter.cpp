@@ -1,0 +1,249 @@
+// The only translation unit that includes nauty. nauty is compiled with thread-local storage in
+// Debian (USE_TLS), and we use its dynamic-allocation (MAXN=0) sparse interface, so concurrent
+// calls from several threads are safe and nothing leaks between calls.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <sstream>
+
+#include "brec/core/error.hpp"
+#include "brec/iso/iso.hpp"
+
+#define MAXN 0
+#define _Thread_local thread_local
+extern "C" {
+#include <nauty/nausparse.h>
+#include <nauty/nauty.h>
+}
+#undef _Thread_local
+
+namespace brec {
+namespace {
+
+// A graph ready for nauty: possibly with edge labels expanded into colour-coded subdivision vertices.
+struct Prepared {
+    VertexId n = 0;                    // vertices given to nauty
+    VertexId original_n = 0;           // vertices of the input graph
+    std::vector<std::uint32_t> offsets;
+    std::vector<VertexId> adj;
+    std::vector<std::int64_t> colour;  // colour per nauty vertex (0 when uncoloured)
+};
+
+Prepared prepare(const Graph& g, const IsoOptions& opt) {
+    if (g.n() > kMaxIsoVertices)
+        throw ResourceLimit("graph with " + std::to_string(g.n()) + " vertices exceeds the " +
+                            std::to_string(kMaxIsoVertices) + "-vertex limit of the isomorphism module");
+    Prepared p;
+    p.original_n = g.n();
+    const bool edge_colours = opt.use_edge_labels && g.has_edge_labels();
+    if (!edge_colours) {
+        p.n = g.n();
+        p.offsets = g.offsets();
+        p.adj = g.neighbor_array();
+        p.colour.assign(p.n, 0);
+        if (opt.use_node_labels && g.has_node_labels())
+            for (VertexId v = 0; v < g.n(); ++v) p.colour[v] = g.node_label(v);
+        return p;
+    }
+    // Subdivide each edge {u,v} with label l by a new vertex x_e of colour class "edge l";
+    // original vertices keep class "node label". Classes of the two kinds never mix.
+    const auto edges = g.edges();
+    p.n = static_cast<VertexId>(g.n() + edges.size());
+    std::vector<std::vector<VertexId>> lists(p.n);
+    p.colour.assign(p.n, 0);
+    // Shift classes: node colours are encoded as 2c, edge colours as 2c+1 (after ranking below).
+    std::vector<std::int64_t> kind(p.n, 0);
+    for (VertexId v = 0; v < g.n(); ++v)
+        p.colour[v] = (opt.use_node_labels && g.has_node_labels()) ? g.node_label(v) : 0;
+    for (std::size_t e = 0; e < edges.size(); ++e) {
+        const auto [u, v] = edges[e];
+        const VertexId x = static_cast<VertexId>(g.n() + e);
+        lists[u].push_back(x);
+        lists[v].push_back(x);
+        lists[x] = {u, v};
+        p.colour[x] = g.edge_label(u, v);
+        kind[x] = 1;
+    }
+    // Make classes disjoint between kinds: map (kind, colour) to a rank.
+    std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> rank;
+    for (VertexId v = 0; v < p.n; ++v) rank[{kind[v], p.colour[v]}] = 0;
+    std::int64_t r = 0;
+    for (auto& kv : rank) kv.second = r++;
+    for (VertexId v = 0; v < p.n; ++v) p.colour[v] = rank[{kind[v], p.colour[v]}];
+    p.offsets.assign(p.n + 1, 0);
+    for (VertexId v = 0; v < p.n; ++v) {
+        std::sort(lists[v].begin(), lists[v].end());
+        p.offsets[v + 1] = p.offsets[v] + static_cast<std::uint32_t>(lists[v].size());
+        p.adj.insert(p.adj.end(), lists[v].begin(), lists[v].end());
+    }
+    return p;
+}
+
+struct NautyRun {
+    std::vector<int> lab, ptn, orbits;
+    statsblk stats{};
+    std::vector<VertexId> canon_adj;     // canonical graph (sorted lists)
+    std::vector<std::uint32_t> canon_offsets;
+};
+
+NautyRun run_nauty(const Prepared& p, bool want_canon) {
+    NautyRun r;
+    const int n = static_cast<int>(p.n);
+    r.lab.resize(std::max(n, 1));
+    r.ptn.resize(std::max(n, 1));
+    r.orbits.resize(std::max(n, 1));
+    if (n == 0) {
+        r.stats.grpsize1 = 1;
+        r.stats.grpsize2 = 0;
+        return r;
+    }
+    // Initial partition: vertices sorted by colour; ptn[i] = 0 ends a cell.
+    std::vector<int> order(n);
+    for (int i = 0; i < n; ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int a, int b) { return p.colour[a] < p.colour[b]; });
+    for (int i = 0; i < n; ++i) {
+        r.lab[i] = order[i];
+        r.ptn[i] = (i + 1 < n && p.colour[order[i + 1]] == p.colour[order[i]]) ? 1 : 0;
+    }
+    sparsegraph sg;
+    SG_INIT(sg);
+    std::vector<size_t> v(n);
+    std::vector<int> d(n), e(p.adj.size() > 0 ? p.adj.size() : 1);
+    for (int i = 0; i < n; ++i) {
+        v[i] = p.offsets[i];
+        d[i] = static_cast<int>(p.offsets[i + 1] - p.offsets[i]);
+    }
+    for (std::size_t i = 0; i < p.adj.size(); ++i) e[i] = static_cast<int>(p.adj[i]);
+    sg.nv = n;
+    sg.nde = p.adj.size();
+    sg.v = v.data();
+    sg.d = d.data();
+    sg.e = e.data();
+    sg.vlen = static_cast<size_t>(n);
+    sg.dlen = static_cast<size_t>(n);
+    sg.elen = e.size();
+
+    sparsegraph canon;
+    SG_INIT(canon);
+    DEFAULTOPTIONS_SPARSEGRAPH(options);
+    options.defaultptn = FALSE;
+    options.getcanon = want_canon ? TRUE : FALSE;
+    const int m = SETWORDSNEEDED(n);
+    nauty_check(WORDSIZE, m, n, NAUTYVERSIONID);
+    sparsenauty(&sg, r.lab.data(), r.ptn.data(), r.orbits.data(), &options, &r.stats,
+                want_canon ? &canon : nullptr);
+    if (want_canon) {
+        sortlists_sg(&canon);
+        r.canon_offsets.assign(n + 1, 0);
+        r.canon_adj.reserve(canon.nde);
+        for (int i = 0; i < n; ++i) {
+            for (int k = 0; k < canon.d[i]; ++k)
+                r.canon_adj.push_back(static_cast<VertexId>(canon.e[canon.v[i] + k]));
+            r.canon_offsets[i + 1] = static_cast<std::uint32_t>(r.canon_adj.size());
+        }
+        SG_FREE(canon);
+    }
+    return r;
+}
+
+void put_u32(std::string& s, std::uint32_t x) {
+    for (int i = 0; i < 4; ++i) s.push_back(static_cast<char>((x >> (8 * i)) & 0xff));
+}
+void put_i64(std::string& s, std::int64_t x) {
+    const auto u = static_cast<std::uint64_t>(x);
+    for (int i = 0; i < 8; ++i) s.push_back(static_cast<char>((u >> (8 * i)) & 0xff));
+}
+
+}  // namespace
+
+std::uint64_t Certificate::hash() const {
+    std::uint64_t h = 1469598103934665603ULL;  // FNV-1a
+    for (unsigned char c : bytes) {
+        h ^= c;
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+std::vector<VertexId> canonical_order(const Graph& g, const IsoOptions& opt) {
+    const Prepared p = prepare(g, opt);
+    const NautyRun r = run_nauty(p, true);
+    std::vector<VertexId> out;
+    out.reserve(g.n());
+    for (VertexId i = 0; i < p.n; ++i)
+        if (static_cast<VertexId>(r.lab[i]) < g.n()) out.push_back(static_cast<VertexId>(r.lab[i]));
+    return out;
+}
+
+Certificate canonical_certificate(const Graph& g, const IsoOptions& opt) {
+    const Prepared p = prepare(g, opt);
+    const NautyRun r = run_nauty(p, true);
+    Certificate c;
+    std::string& s = c.bytes;
+    s.reserve(8 + 4 * (p.n + r.canon_adj.size()) + 8 * p.n);
+    put_u32(s, p.n);
+    put_u32(s, p.original_n);
+    // Colours in canonical order (the canonical graph alone does not carry them).
+    const bool coloured = std::any_of(p.colour.begin(), p.colour.end(),
+                                      [](std::int64_t x) { return x != 0; });
+    s.push_back(coloured ? 1 : 0);
+    if (coloured)
+        for (VertexId i = 0; i < p.n; ++i) put_i64(s, p.colour[static_cast<VertexId>(r.lab[i])]);
+    for (VertexId i = 0; i < p.n; ++i) put_u32(s, r.canon_offsets.empty() ? 0 : r.canon_offsets[i + 1]);
+    for (VertexId x : r.canon_adj) put_u32(s, x);
+    return c;
+}
+
+Graph canonical_graph(const Graph& g, const IsoOptions& opt) {
+    const auto order = canonical_order(g, IsoOptions(opt).edge_labels(false));
+    Permutation perm(g.n());
+    for (VertexId i = 0; i < g.n(); ++i) perm[order[i]] = i;
+    return permute(g, perm);
+}
+
+bool are_isomorphic(const Graph& g, const Graph& h, const IsoOptions& opt) {
+    if (g.n() != h.n() || g.m() != h.m()) return false;
+    if (g.degree_sequence() != h.degree_sequence()) return false;
+    return canonical_certificate(g, opt) == canonical_certificate(h, opt);
+}
+
+double AutomorphismInfo::order() const { return mantissa * std::pow(10.0, exponent); }
+
+std::string AutomorphismInfo::order_text() const {
+    const double o = order();
+    if (exponent < 15 && std::isfinite(o)) {
+        std::ostringstream ss;
+        ss.precision(0);
+        ss << std::fixed << std::round(o);
+        return ss.str();
+    }
+    std::ostringstream ss;
+    ss.precision(6);
+    ss << mantissa << "e" << exponent;
+    return ss.str();
+}
+
+AutomorphismInfo automorphisms(const Graph& g, const IsoOptions& opt) {
+    const Prepared p = prepare(g, opt);
+    const NautyRun r = run_nauty(p, false);
+    AutomorphismInfo info;
+    info.mantissa = r.stats.grpsize1;
+    info.exponent = r.stats.grpsize2;
+    // Normalise mantissa to [1,10).
+    while (info.mantissa >= 10.0) {
+        info.mantissa /= 10.0;
+        ++info.exponent;
+    }
+    info.orbits.resize(g.n());
+    std::vector<bool> rep(g.n(), false);
+    for (VertexId v = 0; v < g.n(); ++v) {
+        info.orbits[v] = static_cast<VertexId>(r.orbits[v]);
+        if (info.orbits[v] == v) rep[v] = true;
+    }
+    info.num_orbits = static_cast<std::size_t>(std::count(rep.begin(), rep.end(), true));
+    return info;
+}
+
+}  // namespace brec
