@@ -1,0 +1,42 @@
+#pragma once
+// Hotelling's T² for paired embedding samples and the RPC / RAPC decisions of BREC (SPEC §5).
+//
+// @article{wang2023towards, title={Towards Better Evaluation of GNN Expressiveness with BREC
+//   Dataset}, author={Wang, Yanbo and Zhang, Muhan}, journal={arXiv:2304.07702}, year={2023}}
+
+#include <vector>
+
+#include <Eigen/Dense>
+
+namespace brec {
+
+struct HotellingResult {
+    double t2 = 0.0;         ///< q · d̄ᵀ S⁺ d̄
+    int rank = 0;            ///< numerical rank of S
+    double condition = 0.0;  ///< ratio of largest to smallest non-zero singular value of S (inf if rank 0)
+    int samples = 0;         ///< q
+    int dimension = 0;       ///< d
+};
+
+/// T² of the paired samples: X and Y are q × d (row i of X is paired with row i of Y), D = X − Y,
+/// S = sample covariance of D (divisor q − 1), S⁺ its Moore–Penrose pseudo-inverse (as the BREC
+/// reference code, torch.linalg.pinv: singular values below rcond·σ_max count as zero).
+/// Throws InvalidArgument when shapes differ or q < 2.
+HotellingResult hotelling_t2_paired(const Eigen::MatrixXd& x, const Eigen::MatrixXd& y);
+
+/// RPC threshold (q−1)·d/(q−d) · F_{d,q−d}(1−α). q = 32, d = 16, α = 0.05 gives 72.34.
+/// Throws InvalidArgument unless q > d >= 1 and 0 < α < 1.
+double rpc_threshold(int q, int d, double alpha);
+
+struct RpcDecision {
+    double t2_test = 0.0;
+    double t2_reliability = 0.0;
+    double threshold = 0.0;
+    bool distinguished = false;  ///< T²_test > threshold and not within eps of T²_reliability
+    bool reliable = false;       ///< T²_reliability < threshold
+};
+
+/// The RPC decision rule of SPEC §5.
+RpcDecision rpc_decide(double t2_test, double t2_reliability, double threshold, double eps = 1e-6);
+
+}  // namespace brec
