@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-BREC="${BREC_BUILD_DIR:-build}/apps/brec/brec"
+BREC="${BREC_BUILD_DIR:-build}/bin/brec"
 mkdir -p results
 "$BREC" info
 for m in 1wl 2fwl spd s3 s4 n:1 m1; do

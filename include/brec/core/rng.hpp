@@ -10,6 +10,8 @@
 
 namespace brec {
 
+__extension__ typedef unsigned __int128 Uint128;  // GCC/Clang extension, for Lemire's method
+
 /// SplitMix64 finaliser: a bijective 64-bit mixer used to derive independent streams.
 inline std::uint64_t splitmix64(std::uint64_t x) {
     x += 0x9e3779b97f4a7c15ULL;
@@ -33,12 +35,12 @@ public:
     /// Uniform integer in [0, bound) without modulo bias (Lemire's method). bound must be > 0.
     std::uint64_t below(std::uint64_t bound) {
         // 128-bit multiply with rejection of the biased low range.
-        unsigned __int128 m = static_cast<unsigned __int128>(engine_()) * bound;
+        Uint128 m = static_cast<Uint128>(engine_()) * bound;
         std::uint64_t low = static_cast<std::uint64_t>(m);
         if (low < bound) {
             const std::uint64_t threshold = (0 - bound) % bound;
             while (low < threshold) {
-                m = static_cast<unsigned __int128>(engine_()) * bound;
+                m = static_cast<Uint128>(engine_()) * bound;
                 low = static_cast<std::uint64_t>(m);
             }
         }

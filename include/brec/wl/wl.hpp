@@ -50,6 +50,8 @@ struct WlOptions {
     bool reference_rounds = true;
     /// Use node labels of the graphs as initial colours.
     bool use_node_labels = true;
+    /// Threads inside one comparison (k-WL / k-FWL parallelise over tuples).
+    int threads = 1;
 
     WlOptions() = default;
     explicit WlOptions(WlMethod m) : method(m) {}
@@ -80,7 +82,8 @@ std::vector<ColorId> refine_1wl(const Graph& g, const std::vector<ColorId>& init
 /// Are G and H 1-WL-equivalent (joint refinement to stability)?
 bool wl1_equivalent(const Graph& g, const Graph& h);
 
-/// Per-pair hardness certificate: the smallest level that distinguishes the pair.
+/// Per-pair hardness certificate: the smallest level that distinguishes the pair
+/// (values are the Morris k-WL level: 1-WL, 3-WL = 2-FWL, 4-WL = 3-FWL).
 enum class Hardness { wl1 = 1, fwl2 = 3, fwl3 = 4, beyond = 5 };
 struct HardnessResult {
     Hardness level = Hardness::beyond;
@@ -88,7 +91,7 @@ struct HardnessResult {
     std::vector<WlResult> steps; ///< 1-WL, 2-FWL, 3-FWL results as far as run
 };
 /// Runs 1-WL, 2-FWL (= 3-WL), 3-FWL (= 4-WL) in turn until one distinguishes; `max_fwl` caps it.
-HardnessResult certify_hardness(const Graph& g, const Graph& h, int max_fwl = 3);
+HardnessResult certify_hardness(const Graph& g, const Graph& h, int max_fwl = 3, int threads = 1);
 std::string hardness_name(Hardness h);  ///< "1-WL", "3-WL (2-FWL)", "4-WL (3-FWL)", "beyond 4-WL"
 
 }  // namespace brec

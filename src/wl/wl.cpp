@@ -1,0 +1,354 @@
+#include "brec/wl/wl.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+
+#include <Eigen/Dense>
+
+#include "brec/core/error.hpp"
+#include "brec/count/patterns.hpp"
+#include "brec/graph/algorithms.hpp"
+#include "brec/iso/iso.hpp"
+#include "detail/refine.hpp"
+#include "detail/tuple_wl.hpp"
+
+namespace brec {
+namespace {
+
+using detail::LabelledUnion;
+
+const char* kMethodList = "1wl, 2wl, 3wl, kwl:K, 1fwl, 2fwl, 3fwl, kfwl:K, spd, gd, s3, s4, n:K, m1";
+
+int parse_k(const std::string& text, const std::string& name) {
+    if (text.empty() || text.size() > 2 || !std::all_of(text.begin(), text.end(), ::isdigit))
+        throw InvalidArgument("method '" + name + "': '" + text + "' is not a small positive integer");
+    return std::stoi(text);
+}
+
+/// Initial colours from the node labels of both graphs (or all equal).
+std::vector<ColorId> label_colours(const Graph& g, const Graph& h, bool use_labels) {
+    std::vector<std::uint64_t> keys;
+    keys.reserve(g.n() + h.n());
+    for (VertexId v = 0; v < g.n(); ++v) keys.push_back(use_labels ? static_cast<std::uint64_t>(g.node_label(v)) : 0);
+    for (VertexId v = 0; v < h.n(); ++v) keys.push_back(use_labels ? static_cast<std::uint64_t>(h.node_label(v)) : 0);
+    return detail::dense_rank(keys);
+}
+
+/// Ranks arbitrary comparable per-vertex values of both graphs to dense colours.
+template <typename T>
+std::vector<ColorId> rank_values(const std::vector<T>& values) {
+    std::vector<T> sorted = values;
+    std::sort(sorted.begin(), sorted.end());
+    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+    std::vector<ColorId> out(values.size());
+    for (std::size_t i = 0; i < values.size(); ++i)
+        out[i] = static_cast<ColorId>(std::lower_bound(sorted.begin(), sorted.end(), values[i]) - sorted.begin());
+    return out;
+}
+
+/// Combines initial colours with node labels (if any) into one dense palette.
+std::vector<ColorId> with_labels(const std::vector<ColorId>& colours, const Graph& g, const Graph& h, bool use_labels) {
+    const auto labels = label_colours(g, h, use_labels);
+    std::vector<std::pair<ColorId, ColorId>> both(colours.size());
+    for (std::size_t i = 0; i < colours.size(); ++i) both[i] = {labels[i], colours[i]};
+    return rank_values(both);
+}
+
+WlResult from_outcome(const detail::RefineOutcome& o) {
+    WlResult r;
+    r.distinguished = o.distinguished;
+    r.rounds = o.rounds;
+    r.colours = o.colours;
+    return r;
+}
+
+/// The complete graph on each side with arc labels from `label(side, u, v)`.
+template <typename LabelFn>
+LabelledUnion complete_union(const Graph& g, const Graph& h, LabelFn label) {
+    LabelledUnion u;
+    u.n = g.n() + h.n();
+    u.split = g.n();
+    u.offsets.push_back(0);
+    for (int side = 0; side < 2; ++side) {
+        const VertexId n = side == 0 ? g.n() : h.n();
+        const VertexId base = side == 0 ? 0 : g.n();
+        for (VertexId a = 0; a < n; ++a) {
+            for (VertexId b = 0; b < n; ++b) {
+                if (a == b) continue;
+                u.targets.push_back(base + b);
+                u.labels.push_back(label(side, a, b));
+            }
+            u.offsets.push_back(static_cast<std::uint32_t>(u.targets.size()));
+        }
+    }
+    return u;
+}
+
+/// Resistance distances from the Laplacian pseudo-inverse, rounded to 1e-6 (as integers) so that
+/// equal distances computed along different floating-point paths compare equal.
+std::vector<std::int64_t> resistance_distances(const Graph& g) {
+    const VertexId n = g.n();
+    Eigen::MatrixXd lap = Eigen::MatrixXd::Zero(n, n);
+    for (VertexId v = 0; v < n; ++v) {
+        lap(v, v) = g.degree(v);
+        for (VertexId w : g.neighbors(v)) lap(v, w) = -1.0;
+    }
+    // For a connected graph L + J/n is invertible and (L + J/n)^-1 - J/n is the pseudo-inverse.
+    const Eigen::MatrixXd j = Eigen::MatrixXd::Constant(n, n, 1.0 / n);
+    const Eigen::MatrixXd pinv = (lap + j).inverse() - j;
+    std::vector<std::int64_t> r(static_cast<std::size_t>(n) * n);
+    for (VertexId a = 0; a < n; ++a)
+        for (VertexId b = 0; b < n; ++b)
+            r[static_cast<std::size_t>(a) * n + b] =
+                std::llround((pinv(a, a) + pinv(b, b) - 2 * pinv(a, b)) * 1e6);
+    return r;
+}
+
+WlResult run_distance_wl(const Graph& g, const Graph& h, const WlOptions& opt, bool resistance) {
+    if (resistance && (!is_connected(g) || !is_connected(h)))
+        throw Unsupported("GD-WL (resistance distance) needs connected graphs");
+    const auto dg = all_pairs_distances(g), dh = all_pairs_distances(h);
+    std::vector<std::int64_t> rg, rh;
+    if (resistance) {
+        rg = resistance_distances(g);
+        rh = resistance_distances(h);
+    }
+    // Arc labels: rank (spd, resistance) jointly so they fit 32 bits.
+    std::vector<std::pair<std::int64_t, std::int64_t>> all;
+    auto spd = [&](int side, VertexId a, VertexId b) -> std::int64_t {
+        const auto& d = side == 0 ? dg : dh;
+        const VertexId n = side == 0 ? g.n() : h.n();
+        const auto x = d[static_cast<std::size_t>(a) * n + b];
+        return x < 0 ? 0 : x;  // 0 for unreachable, as the reference
+    };
+    auto res = [&](int side, VertexId a, VertexId b) -> std::int64_t {
+        if (!resistance) return 0;
+        const VertexId n = side == 0 ? g.n() : h.n();
+        return (side == 0 ? rg : rh)[static_cast<std::size_t>(a) * n + b];
+    };
+    for (int side = 0; side < 2; ++side) {
+        const VertexId n = side == 0 ? g.n() : h.n();
+        for (VertexId a = 0; a < n; ++a)
+            for (VertexId b = 0; b < n; ++b)
+                if (a != b) all.push_back({spd(side, a, b), res(side, a, b)});
+    }
+    std::sort(all.begin(), all.end());
+    all.erase(std::unique(all.begin(), all.end()), all.end());
+    auto label = [&](int side, VertexId a, VertexId b) {
+        const std::pair<std::int64_t, std::int64_t> key{spd(side, a, b), res(side, a, b)};
+        return static_cast<std::uint32_t>(std::lower_bound(all.begin(), all.end(), key) - all.begin());
+    };
+    const LabelledUnion u = complete_union(g, h, label);
+    int rounds = opt.max_rounds;
+    if (rounds < 0 && opt.reference_rounds) rounds = 10;
+    return from_outcome(detail::refine_union(u, label_colours(g, h, opt.use_node_labels), rounds));
+}
+
+WlResult run_pattern_wl(const Graph& g, const Graph& h, const WlOptions& opt, int size) {
+    const auto cg = count_patterns(g, size), ch = count_patterns(h, size);
+    std::vector<std::array<std::uint64_t, kNumPatterns>> values(cg.per_node);
+    values.insert(values.end(), ch.per_node.begin(), ch.per_node.end());
+    const auto initial = with_labels(rank_values(values), g, h, opt.use_node_labels);
+    return from_outcome(detail::refine_union(detail::make_union(g, h), initial, opt.max_rounds));
+}
+
+WlResult run_ego_wl(const Graph& g, const Graph& h, const WlOptions& opt) {
+    std::vector<Certificate> certs;
+    certs.reserve(g.n() + h.n());
+    IsoOptions iso;
+    iso.use_node_labels = true;
+    for (const Graph* x : {&g, &h})
+        for (VertexId v = 0; v < x->n(); ++v) {
+            const auto vertices = ego_vertices(*x, v, static_cast<std::uint32_t>(opt.method.k));
+            Graph ego = induced_subgraph(*x, vertices);
+            // Colour the ego-net: node labels (if used) and, optionally, the root.
+            GraphBuilder b(ego.n());
+            for (const auto& [a, c] : ego.edges()) b.add_edge(a, c);
+            std::vector<Label> labels(ego.n(), 0);
+            for (VertexId i = 0; i < ego.n(); ++i) {
+                const Label base = opt.use_node_labels ? ego.node_label(i) : 0;
+                labels[i] = 2 * base + ((opt.method.mark_root && i == 0) ? 1 : 0);
+            }
+            b.set_node_labels(labels);
+            certs.push_back(canonical_certificate(b.build(), iso));
+        }
+    const auto initial = with_labels(rank_values(certs), g, h, opt.use_node_labels);
+    return from_outcome(detail::refine_union(detail::make_union(g, h), initial, opt.max_rounds));
+}
+
+WlResult run_marking_wl(const Graph& g, const Graph& h, const WlOptions& opt) {
+    // Plain 1-WL first.
+    WlResult plain = from_outcome(detail::refine_union(detail::make_union(g, h),
+                                                       label_colours(g, h, opt.use_node_labels), opt.max_rounds));
+    if (plain.distinguished || g.n() != h.n()) {
+        plain.distinguished = true;
+        return plain;
+    }
+    // One big joint refinement of n marked copies of G and n marked copies of H, so colours are
+    // comparable across all copies; each copy's invariant is its sorted colour histogram.
+    const VertexId n = g.n();
+    LabelledUnion u;
+    u.n = 2 * n * n;
+    u.split = n * n;
+    u.offsets.push_back(0);
+    std::vector<std::uint64_t> initial;
+    initial.reserve(u.n);
+    const auto base_colours = label_colours(g, h, opt.use_node_labels);
+    for (int side = 0; side < 2; ++side) {
+        const Graph& x = side == 0 ? g : h;
+        for (VertexId copy = 0; copy < n; ++copy) {
+            const VertexId base = (side * n + copy) * n;
+            for (VertexId v = 0; v < n; ++v) {
+                for (VertexId w : x.neighbors(v)) u.targets.push_back(base + w);
+                u.offsets.push_back(static_cast<std::uint32_t>(u.targets.size()));
+                initial.push_back(2 * static_cast<std::uint64_t>(base_colours[side * n + v]) + (v == copy ? 1 : 0));
+            }
+        }
+    }
+    detail::RefineOutcome o =
+        detail::refine_union(u, detail::dense_rank(initial), opt.max_rounds, /*compare=*/false);
+    std::vector<std::vector<ColorId>> invariants[2];
+    for (int side = 0; side < 2; ++side)
+        for (VertexId copy = 0; copy < n; ++copy) {
+            const auto begin = o.final_colours.begin() + static_cast<std::ptrdiff_t>((side * n + copy) * n);
+            std::vector<ColorId> hist(begin, begin + n);
+            std::sort(hist.begin(), hist.end());
+            invariants[side].push_back(std::move(hist));
+        }
+    for (auto& inv : invariants) std::sort(inv.begin(), inv.end());
+    WlResult r;
+    r.distinguished = invariants[0] != invariants[1];
+    r.rounds = std::max(plain.rounds, o.rounds);
+    r.colours = o.colours;
+    return r;
+}
+
+}  // namespace
+
+WlMethod WlMethod::parse(const std::string& raw) {
+    std::string name = raw;
+    std::transform(name.begin(), name.end(), name.begin(), ::tolower);
+    WlMethod m;
+    if (name == "1wl" || name == "wl") return m;
+    if (name == "spd") return m.kind = WlKind::spd, m;
+    if (name == "gd") return m.kind = WlKind::gd, m;
+    if (name == "s3") return m.kind = WlKind::s3, m;
+    if (name == "s4") return m.kind = WlKind::s4, m;
+    if (name == "m1") return m.kind = WlKind::m1, m;
+    const auto colon = name.find(':');
+    if (colon != std::string::npos) {
+        const std::string head = name.substr(0, colon), tail = name.substr(colon + 1);
+        if (head == "kwl") return m.kind = WlKind::kwl, m.k = parse_k(tail, raw), m;
+        if (head == "kfwl") return m.kind = WlKind::kfwl, m.k = parse_k(tail, raw), m;
+        if (head == "n") return m.kind = WlKind::nk, m.k = parse_k(tail, raw), m;
+    }
+    if (name.size() == 3 && std::isdigit(static_cast<unsigned char>(name[0])) && name.substr(1) == "wl") {
+        m.k = name[0] - '0';
+        m.kind = m.k == 1 ? WlKind::wl1 : WlKind::kwl;
+        return m;
+    }
+    if (name.size() == 4 && std::isdigit(static_cast<unsigned char>(name[0])) && name.substr(1) == "fwl") {
+        m.kind = WlKind::kfwl;
+        m.k = name[0] - '0';
+        return m;
+    }
+    throw InvalidArgument("unknown WL method '" + raw + "' (known: " + kMethodList + ")");
+}
+
+std::string WlMethod::name() const {
+    switch (kind) {
+        case WlKind::wl1: return "1wl";
+        case WlKind::kwl: return std::to_string(k) + "wl";
+        case WlKind::kfwl: return std::to_string(k) + "fwl";
+        case WlKind::spd: return "spd";
+        case WlKind::gd: return "gd";
+        case WlKind::s3: return "s3";
+        case WlKind::s4: return "s4";
+        case WlKind::nk: return "n:" + std::to_string(k) + (mark_root ? "+root" : "");
+        case WlKind::m1: return "m1";
+    }
+    return "?";
+}
+
+WlResult compare_pair(const Graph& g, const Graph& h, const WlOptions& opt) {
+    const auto start = std::chrono::steady_clock::now();
+    WlResult r;
+    switch (opt.method.kind) {
+        case WlKind::wl1:
+            r = from_outcome(detail::refine_union(detail::make_union(g, h),
+                                                  label_colours(g, h, opt.use_node_labels), opt.max_rounds));
+            break;
+        case WlKind::kwl:
+            r = detail::run_tuple_wl(g, h, opt.method.k, false, opt.max_rounds, opt.use_node_labels, opt.threads);
+            break;
+        case WlKind::kfwl:
+            r = detail::run_tuple_wl(g, h, opt.method.k, true, opt.max_rounds, opt.use_node_labels, opt.threads);
+            break;
+        case WlKind::spd: r = run_distance_wl(g, h, opt, false); break;
+        case WlKind::gd: r = run_distance_wl(g, h, opt, true); break;
+        case WlKind::s3: r = run_pattern_wl(g, h, opt, 3); break;
+        case WlKind::s4: r = run_pattern_wl(g, h, opt, 4); break;
+        case WlKind::nk:
+            if (opt.method.k < 1) throw InvalidArgument("n:K needs K >= 1");
+            r = run_ego_wl(g, h, opt);
+            break;
+        case WlKind::m1: r = run_marking_wl(g, h, opt); break;
+    }
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return r;
+}
+
+std::vector<ColorId> refine_1wl(const Graph& g, const std::vector<ColorId>& initial, int* rounds) {
+    detail::LabelledUnion u = detail::make_union(g, Graph());
+    std::vector<ColorId> colours = initial;
+    if (colours.empty()) {
+        colours.resize(g.n());
+        for (VertexId v = 0; v < g.n(); ++v) colours[v] = static_cast<ColorId>(g.node_label(v));
+    } else if (colours.size() != g.n()) {
+        throw InvalidArgument("refine_1wl: initial colouring has " + std::to_string(colours.size()) +
+                              " entries for " + std::to_string(g.n()) + " vertices");
+    }
+    auto o = detail::refine_union(u, colours, -1, /*compare=*/false);
+    if (rounds) *rounds = o.rounds;
+    return o.final_colours;
+}
+
+bool wl1_equivalent(const Graph& g, const Graph& h) {
+    return !compare_pair(g, h, WlOptions(WlMethod::parse("1wl"))).distinguished;
+}
+
+HardnessResult certify_hardness(const Graph& g, const Graph& h, int max_fwl, int threads) {
+    HardnessResult out;
+    out.max_level_tested = max_fwl;
+    WlOptions o1(WlMethod::parse("1wl"));
+    out.steps.push_back(compare_pair(g, h, o1));
+    if (out.steps.back().distinguished) {
+        out.level = Hardness::wl1;
+        return out;
+    }
+    for (int k = 2; k <= max_fwl; ++k) {
+        WlOptions ok(WlMethod::parse(std::to_string(k) + "fwl"));
+        ok.threads = threads;
+        out.steps.push_back(compare_pair(g, h, ok));
+        if (out.steps.back().distinguished) {
+            out.level = k == 2 ? Hardness::fwl2 : Hardness::fwl3;
+            return out;
+        }
+    }
+    out.level = Hardness::beyond;
+    return out;
+}
+
+std::string hardness_name(Hardness h) {
+    switch (h) {
+        case Hardness::wl1: return "1-WL";
+        case Hardness::fwl2: return "3-WL (2-FWL)";
+        case Hardness::fwl3: return "4-WL (3-FWL)";
+        case Hardness::beyond: return "beyond 4-WL";
+    }
+    return "?";
+}
+
+}  // namespace brec
