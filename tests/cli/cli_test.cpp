@@ -1,0 +1,159 @@
+// End-to-end tests of the brec binary: exit codes, one-line errors, JSON summaries, resume.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "brec/io/files.hpp"
+
+namespace {
+
+struct Result {
+    int code = -1;
+    std::string out;
+    std::string err;
+};
+
+std::string temp_path(const std::string& name) {
+    return ::testing::TempDir() + "brec_cli_" + std::to_string(::getpid()) + "_" + name;
+}
+
+Result brec(const std::string& args) {
+    const std::string err_file = temp_path("stderr.txt");
+    const std::string cmd = std::string(BREC_BINARY) + " " + args + " 2>" + err_file;
+    Result r;
+    FILE* p = popen(cmd.c_str(), "r");
+    char buf[4096];
+    std::size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+    const int status = pclose(p);
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.err = brec::file_exists(err_file) ? brec::read_text_file(err_file) : "";
+    return r;
+}
+
+std::string write_file(const std::string& name, const std::string& content) {
+    const std::string path = temp_path(name);
+    std::ofstream(path) << content;
+    return path;
+}
+
+nlohmann::json last_json_line(const std::string& out) {
+    const auto end = out.find_last_not_of('\n');
+    const auto start = out.rfind('\n', end);
+    return nlohmann::json::parse(out.substr(start == std::string::npos ? 0 : start + 1, end + 1 - (start == std::string::npos ? 0 : start + 1)));
+}
+
+void expect_one_line_error(const Result& r, const std::string& needle) {
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_NE(r.err.find(needle), std::string::npos) << "stderr was: " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "stderr was: " << r.err;
+}
+
+TEST(Cli, HelpExitsZeroAndListsCommands) {
+    const Result r = brec("--help");
+    EXPECT_EQ(r.code, 0);
+    for (const char* c : {"info", "convert", "wl", "certify", "generate", "eval", "report", "dedup"})
+        EXPECT_NE(r.out.find(c), std::string::npos) << c;
+    EXPECT_EQ(brec("wl --help").code, 0);
+    EXPECT_EQ(brec("certify --help").code, 0);
+    EXPECT_EQ(brec("").code, 2);  // a subcommand is required
+    EXPECT_EQ(brec("frobnicate").code, 2);
+}
+
+TEST(Cli, InfoReportsTheShippedBrecDataset) {
+    const Result r = brec("info --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto j = last_json_line(r.out);
+    EXPECT_EQ(j["pairs"], 400);
+    EXPECT_EQ(j["graphs"], 800);
+    const auto& c = j["categories"];
+    EXPECT_EQ(c.size(), 7u);
+    EXPECT_EQ(c["basic"]["pairs"], 60);
+    EXPECT_EQ(c["regular"]["pairs"], 50);
+    EXPECT_EQ(c["strongly_regular"]["pairs"], 50);
+    EXPECT_EQ(c["extension"]["pairs"], 100);
+    EXPECT_EQ(c["cfi"]["pairs"], 100);
+    EXPECT_EQ(c["four_vertex_condition"]["pairs"], 20);
+    EXPECT_EQ(c["distance_regular"]["pairs"], 20);
+    EXPECT_EQ(c["basic"]["nodes"], nlohmann::json::array({10, 10}));
+    EXPECT_EQ(c["cfi"]["nodes"], nlohmann::json::array({18, 198}));
+    EXPECT_EQ(c["four_vertex_condition"]["nodes"], nlohmann::json::array({63, 63}));
+    EXPECT_EQ(c["four_vertex_condition"]["parameters"]["srg(63,30,13,15) 4vtx(30,45)"], 20);
+    EXPECT_TRUE(j["isomorphic_pairs"].empty());
+    // The official set repeats two graphs (found by canonical certificates); info warns.
+    EXPECT_EQ(j["repeated_graphs"].size(), 2u);
+    EXPECT_NE(r.err.find("occurs 2 times"), std::string::npos);
+    const Result table = brec("info");
+    EXPECT_EQ(table.code, 0);
+    EXPECT_NE(table.out.find("400 pairs, 800 graphs"), std::string::npos);
+}
+
+TEST(Cli, MalformedInputsGiveOneLineErrorsAndExitCode2) {
+    const std::string truncated = write_file("trunc.tsv", "0\tbasic\tICZJvZsNg\tICrbut{\n");
+    expect_one_line_error(brec("info " + truncated), truncated + ":1:");
+    expect_one_line_error(brec("info " + truncated), "truncated");
+    const std::string badchar = write_file("badchar.tsv", "# x\n0\tbasic\tICZJv!sNg\tICrbut{{W\n");
+    expect_one_line_error(brec("wl --dataset " + badchar), badchar + ":2:");
+    const std::string columns = write_file("cols.tsv", "0\tbasic\tICZJvZsNg\n");
+    expect_one_line_error(brec("info " + columns), "expected 4 tab-separated columns");
+    const std::string negative = write_file("neg.tsv", "-4\tbasic\tICZJvZsNg\tICrbut{{W\n");
+    expect_one_line_error(brec("info " + negative), "negative");
+    const std::string empty = write_file("empty.tsv", "");
+    expect_one_line_error(brec("info " + empty), "no pairs found");
+    expect_one_line_error(brec("info /nonexistent/pairs.tsv"), "cannot open /nonexistent/pairs.tsv");
+    expect_one_line_error(brec("wl --method bogus"), "unknown WL method 'bogus'");
+    expect_one_line_error(brec("wl --method 7wl"), "got k = 7");
+    expect_one_line_error(brec("wl --category banana"), "unknown category 'banana'");
+    expect_one_line_error(brec("wl --pairs 9-3"), "reversed");
+    expect_one_line_error(brec("certify --pairs 1000"), "id 1000 is not in");
+    EXPECT_EQ(brec("wl --jobs 0").code, 2);
+}
+
+TEST(Cli, WlSummaryJsonHasTheDocumentedShape) {
+    const Result r = brec("wl --method 1wl --json --quiet --jobs 2");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto s = last_json_line(r.out);
+    EXPECT_EQ(s["command"], "wl");
+    EXPECT_EQ(s["method"], "1wl");
+    EXPECT_EQ(s["total"]["pairs"], 400);
+    EXPECT_EQ(s["total"]["distinguished"], 0);
+    for (const char* g : {"Basic", "Regular", "Extension", "CFI"}) EXPECT_TRUE(s["groups"].contains(g)) << g;
+    EXPECT_EQ(s["groups"]["Regular"]["pairs"], 140);
+    // One JSON object per pair before the summary.
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 401);
+    const Result f = brec("wl --method 2fwl --json --quiet --category Basic,cfi --reliability");
+    ASSERT_EQ(f.code, 0) << f.err;
+    const auto s2 = last_json_line(f.out);
+    EXPECT_EQ(s2["categories"]["basic"]["distinguished"], 60);
+    EXPECT_EQ(s2["categories"]["cfi"]["distinguished"], 60);
+    EXPECT_EQ(s2["total"]["reliability_failures"], 0);
+}
+
+TEST(Cli, CertifyResumesWithoutRecomputingAndGivesTheSameSummary) {
+    const std::string out = temp_path("certify.jsonl");
+    std::remove(out.c_str());
+    const Result fresh = brec("certify --pairs 100-109,260-265 --max-fwl 2 --json --quiet");
+    ASSERT_EQ(fresh.code, 0) << fresh.err;
+    const Result part = brec("certify --pairs 100-104 --max-fwl 2 --quiet --out " + out);
+    ASSERT_EQ(part.code, 0) << part.err;
+    // Simulate an interruption: a torn last line.
+    { std::ofstream(out, std::ios::app) << "{\"id\": 105, \"lev"; }
+    const Result resumed = brec("certify --pairs 100-109,260-265 --max-fwl 2 --json --quiet --resume --out " + out);
+    ASSERT_EQ(resumed.code, 0) << resumed.err;
+    auto a = last_json_line(fresh.out), b = last_json_line(resumed.out);
+    EXPECT_EQ(a["levels"], b["levels"]);
+    EXPECT_EQ(a["total"], b["total"]);
+    EXPECT_EQ(a["levels"]["cfi"]["2fwl"], 6);
+    EXPECT_EQ(a["levels"]["regular"]["2fwl"], 10);
+}
+
+}  // namespace

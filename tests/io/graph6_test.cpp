@@ -1,0 +1,168 @@
+#include "brec/io/graph6.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "brec/core/error.hpp"
+#include "brec/io/pairs.hpp"
+#include "common/test_graphs.hpp"
+
+namespace brec {
+namespace {
+
+std::string brec_file() { return std::string(BREC_SOURCE_DIR) + "/datasets/brec/brec_v3_pairs.tsv"; }
+
+template <typename F>
+std::string error_of(F f) {
+    try {
+        f();
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(Graph6, KnownEncodings) {
+    // Values from nauty's formats.txt and networkx: K4 is "C~", the empty graph on 0 vertices "?".
+    EXPECT_EQ(to_graph6(make_complete(4)), "C~");
+    EXPECT_EQ(to_graph6(Graph()), "?");
+    EXPECT_EQ(to_graph6(make_complete(1)), "@");
+    EXPECT_EQ(to_graph6(make_petersen()).size(), 1u + 8u);  // 45 bits -> 8 bytes
+    EXPECT_EQ(parse_graph6("C~"), make_complete(4));
+    EXPECT_EQ(parse_graph6(">>graph6<<C~"), make_complete(4));
+    EXPECT_EQ(parse_graph6("C~\r\n"), make_complete(4));
+}
+
+TEST(Graph6, RoundTripOfAllOfficialGraphs) {
+    const auto lines = read_pair_file(brec_file());
+    ASSERT_EQ(lines.pairs.size(), 400u);
+    // The file's own strings must come back byte for byte.
+    const std::string text = [] {
+        std::ifstream in(brec_file());
+        std::stringstream ss;
+        ss << in.rdbuf();
+        return ss.str();
+    }();
+    std::size_t checked = 0;
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.empty() || line[0] == '#') continue;
+        std::istringstream cols(line);
+        std::string id, cat, a, b;
+        std::getline(cols, id, '\t');
+        std::getline(cols, cat, '\t');
+        std::getline(cols, a, '\t');
+        std::getline(cols, b, '\t');
+        for (const std::string& s : {a, b}) {
+            const Graph g = parse_graph6(s);
+            EXPECT_EQ(to_graph6(g), s);
+            EXPECT_EQ(parse_sparse6(to_sparse6(g)), g);
+            ++checked;
+        }
+    }
+    EXPECT_EQ(checked, 800u);
+}
+
+TEST(Graph6, SizeFieldForms) {
+    for (VertexId n : {0u, 1u, 2u, 62u, 63u, 64u, 200u}) {
+        Rng rng(n);
+        const Graph g = testing::random_graph(n, 0.3, rng);
+        const std::string s = to_graph6(g);
+        if (n <= 62) EXPECT_EQ(static_cast<unsigned char>(s[0]), n + 63);
+        else EXPECT_EQ(s[0], '~');
+        EXPECT_EQ(parse_graph6(s), g) << n;
+        EXPECT_EQ(parse_sparse6(to_sparse6(g)), g) << n;
+    }
+    // The 4-byte form's largest size and the 8-byte form, through sparse6 (dense graph6 of
+    // 258047 vertices would be 5.5 GB).
+    for (VertexId n : {258047u, 258048u}) {
+        GraphBuilder b(n);
+        b.add_edge(0, n - 1);
+        b.add_edge(5, 77777);
+        const Graph g = b.build();
+        const std::string s = to_sparse6(g);
+        EXPECT_EQ(s[1], '~');
+        if (n == 258048u) EXPECT_EQ(s[2], '~');  // 8-byte form
+        else EXPECT_NE(s[2], '~');
+        EXPECT_EQ(parse_sparse6(s), g);
+    }
+    // Header of a graph6 record with n = 258047 decodes (then fails as truncated, not as bad size).
+    const std::string head = "~" + std::string(1, static_cast<char>(63 + 62)) + std::string(1, static_cast<char>(63 + 63)) +
+                             std::string(1, static_cast<char>(63 + 63));
+    EXPECT_NE(error_of([&] { parse_graph6(head + "??"); }).find("n=258047"), std::string::npos);
+}
+
+TEST(Sparse6, KnownEncodingAndRoundTrips) {
+    // Example of nauty's formats.txt: ":Fa@x^" is the graph on 7 vertices with edges
+    // 0-1 0-2 1-2 5-6.
+    const Graph g = parse_sparse6(":Fa@x^");
+    EXPECT_EQ(g.n(), 7u);
+    EXPECT_EQ(g.edges(), (std::vector<Edge>{{0, 1}, {0, 2}, {1, 2}, {5, 6}}));
+    EXPECT_EQ(to_sparse6(g), ":Fa@x^");
+    Rng rng(11);
+    for (int t = 0; t < 200; ++t) {
+        const Graph r = testing::random_graph(static_cast<VertexId>(rng.below(40)), rng.uniform(), rng);
+        EXPECT_EQ(parse_sparse6(to_sparse6(r)), r);
+        EXPECT_EQ(parse_graph6_or_sparse6(to_sparse6(r)), r);
+        EXPECT_EQ(parse_graph6_or_sparse6(to_graph6(r)), r);
+    }
+}
+
+TEST(Graph6, MalformedInputsNameSourceLineAndProblem) {
+    const SourcePos pos{"pairs.tsv", 41};
+    const std::string truncated = error_of([&] { parse_graph6("ICZJvZs", pos); });
+    EXPECT_NE(truncated.find("pairs.tsv:41"), std::string::npos);
+    EXPECT_NE(truncated.find("truncated"), std::string::npos);
+    EXPECT_NE(error_of([&] { parse_graph6("ICZJv!sNg", pos); }).find("bad character"), std::string::npos);
+    EXPECT_NE(error_of([&] { parse_graph6("ICZJvZsNgXX", pos); }).find("trailing bytes"), std::string::npos);
+    EXPECT_NE(error_of([&] { parse_graph6("", pos); }).find("empty"), std::string::npos);
+    EXPECT_NE(error_of([&] { parse_graph6("A`", pos); }).find("padding"), std::string::npos);  // n=2: 1 bit
+    EXPECT_NE(error_of([&] { parse_graph6(":Fa@x^", pos); }).find("sparse6"), std::string::npos);
+    EXPECT_NE(error_of([&] { parse_sparse6("Fa@x^", pos); }).find("must start with ':'"), std::string::npos);
+    EXPECT_THROW(parse_graph6("ICZJv\x01ZsNg", pos), ParseError);
+}
+
+TEST(PairFile, ParsesAndRejectsBadLines) {
+    const auto ds = parse_pair_text("# comment\n0\tbasic\tC~\tCr\n\n7\tcfi\tBw\tBg\n", "x.tsv");
+    ASSERT_EQ(ds.pairs.size(), 2u);
+    EXPECT_EQ(ds.pairs[1].id, 7);
+    EXPECT_EQ(ds.pairs[1].line, 4);
+    EXPECT_NE(error_of([] { parse_pair_text("0\tbasic\tC~\n", "x.tsv"); }).find("x.tsv:1: expected 4 tab-separated columns"), std::string::npos);
+    EXPECT_NE(error_of([] { parse_pair_text("-3\tbasic\tC~\tC~\n", "x.tsv"); }).find("negative"), std::string::npos);
+    EXPECT_NE(error_of([] { parse_pair_text("a\tbasic\tC~\tC~\n", "x.tsv"); }).find("not an integer"), std::string::npos);
+    EXPECT_NE(error_of([] { parse_pair_text("1\tbasic\tC~\tC~\n1\tbasic\tC~\tC~\n", "x.tsv"); }).find("x.tsv:2: pair id 1 is repeated"), std::string::npos);
+    EXPECT_NE(error_of([] { parse_pair_text("", "x.tsv"); }).find("no pairs"), std::string::npos);
+    EXPECT_NE(error_of([] { parse_pair_text("1\tbasic\tC~\tC\n", "x.tsv"); }).find("x.tsv:1"), std::string::npos);
+    EXPECT_THROW(read_pair_file("/nonexistent/file.tsv"), IoError);
+}
+
+TEST(PairSelection, CategoriesGroupsRangesShards) {
+    const auto ds = read_pair_file(brec_file());
+    auto count = [&](PairSelection s) { return select_pairs(ds, s).size(); };
+    EXPECT_EQ(count({}), 400u);
+    EXPECT_EQ(count({{"basic"}, "", 0, 0}), 60u);
+    EXPECT_EQ(count({{"Regular"}, "", 0, 0}), 140u);
+    EXPECT_EQ(count({{"regular"}, "", 0, 0}), 50u);
+    EXPECT_EQ(count({{"str", "4vtx", "dr"}, "", 0, 0}), 90u);
+    EXPECT_EQ(count({{}, "0-59,260", 0, 0}), 61u);
+    EXPECT_EQ(count({{"cfi"}, "0-59,260", 0, 0}), 1u);
+    std::size_t total = 0;
+    for (int i = 1; i <= 7; ++i) total += count({{}, "", i, 7});
+    EXPECT_EQ(total, 400u);
+    EXPECT_NE(error_of([&] { count({{"banana"}, "", 0, 0}); }).find("unknown category 'banana'"), std::string::npos);
+    EXPECT_NE(error_of([&] { count({{}, "500", 0, 0}); }).find("id 500 is not in"), std::string::npos);
+    EXPECT_NE(error_of([&] { count({{"cfi"}, "0-5", 0, 0}); }).find("matches no pairs"), std::string::npos);
+    int i = 0, n = 0;
+    EXPECT_NE(error_of([&] { parse_shard("5/4", i, n); }).find("1 <= i <= N"), std::string::npos);
+    EXPECT_THROW(parse_shard("0/4", i, n), InvalidArgument);
+    EXPECT_THROW(parse_shard("x", i, n), InvalidArgument);
+    EXPECT_THROW(parse_id_ranges("5-3"), InvalidArgument);
+    EXPECT_THROW(parse_id_ranges("-1"), InvalidArgument);
+    EXPECT_EQ(parse_id_ranges("3,1-2,2"), (std::vector<PairId>{1, 2, 3}));
+}
+
+}  // namespace
+}  // namespace brec
