@@ -157,3 +157,32 @@ TEST(Cli, CertifyResumesWithoutRecomputingAndGivesTheSameSummary) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Cli, ConvertRoundTripsAndWritesNoPartialOutput) {
+    const std::string brec_tsv = std::string(BREC_SOURCE_DIR) + "/datasets/brec/brec_v3_pairs.tsv";
+    const std::string s6 = temp_path("brec.s6"), back = temp_path("back.tsv");
+    ASSERT_EQ(brec("convert " + brec_tsv + " --to sparse6 --out " + s6).code, 0);
+    const Result r = brec("convert " + s6 + " --to pairs --out " + back + " --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(last_json_line(r.out)["graphs"], 800);
+    const Result info = brec("info --json " + back);
+    EXPECT_EQ(last_json_line(info.out)["pairs"], 400);
+    // A malformed input line: exit 2, one line naming file and line, and no output file.
+    const std::string bad = write_file("bad.g6", "C~\nC~~\n");
+    const std::string out = temp_path("never.tsv");
+    expect_one_line_error(brec("convert " + bad + " --to pairs --out " + out), bad + ":2:");
+    EXPECT_FALSE(brec::file_exists(out));
+    const std::string tu_bad = temp_path("tu_bad");
+    std::system(("mkdir -p " + tu_bad + " && printf '1, 2, 3\\n' > " + tu_bad + "/Q_A.txt && printf '1\\n1\\n' > " + tu_bad +
+                 "/Q_graph_indicator.txt").c_str());
+    expect_one_line_error(brec("convert " + tu_bad + " --to graph6 --out " + out), "Q_A.txt:1: expected 2 columns");
+    std::system(("printf '1, 5\\n' > " + tu_bad + "/Q_A.txt").c_str());
+    expect_one_line_error(brec("convert " + tu_bad + " --to graph6 --out " + out), "node id 5 out of range");
+    EXPECT_FALSE(brec::file_exists(out));
+    expect_one_line_error(brec("convert /no/such/file.g6 --to tu --out " + out), "cannot open /no/such/file.g6");
+    EXPECT_EQ(brec("convert " + brec_tsv + " --to xml --out " + out).code, 2);
+}
+
+}  // namespace
