@@ -18,11 +18,19 @@ struct HotellingResult {
     int dimension = 0;       ///< d
 };
 
+/// How T² is scaled. Hotelling's statistic is q · d̄ᵀ S⁺ d̄ (SPEC §5, `standard`). The BREC
+/// reference code (test_BREC.py, T2_calculation) returns d̄ᵀ S⁺ d̄ without the factor q and
+/// compares it with the same threshold, which makes its test q times more conservative;
+/// `reference` reproduces the published decisions.
+enum class T2Form { standard, reference };
+
 /// T² of the paired samples: X and Y are q × d (row i of X is paired with row i of Y), D = X − Y,
-/// S = sample covariance of D (divisor q − 1), S⁺ its Moore–Penrose pseudo-inverse (as the BREC
-/// reference code, torch.linalg.pinv: singular values below rcond·σ_max count as zero).
+/// S = sample covariance of D (divisor q − 1), S⁺ its Moore–Penrose pseudo-inverse computed like
+/// torch.linalg.pinv on float32 input: singular values at or below rtol · σ_max count as zero, with
+/// rtol = d · 2^-23 (max(m, n) · float32 epsilon). Complexity O(q d² + d³).
 /// Throws InvalidArgument when shapes differ or q < 2.
-HotellingResult hotelling_t2_paired(const Eigen::MatrixXd& x, const Eigen::MatrixXd& y);
+HotellingResult hotelling_t2_paired(const Eigen::MatrixXd& x, const Eigen::MatrixXd& y,
+                                    T2Form form = T2Form::standard);
 
 /// RPC threshold (q−1)·d/(q−d) · F_{d,q−d}(1−α). q = 32, d = 16, α = 0.05 gives 72.34.
 /// Throws InvalidArgument unless q > d >= 1 and 0 < α < 1.
@@ -38,5 +46,10 @@ struct RpcDecision {
 
 /// The RPC decision rule of SPEC §5.
 RpcDecision rpc_decide(double t2_test, double t2_reliability, double threshold, double eps = 1e-6);
+
+/// RAPC's adaptive threshold: the largest T² over the 2p reliability groups (p groups of 2q
+/// relabelings for each graph of the pair, T² from the q differences between the two halves of
+/// each group). Its false-positive rate is at most 1 / 2^(2p). Throws InvalidArgument if empty.
+double rapc_threshold(const std::vector<double>& group_t2);
 
 }  // namespace brec
