@@ -10,7 +10,7 @@
 
 namespace brec {
 
-HotellingResult hotelling_t2_paired(const Eigen::MatrixXd& x, const Eigen::MatrixXd& y, T2Form form) {
+HotellingResult hotelling_t2_paired(const Eigen::MatrixXd& x, const Eigen::MatrixXd& y, T2Form form, double atol) {
     if (x.rows() != y.rows() || x.cols() != y.cols())
         throw InvalidArgument("hotelling_t2_paired: X is " + std::to_string(x.rows()) + "x" + std::to_string(x.cols()) +
                               " but Y is " + std::to_string(y.rows()) + "x" + std::to_string(y.cols()));
@@ -26,7 +26,7 @@ HotellingResult hotelling_t2_paired(const Eigen::MatrixXd& x, const Eigen::Matri
     const Eigen::VectorXd values = eig.eigenvalues();
     const double sigma_max = values.cwiseAbs().maxCoeff();
     const double rtol = static_cast<double>(d) * std::ldexp(1.0, -23);
-    const double cutoff = rtol * sigma_max;
+    const double cutoff = std::max(rtol * sigma_max, atol);
     HotellingResult r;
     r.samples = static_cast<int>(q);
     r.dimension = static_cast<int>(d);

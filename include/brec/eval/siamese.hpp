@@ -1,0 +1,80 @@
+#pragma once
+// Siamese training + RPC on graph pairs (SPEC §5). For each pair a fresh model is trained to tell
+// q relabelings of G from q relabelings of H (cosine embedding loss, margin 0) and then judged by
+// Hotelling's T² against a reliability group of 2q relabelings of one graph.
+//
+// @article{wang2023towards, title={Towards Better Evaluation of GNN Expressiveness with BREC
+//   Dataset}, author={Wang, Yanbo and Zhang, Muhan}, journal={arXiv:2304.07702}, year={2023}}
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "brec/core/rng.hpp"
+#include "brec/graph/graph.hpp"
+#include "brec/io/pairs.hpp"
+#include "brec/stats/hotelling.hpp"
+
+namespace brec {
+
+struct EvalOptions {
+    std::string model = "ppgn";
+    // Hyperparameters; negative = the model's row of the SPEC table.
+    int layers = -1;
+    int hidden = -1;
+    int batch = -1;
+    int epochs = -1;
+    double lr = -1;
+    double weight_decay = -1;
+    double loss_threshold = -1;
+    int q = 32;        ///< relabelings per graph
+    int out_dim = 16;  ///< d
+    double alpha = 0.05;
+    bool rapc = false;    ///< adaptive threshold (RAPC) instead of the fixed F threshold
+    int rapc_groups = 2;  ///< p: groups of 2q relabelings per graph for RAPC
+    bool train = true;    ///< false: random weights (training ablation)
+    std::string device = "auto";
+    T2Form t2_form = T2Form::standard;
+    /// Differences between paired embeddings smaller than this, relative to the largest embedding
+    /// entry, are float32 rounding and carry no information: the covariance's singular values
+    /// below (noise · scale)² are dropped (see hotelling_t2_paired's atol).
+    double relative_noise = 1e-5;
+};
+
+/// Hyperparameters after applying the model's defaults.
+struct ResolvedHyper {
+    int layers, hidden, batch, epochs;
+    double lr, weight_decay, loss_threshold;
+};
+/// Throws InvalidArgument for an unknown model or invalid values (q <= d, batch < 2, ...).
+ResolvedHyper resolve_hyper(const EvalOptions& opt);
+
+struct PairEvaluation {
+    PairId id = 0;
+    std::string category;
+    VertexId n = 0;
+    double t2_test = 0.0;
+    double t2_reliability = 0.0;
+    double threshold = 0.0;
+    bool distinguished = false;
+    bool reliable = false;
+    int epochs = 0;
+    double final_loss = 0.0;
+    std::vector<double> losses;
+    double seconds = 0.0;
+};
+
+/// `count` relabelings of g: the first is g itself, the others random relabelings that are
+/// distinct as labelled graphs where possible (re-drawn up to 100 times, as the reference).
+std::vector<Graph> relabelings(const Graph& g, int count, Rng& rng);
+
+/// Trains and judges one pair. Deterministic on CPU for a given (seed, pair id); results do not
+/// depend on threads or sharding. Throws InvalidArgument / Unsupported for bad options.
+PairEvaluation evaluate_pair(const GraphPairRecord& pair, const EvalOptions& opt, std::uint64_t seed);
+
+/// Sets LibTorch's intra-op threads (process-wide) and returns the previous value.
+int set_torch_threads(int threads);
+/// Names of the implemented models and the whole SPEC table as text, for --list-models.
+std::string describe_models();
+
+}  // namespace brec

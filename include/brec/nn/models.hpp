@@ -1,0 +1,62 @@
+#pragma once
+// GNN models in LibTorch and their registry. A model embeds a list of graphs, prepared once as
+// tensors, into d-dimensional vectors; `--model NAME` picks one by name.
+//
+// @inproceedings{xu2019powerful, title={How Powerful are Graph Neural Networks?},
+//   author={Xu, Keyulu and Hu, Weihua and Leskovec, Jure and Jegelka, Stefanie}, booktitle={ICLR}, year={2019}}
+// @inproceedings{maron2019provably, title={Provably Powerful Graph Networks}, author={Maron, Haggai
+//   and Ben-Hamu, Heli and Serviansky, Hadar and Lipman, Yaron}, booktitle={NeurIPS}, year={2019}}
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <torch/torch.h>
+
+#include "brec/graph/graph.hpp"
+
+namespace brec {
+
+/// The BREC study's best settings of a model (SPEC §5 table).
+struct ModelSpec {
+    std::string name;
+    std::string family;
+    int radius = 0;   ///< subgraph radius (0 = not used)
+    int layers = 4;
+    int hidden = 32;
+    double lr = 1e-4;
+    double weight_decay = 1e-4;
+    int batch = 32;
+    int epochs = 20;
+    double loss_threshold = 0.2;
+    bool implemented = false;  ///< has a LibTorch implementation in this build
+};
+
+/// Every model of the SPEC table (implemented or not), in table order.
+const std::vector<ModelSpec>& model_specs();
+/// The spec of a model by name; throws InvalidArgument naming the implemented models.
+const ModelSpec& find_model_spec(const std::string& name);
+
+/// A model that embeds graphs. Graphs are converted to tensors once (set_graphs); forward_range
+/// embeds graphs [begin, end) as one batch and returns [end - begin, out_dim].
+class GraphEmbedderImpl : public torch::nn::Module {
+public:
+    virtual void set_graphs(const std::vector<Graph>& graphs, torch::Device device) = 0;
+    virtual torch::Tensor forward_range(std::size_t begin, std::size_t end) = 0;
+};
+
+struct EmbedderOptions {
+    int layers = 4;
+    int hidden = 32;
+    int out_dim = 16;
+};
+
+/// Creates a fresh model (parameters initialised from torch's global generator, so call
+/// torch::manual_seed first). Throws InvalidArgument for unknown or unimplemented models.
+std::shared_ptr<GraphEmbedderImpl> make_embedder(const std::string& name, const EmbedderOptions& opt);
+
+/// Parses "auto", "cpu", "cuda", "cuda:1"; "auto" = CUDA when available. Throws InvalidArgument.
+torch::Device parse_device(const std::string& text);
+
+}  // namespace brec

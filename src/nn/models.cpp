@@ -1,0 +1,266 @@
+#include "brec/nn/models.hpp"
+
+#include <cmath>
+
+#include "brec/core/error.hpp"
+
+namespace brec {
+namespace {
+
+/// Xavier-normal weights and zero biases, as the BREC reference initialises every layer.
+void init_xavier(torch::Tensor& weight, torch::Tensor& bias, int fan_in, int fan_out) {
+    torch::NoGradGuard guard;
+    weight.normal_(0.0, std::sqrt(2.0 / (fan_in + fan_out)));
+    if (bias.defined()) bias.zero_();
+}
+
+/// A 1x1 convolution on [B, C, n, n] written as a batched GEMM over the n*n positions
+/// (same parameters and initialisation as Conv2d(C, out, 1)).
+struct PointwiseImpl : torch::nn::Module {
+    PointwiseImpl(int in, int out) {
+        weight = register_parameter("weight", torch::empty({out, in}));
+        bias = register_parameter("bias", torch::empty({out}));
+        init_xavier(weight, bias, in, out);
+    }
+    torch::Tensor forward(const torch::Tensor& x) {
+        const auto b = x.size(0), c = x.size(1), n = x.size(2);
+        auto y = torch::matmul(weight, x.reshape({b, c, n * n})) + bias.view({1, -1, 1});
+        return y.view({b, weight.size(0), n, n});
+    }
+    torch::Tensor weight, bias;
+};
+TORCH_MODULE(Pointwise);
+
+struct DenseImpl : torch::nn::Module {
+    DenseImpl(int in, int out) {
+        linear = register_module("linear", torch::nn::Linear(in, out));
+        init_xavier(linear->weight, linear->bias, in, out);
+    }
+    torch::Tensor forward(const torch::Tensor& x) { return linear->forward(x); }
+    torch::nn::Linear linear{nullptr};
+};
+TORCH_MODULE(Dense);
+
+/// PPGN block: two pointwise MLPs (depth 1, ReLU) multiplied channel-wise as matrices, skip
+/// connection by concatenation and a pointwise layer.
+struct RegularBlockImpl : torch::nn::Module {
+    RegularBlockImpl(int in, int out) {
+        mlp1 = register_module("mlp1", Pointwise(in, out));
+        mlp2 = register_module("mlp2", Pointwise(in, out));
+        skip = register_module("skip", Pointwise(in + out, out));
+    }
+    torch::Tensor forward(const torch::Tensor& x) {
+        const auto a = torch::relu(mlp1->forward(x));
+        const auto b = torch::relu(mlp2->forward(x));
+        const auto mult = torch::matmul(a, b);
+        return skip->forward(torch::cat({x, mult}, 1));
+    }
+    Pointwise mlp1{nullptr}, mlp2{nullptr}, skip{nullptr};
+};
+TORCH_MODULE(RegularBlock);
+
+/// The reference's diag/off-diag max pooling ([B, C, n, n] -> [B, 2C]). Its off-diagonal maximum
+/// masks the diagonal with a batch-global constant, exactly as the reference does.
+torch::Tensor diag_offdiag_maxpool(const torch::Tensor& x) {
+    const auto n = x.size(-1);
+    const auto max_diag = std::get<0>(torch::max(torch::diagonal(x, 0, -2, -1), 2));
+    const auto max_val = torch::max(max_diag);
+    const auto min_val = torch::max(-x);
+    const auto val = torch::abs(max_val + min_val);
+    const auto min_mat = (val * torch::eye(n, x.options())).view({1, 1, n, n});
+    const auto max_offdiag = std::get<0>(torch::max(std::get<0>(torch::max(x - min_mat, 3)), 2));
+    return torch::cat({max_diag, max_offdiag}, 1);
+}
+
+/// PPGN (Maron et al. 2019) as in the BREC reference: one input channel A + I; L blocks of width h;
+/// BatchNorm2d (affine off, momentum 1) after each block; per-block pooling -> Linear(2h, d),
+/// summed; BatchNorm1d (same settings) on the output.
+class Ppgn : public GraphEmbedderImpl {
+public:
+    explicit Ppgn(const EmbedderOptions& opt) {
+        int last = 1;
+        for (int i = 0; i < opt.layers; ++i) {
+            blocks_.push_back(register_module("block" + std::to_string(i), RegularBlock(last, opt.hidden)));
+            last = opt.hidden;
+        }
+        for (int i = 0; i < opt.layers; ++i)
+            heads_.push_back(register_module("fc" + std::to_string(i), Dense(2 * opt.hidden, opt.out_dim)));
+        for (int i = 0; i < opt.layers; ++i)
+            norms_.push_back(register_module(
+                "bn" + std::to_string(i),
+                torch::nn::BatchNorm2d(torch::nn::BatchNorm2dOptions(opt.hidden).affine(false).momentum(1.0))));
+        out_norm_ = register_module("bn_out", torch::nn::BatchNorm1d(
+                                                  torch::nn::BatchNorm1dOptions(opt.out_dim).affine(false).momentum(1.0)));
+    }
+
+    void set_graphs(const std::vector<Graph>& graphs, torch::Device device) override {
+        if (graphs.empty()) throw InvalidArgument("ppgn: no graphs");
+        const VertexId n = graphs[0].n();
+        for (const auto& g : graphs)
+            if (g.n() != n) throw Unsupported("ppgn batches dense matrices: all graphs of a pair must have the same size");
+        auto stack = torch::zeros({static_cast<long>(graphs.size()), 1, n, n});
+        auto acc = stack.accessor<float, 4>();
+        for (std::size_t i = 0; i < graphs.size(); ++i)
+            for (VertexId v = 0; v < n; ++v) {
+                acc[i][0][v][v] = 1.0f;  // A + I
+                for (VertexId w : graphs[i].neighbors(v)) acc[i][0][v][w] = 1.0f;
+            }
+        input_ = stack.to(device);
+    }
+
+    torch::Tensor forward_range(std::size_t begin, std::size_t end) override {
+        auto x = input_.slice(0, static_cast<long>(begin), static_cast<long>(end));
+        torch::Tensor scores;
+        for (std::size_t i = 0; i < blocks_.size(); ++i) {
+            x = norms_[i]->forward(blocks_[i]->forward(x));
+            auto s = heads_[i]->forward(diag_offdiag_maxpool(x));
+            scores = scores.defined() ? scores + s : s;
+        }
+        return out_norm_->forward(scores);
+    }
+
+private:
+    std::vector<RegularBlock> blocks_;
+    std::vector<Dense> heads_;
+    std::vector<torch::nn::BatchNorm2d> norms_;
+    torch::nn::BatchNorm1d out_norm_{nullptr};
+    torch::Tensor input_;
+};
+
+/// GIN (Xu et al. 2019): h' = MLP((1 + eps) h + sum of neighbours), MLP = Linear-BN-ReLU-Linear-ReLU,
+/// constant input feature; readout = sum pooling of every layer, concatenated -> Linear -> d, then
+/// BatchNorm1d (affine off, momentum 1) as PPGN's head. Bounded by 1-WL.
+class Gin : public GraphEmbedderImpl {
+public:
+    explicit Gin(const EmbedderOptions& opt) {
+        int last = 1;
+        for (int i = 0; i < opt.layers; ++i) {
+            auto seq = torch::nn::Sequential(
+                torch::nn::Linear(last, opt.hidden), torch::nn::BatchNorm1d(opt.hidden), torch::nn::ReLU(),
+                torch::nn::Linear(opt.hidden, opt.hidden), torch::nn::ReLU());
+            mlps_.push_back(register_module("mlp" + std::to_string(i), seq));
+            eps_.push_back(register_parameter("eps" + std::to_string(i), torch::zeros({1})));
+            last = opt.hidden;
+        }
+        for (auto& p : named_parameters()) {
+            if (p.key().find("weight") != std::string::npos && p.value().dim() == 2) {
+                torch::NoGradGuard g;
+                const auto fan_out = p.value().size(0), fan_in = p.value().size(1);
+                p.value().normal_(0.0, std::sqrt(2.0 / static_cast<double>(fan_in + fan_out)));
+            } else if (p.key().find("bias") != std::string::npos) {
+                torch::NoGradGuard g;
+                p.value().zero_();
+            }
+        }
+        head_ = register_module("head", Dense(1 + opt.layers * opt.hidden, opt.out_dim));
+        out_norm_ = register_module("bn_out", torch::nn::BatchNorm1d(
+                                                  torch::nn::BatchNorm1dOptions(opt.out_dim).affine(false).momentum(1.0)));
+    }
+
+    void set_graphs(const std::vector<Graph>& graphs, torch::Device device) override {
+        device_ = device;
+        graphs_ = graphs;
+        offsets_.assign(1, 0);
+        for (const auto& g : graphs) offsets_.push_back(offsets_.back() + g.n());
+    }
+
+    torch::Tensor forward_range(std::size_t begin, std::size_t end) override {
+        // Block-diagonal batch of graphs [begin, end).
+        std::vector<std::int64_t> src, dst, owner;
+        const std::int64_t base = offsets_[begin];
+        for (std::size_t i = begin; i < end; ++i) {
+            const Graph& g = graphs_[i];
+            const std::int64_t off = offsets_[i] - base;
+            for (VertexId v = 0; v < g.n(); ++v) {
+                owner.push_back(static_cast<std::int64_t>(i - begin));
+                for (VertexId w : g.neighbors(v)) {
+                    src.push_back(off + w);
+                    dst.push_back(off + v);
+                }
+            }
+        }
+        const auto opts = torch::TensorOptions().dtype(torch::kLong);
+        const auto s = torch::tensor(src, opts).to(device_), d = torch::tensor(dst, opts).to(device_);
+        const auto batch = torch::tensor(owner, opts).to(device_);
+        const long nodes = static_cast<long>(owner.size()), graphs = static_cast<long>(end - begin);
+        auto h = torch::ones({nodes, 1}, torch::TensorOptions().device(device_));
+        std::vector<torch::Tensor> pooled{torch::zeros({graphs, 1}, h.options()).index_add_(0, batch, h)};
+        for (std::size_t l = 0; l < mlps_.size(); ++l) {
+            auto agg = torch::zeros_like(h).index_add_(0, d, h.index_select(0, s));
+            h = mlps_[l]->forward((1 + eps_[l]) * h + agg);
+            pooled.push_back(torch::zeros({graphs, h.size(1)}, h.options()).index_add_(0, batch, h));
+        }
+        return out_norm_->forward(head_->forward(torch::cat(pooled, 1)));
+    }
+
+private:
+    std::vector<torch::nn::Sequential> mlps_;
+    std::vector<torch::Tensor> eps_;
+    Dense head_{nullptr};
+    torch::nn::BatchNorm1d out_norm_{nullptr};
+    std::vector<Graph> graphs_;
+    std::vector<std::int64_t> offsets_;
+    torch::Device device_ = torch::kCPU;
+};
+
+}  // namespace
+
+const std::vector<ModelSpec>& model_specs() {
+    // name, family, r, L, h, lr, wd, b, E, t, implemented
+    static const std::vector<ModelSpec> kSpecs = {
+        {"gin", "MPNN baseline (1-WL bound)", 0, 4, 32, 1e-4, 1e-4, 32, 20, 0.2, true},
+        {"ppgn", "2-FWL simulation (Maron et al. 2019)", 0, 5, 32, 1e-4, 1e-4, 32, 20, 0.2, true},
+        {"ngnn", "nested GNN", 1, 6, 16, 1e-4, 1e-5, 32, 20, 0.01, false},
+        {"de_ngnn", "NGNN + distance encoding", 8, 6, 128, 1e-4, 1e-5, 32, 30, 0.01, false},
+        {"ds_gnn", "ESAN DS", 6, 10, 32, 1e-4, 1e-5, 32, 30, 0.0, false},
+        {"dss_gnn", "ESAN DSS", 6, 9, 32, 1e-4, 1e-4, 32, 20, 0.01, false},
+        {"sun", "Subgraph Union Network", 6, 9, 32, 1e-4, 1e-4, 32, 20, 0.01, false},
+        {"sswl_p", "SSWL+", 8, 8, 64, 1e-5, 1e-5, 8, 20, 0.1, false},
+        {"gnn_ak", "GNN-AK", 6, 4, 32, 1e-4, 1e-4, 32, 10, 0.1, false},
+        {"kp_gnn", "KP-GNN", 8, 8, 32, 1e-4, 1e-4, 32, 20, 0.3, false},
+        {"i2_gnn", "I2-GNN", 8, 5, 32, 1e-5, 1e-4, 16, 20, 0.2, false},
+        {"lgnn2", "delta-2-LGNN", 0, 6, 16, 1e-4, 1e-4, 16, 20, 0.2, false},
+        {"kc_setgnn", "KC-SetGNN", 0, 4, 64, 1e-4, 1e-4, 16, 15, 0.3, false},
+        {"gsn", "GSN", 0, 4, 64, 1e-4, 1e-5, 16, 20, 0.1, false},
+        {"dropgnn", "DropGNN", 0, 10, 16, 1e-3, 1e-5, 16, 100, 0.0, false},
+        {"osan", "OSAN", 0, 8, 64, 1e-3, 1e-5, 16, 40, 0.0, false},
+        {"graphormer", "Graphormer", 0, 12, 80, 2e-5, 0.0, 16, 100, 0.0, false},
+    };
+    return kSpecs;
+}
+
+const ModelSpec& find_model_spec(const std::string& name) {
+    for (const auto& s : model_specs())
+        if (s.name == name) {
+            if (!s.implemented)
+                throw InvalidArgument("model '" + name + "' is in the BREC table but not implemented in this build (available: gin, ppgn)");
+            return s;
+        }
+    throw InvalidArgument("unknown model '" + name + "' (available: gin, ppgn; see brec eval --list-models)");
+}
+
+std::shared_ptr<GraphEmbedderImpl> make_embedder(const std::string& name, const EmbedderOptions& opt) {
+    find_model_spec(name);
+    if (opt.layers < 1 || opt.hidden < 1 || opt.out_dim < 1) throw InvalidArgument("model sizes must be positive");
+    if (name == "ppgn") return std::make_shared<Ppgn>(opt);
+    return std::make_shared<Gin>(opt);
+}
+
+torch::Device parse_device(const std::string& text) {
+    if (text == "auto") return torch::cuda::is_available() ? torch::Device(torch::kCUDA, 0) : torch::Device(torch::kCPU);
+    if (text == "cpu") return torch::kCPU;
+    if (text.rfind("cuda", 0) == 0) {
+        if (!torch::cuda::is_available()) throw Unsupported("--device " + text + ": CUDA is not available in this build or machine");
+        int index = 0;
+        if (text.size() > 4) {
+            if (text[4] != ':') throw InvalidArgument("bad device '" + text + "' (use auto, cpu, cuda or cuda:N)");
+            index = std::stoi(text.substr(5));
+        }
+        if (index < 0 || index >= static_cast<int>(torch::cuda::device_count()))
+            throw InvalidArgument("--device " + text + ": no such CUDA device");
+        return torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(index));
+    }
+    throw InvalidArgument("bad device '" + text + "' (use auto, cpu, cuda or cuda:N)");
+}
+
+}  // namespace brec
