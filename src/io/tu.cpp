@@ -6,11 +6,14 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <map>
 #include <sstream>
+#include <string_view>
+#include <tuple>
 
 #include "brec/core/error.hpp"
 #include "brec/io/files.hpp"
@@ -33,62 +36,114 @@ std::vector<std::string> list_dir(const std::string& dir) {
     return out;
 }
 
-std::string trim(const std::string& s) {
-    std::size_t b = 0, e = s.size();
-    while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-    while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-    return s.substr(b, e - b);
+bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && is_blank(s.front())) s.remove_prefix(1);
+    while (!s.empty() && is_blank(s.back())) s.remove_suffix(1);
+    return s;
 }
 
-/// Splits a line on commas (and surrounding blanks); a line without commas splits on whitespace.
-std::vector<std::string> fields(const std::string& line) {
-    std::vector<std::string> out;
-    if (line.find(',') != std::string::npos) {
-        std::stringstream ss(line);
-        std::string f;
-        while (std::getline(ss, f, ',')) out.push_back(trim(f));
-    } else {
-        std::stringstream ss(line);
-        std::string f;
-        while (ss >> f) out.push_back(f);
+/// Splits a line on commas (fields trimmed); a line without commas splits on blanks.
+void split_fields(std::string_view line, std::vector<std::string_view>& out) {
+    out.clear();
+    if (line.find(',') != std::string_view::npos) {
+        std::size_t start = 0;
+        for (;;) {
+            const std::size_t comma = line.find(',', start);
+            out.push_back(trim(line.substr(start, comma == std::string_view::npos ? line.npos : comma - start)));
+            if (comma == std::string_view::npos) break;
+            start = comma + 1;
+        }
+        return;
     }
-    return out;
+    std::size_t i = 0;
+    while (i < line.size()) {
+        while (i < line.size() && is_blank(line[i])) ++i;
+        const std::size_t b = i;
+        while (i < line.size() && !is_blank(line[i])) ++i;
+        if (i > b) out.push_back(line.substr(b, i - b));
+    }
 }
 
-std::int64_t parse_int(const std::string& s, const std::string& file, std::int64_t line, const char* what) {
+std::int64_t parse_int(std::string_view s, const std::string& file, std::int64_t line, const char* what) {
     if (s.empty()) throw ParseError(file, line, std::string("empty ") + what + ", expected an integer");
-    std::size_t pos = 0;
-    long long v = 0;
-    try {
-        v = std::stoll(s, &pos);
-    } catch (...) {
-        pos = 0;
+    const char* b = s.data();
+    if (*b == '+') ++b;
+    std::int64_t v = 0;
+    const auto [ptr, ec] = std::from_chars(b, s.data() + s.size(), v);
+    if (ec != std::errc() || ptr != s.data() + s.size()) {
+        // Accept integral floats such as "3.0" (some exports write labels that way).
+        const std::string copy(s);
+        char* end = nullptr;
+        const double d = std::strtod(copy.c_str(), &end);
+        if (end == copy.c_str() + copy.size() && !copy.empty() && d == static_cast<double>(static_cast<std::int64_t>(d)))
+            return static_cast<std::int64_t>(d);
+        throw ParseError(file, line, std::string(what) + " '" + copy + "' is not an integer");
     }
-    if (pos != s.size()) throw ParseError(file, line, std::string(what) + " '" + s + "' is not an integer");
     return v;
 }
 
-/// Non-empty lines of a file with their 1-based line numbers.
-std::vector<std::pair<std::int64_t, std::string>> data_lines(const std::string& path) {
-    const auto lines = split_lines(read_text_file(path));
-    std::vector<std::pair<std::int64_t, std::string>> out;
-    for (std::size_t i = 0; i < lines.size(); ++i)
-        if (!trim(lines[i]).empty()) out.emplace_back(static_cast<std::int64_t>(i + 1), lines[i]);
-    if (out.empty()) throw ParseError(path, 0, "file is empty");
+double parse_double(std::string_view s, const std::string& file, std::int64_t line) {
+    const std::string copy(s);
+    char* end = nullptr;
+    errno = 0;
+    const double d = std::strtod(copy.c_str(), &end);
+    if (copy.empty() || end != copy.c_str() + copy.size())
+        throw ParseError(file, line, "attribute '" + copy + "' is not a number");
+    return d;
+}
+
+/// The non-blank lines of a file with their 1-based physical line numbers (views into `text`).
+struct Lines {
+    std::string text;
+    std::vector<std::pair<std::int64_t, std::string_view>> lines;
+};
+
+Lines data_lines(const std::string& path, bool allow_empty = false) {
+    Lines out;
+    out.text = read_text_file(path);
+    const std::string_view all(out.text);
+    std::size_t start = 0;
+    std::int64_t number = 0;
+    while (start < all.size()) {
+        std::size_t end = all.find('\n', start);
+        if (end == std::string_view::npos) end = all.size();
+        ++number;
+        const std::string_view line = trim(all.substr(start, end - start));
+        if (!line.empty()) out.lines.emplace_back(number, line);
+        start = end + 1;
+    }
+    if (out.lines.empty() && !allow_empty) throw ParseError(path, 0, "file is empty");
     return out;
 }
 
-/// Reads a one-integer-per-line file.
-std::vector<std::pair<std::int64_t, std::int64_t>> int_lines(const std::string& path, const char* what) {
+/// One integer (the first column) per line; `exact` = exactly one column required.
+std::vector<std::pair<std::int64_t, std::int64_t>> int_lines(const std::string& path, const char* what, bool exact) {
+    const Lines ls = data_lines(path);
     std::vector<std::pair<std::int64_t, std::int64_t>> out;
-    for (const auto& [ln, text] : data_lines(path)) {
-        const auto f = fields(text);
-        if (f.size() != 1)
+    out.reserve(ls.lines.size());
+    std::vector<std::string_view> f;
+    for (const auto& [ln, text] : ls.lines) {
+        split_fields(text, f);
+        if (f.empty() || (exact && f.size() != 1))
             throw ParseError(path, ln, "expected 1 column (" + std::string(what) + "), found " + std::to_string(f.size()));
         out.emplace_back(ln, parse_int(f[0], path, ln, what));
     }
     return out;
 }
+
+std::string count_mismatch(std::size_t have, const char* what, std::size_t want, const std::string& other) {
+    return "has " + std::to_string(have) + " " + what + " for " + std::to_string(want) + " " + other;
+}
+
+/// One data line of DS_A.txt after validation.
+struct Arc {
+    std::uint64_t lo = 0, hi = 0;  ///< global node ids (0-based), lo < hi
+    std::uint8_t dir = 0;          ///< 1: listed as lo,hi; 2: listed as hi,lo
+    std::int64_t line = 0;
+    Label label = 0;
+};
 
 }  // namespace
 
@@ -99,7 +154,7 @@ bool looks_like_tu_dir(const std::string& dir) {
     return false;
 }
 
-TuDataset read_tu_dataset(const std::string& dir_in, const std::string& name_in) {
+TuDataset read_tu_dataset(const std::string& dir_in, const std::string& name_in, const TuReadOptions& opt) {
     std::string dir = dir_in;
     while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
     if (!is_dir(dir)) throw IoError("cannot open TU dataset directory " + dir + ": not a directory");
@@ -109,7 +164,8 @@ TuDataset read_tu_dataset(const std::string& dir_in, const std::string& name_in)
         for (const auto& f : list_dir(dir))
             if (f.size() > 6 && f.compare(f.size() - 6, 6, "_A.txt") == 0) found.push_back(f.substr(0, f.size() - 6));
         if (found.empty()) throw IoError(dir + ": no DS_A.txt file (not a TU dataset directory)");
-        if (found.size() > 1) throw InvalidArgument(dir + ": several TU datasets (" + found[0] + ", " + found[1] + ", ...); name one");
+        if (found.size() > 1)
+            throw InvalidArgument(dir + ": several TU datasets (" + found[0] + ", " + found[1] + ", ...); name one");
         name = found[0];
     }
     const std::string prefix = dir + "/" + name + "_";
@@ -119,14 +175,18 @@ TuDataset read_tu_dataset(const std::string& dir_in, const std::string& name_in)
 
     // Nodes: the indicator file defines them (isolated nodes included).
     const std::string ind_path = prefix + "graph_indicator.txt";
-    const auto indicator = int_lines(ind_path, "graph id");
+    const auto indicator = int_lines(ind_path, "graph id", true);
     std::int64_t num_graphs = 0;
     for (const auto& [ln, gid] : indicator) {
         if (gid < 1) throw ParseError(ind_path, ln, "graph id " + std::to_string(gid) + " must be >= 1");
         num_graphs = std::max(num_graphs, gid);
     }
     const std::size_t n_nodes = indicator.size();
+    if (static_cast<std::uint64_t>(num_graphs) > n_nodes)
+        throw ParseError(ind_path, 0, "graph ids go up to " + std::to_string(num_graphs) + " but there are only " +
+                                          std::to_string(n_nodes) + " nodes (ids must be 1..N without gaps)");
     ds.stats.nodes = n_nodes;
+    ds.stats.graphs = static_cast<std::size_t>(num_graphs);
     std::vector<std::uint32_t> graph_of(n_nodes), local(n_nodes);
     std::vector<VertexId> sizes(static_cast<std::size_t>(num_graphs), 0);
     for (std::size_t v = 0; v < n_nodes; ++v) {
@@ -135,174 +195,233 @@ TuDataset read_tu_dataset(const std::string& dir_in, const std::string& name_in)
     }
     for (std::int64_t g = 0; g < num_graphs; ++g)
         if (sizes[static_cast<std::size_t>(g)] == 0)
-            throw ParseError(ind_path, 0, "graph " + std::to_string(g + 1) + " has no nodes (graph ids must be 1..N without gaps)");
+            throw ParseError(ind_path, 0, "graph " + std::to_string(g + 1) +
+                                              " has no nodes (graph ids must be 1..N without gaps)");
 
     // Graph labels.
     const std::string gl_path = prefix + "graph_labels.txt";
     if (file_exists(gl_path)) {
-        const auto gl = int_lines(gl_path, "graph label");
-        if (static_cast<std::int64_t>(gl.size()) != num_graphs)
-            throw ParseError(gl_path, gl.back().first, "has " + std::to_string(gl.size()) + " labels for " +
-                                                           std::to_string(num_graphs) + " graphs in " + ind_path);
+        const auto gl = int_lines(gl_path, "graph label", true);
+        if (gl.size() != static_cast<std::size_t>(num_graphs))
+            throw ParseError(gl_path, gl.back().first,
+                             count_mismatch(gl.size(), "labels", static_cast<std::size_t>(num_graphs), "graphs") +
+                                 " of " + ind_path);
+        ds.graph_labels.reserve(gl.size());
         for (const auto& x : gl) ds.graph_labels.push_back(x.second);
     }
 
-    // Node labels.
+    // Node labels (first column).
     std::vector<Label> node_labels;
     const std::string nl_path = prefix + "node_labels.txt";
-    if (file_exists(nl_path)) {
-        const auto nl = data_lines(nl_path);
+    if (opt.node_labels && file_exists(nl_path)) {
+        const auto nl = int_lines(nl_path, "node label", false);
         if (nl.size() != n_nodes)
-            throw ParseError(nl_path, nl.back().first, "has " + std::to_string(nl.size()) + " lines for " +
-                                                           std::to_string(n_nodes) + " nodes in " + ind_path);
-        for (const auto& [ln, text] : nl) {
-            const auto f = fields(text);
-            if (f.empty()) throw ParseError(nl_path, ln, "expected a node label");
-            node_labels.push_back(parse_int(f[0], nl_path, ln, "node label"));
-        }
+            throw ParseError(nl_path, nl.back().first, count_mismatch(nl.size(), "lines", n_nodes, "nodes") + " of " + ind_path);
+        node_labels.reserve(n_nodes);
+        for (const auto& x : nl) node_labels.push_back(x.second);
         ds.has_node_labels = true;
     }
 
     // Node attributes.
     const std::string na_path = prefix + "node_attributes.txt";
-    if (file_exists(na_path)) {
-        const auto na = data_lines(na_path);
-        if (na.size() != n_nodes)
-            throw ParseError(na_path, na.back().first, "has " + std::to_string(na.size()) + " lines for " +
-                                                           std::to_string(n_nodes) + " nodes");
-        for (const auto& [ln, text] : na) {
+    if (opt.node_attributes && file_exists(na_path)) {
+        const Lines na = data_lines(na_path);
+        if (na.lines.size() != n_nodes)
+            throw ParseError(na_path, na.lines.back().first,
+                             count_mismatch(na.lines.size(), "lines", n_nodes, "nodes") + " of " + ind_path);
+        ds.node_attributes.reserve(n_nodes);
+        std::vector<std::string_view> f;
+        for (const auto& [ln, text] : na.lines) {
+            split_fields(text, f);
             std::vector<double> row;
-            for (const auto& f : fields(text)) {
-                std::size_t pos = 0;
-                double x = 0;
-                try {
-                    x = std::stod(f, &pos);
-                } catch (...) {
-                    pos = 0;
-                }
-                if (pos != f.size() || f.empty()) throw ParseError(na_path, ln, "attribute '" + f + "' is not a number");
-                row.push_back(x);
-            }
+            row.reserve(f.size());
+            for (const auto& x : f) row.push_back(parse_double(x, na_path, ln));
             ds.node_attributes.push_back(std::move(row));
         }
     }
 
     // Edges.
     const std::string a_path = prefix + "A.txt";
-    const auto a_lines = data_lines(a_path);
-    ds.stats.edge_lines = a_lines.size();
+    // An empty DS_A.txt is valid: every graph is edgeless (the indicator still defines the nodes).
+    const Lines a_lines = data_lines(a_path, true);
+    ds.stats.edge_lines = a_lines.lines.size();
     std::vector<Label> edge_labels;
     const std::string el_path = prefix + "edge_labels.txt";
-    if (file_exists(el_path)) {
-        const auto el = data_lines(el_path);
-        if (el.size() != a_lines.size())
-            throw ParseError(el_path, el.back().first, "has " + std::to_string(el.size()) + " lines for " +
-                                                           std::to_string(a_lines.size()) + " edges in " + a_path);
-        for (const auto& [ln, text] : el) {
-            const auto f = fields(text);
-            if (f.empty()) throw ParseError(el_path, ln, "expected an edge label");
-            edge_labels.push_back(parse_int(f[0], el_path, ln, "edge label"));
+    std::vector<std::int64_t> el_line;  // line numbers in the edge label file
+    if (opt.edge_labels && file_exists(el_path) && !a_lines.lines.empty()) {
+        const auto el = int_lines(el_path, "edge label", false);
+        if (el.size() != a_lines.lines.size())
+            throw ParseError(el_path, el.back().first,
+                             count_mismatch(el.size(), "lines", a_lines.lines.size(), "edge lines") + " of " + a_path);
+        edge_labels.reserve(el.size());
+        el_line.reserve(el.size());
+        for (const auto& x : el) {
+            el_line.push_back(x.first);
+            edge_labels.push_back(x.second);
         }
         ds.has_edge_labels = true;
     }
-    std::vector<GraphBuilder> builders;
-    builders.reserve(sizes.size());
-    for (VertexId s : sizes) {
-        builders.emplace_back(s);
-        builders.back().set_symmetric_input(true).set_duplicates(EdgePolicy::drop).set_self_loops(EdgePolicy::drop);
-    }
-    std::map<std::pair<std::size_t, std::size_t>, int> direction_seen;
-    for (std::size_t i = 0; i < a_lines.size(); ++i) {
-        const auto& [ln, text] = a_lines[i];
-        const auto f = fields(text);
-        if (f.size() != 2) throw ParseError(a_path, ln, "expected 2 columns 'row, col', found " + std::to_string(f.size()));
+    std::vector<Arc> arcs;
+    arcs.reserve(a_lines.lines.size());
+    std::vector<std::uint8_t> graph_loops(sizes.size(), 0);
+    std::vector<std::string_view> f;
+    for (std::size_t i = 0; i < a_lines.lines.size(); ++i) {
+        const auto& [ln, text] = a_lines.lines[i];
+        split_fields(text, f);
+        if (f.size() != 2)
+            throw ParseError(a_path, ln, "expected 2 columns 'row, col', found " + std::to_string(f.size()));
         const std::int64_t r = parse_int(f[0], a_path, ln, "node id"), c = parse_int(f[1], a_path, ln, "node id");
         for (std::int64_t x : {r, c})
-            if (x < 1 || x > static_cast<std::int64_t>(n_nodes))
-                throw ParseError(a_path, ln, "node id " + std::to_string(x) + " out of range [1," + std::to_string(n_nodes) + "]");
-        const std::size_t u = static_cast<std::size_t>(r - 1), v = static_cast<std::size_t>(c - 1);
+            if (x < 1 || static_cast<std::uint64_t>(x) > n_nodes)
+                throw ParseError(a_path, ln, "node id " + std::to_string(x) + " out of range [1," +
+                                                 std::to_string(n_nodes) + "] (nodes of " + ind_path + ")");
+        const auto u = static_cast<std::uint64_t>(r - 1), v = static_cast<std::uint64_t>(c - 1);
         if (graph_of[u] != graph_of[v])
             throw ParseError(a_path, ln, "edge " + std::to_string(r) + "," + std::to_string(c) + " joins graphs " +
                                              std::to_string(graph_of[u] + 1) + " and " + std::to_string(graph_of[v] + 1));
         if (u == v) {
             ++ds.stats.self_loops;
+            graph_loops[graph_of[u]] = 1;
             continue;
         }
-        auto& b = builders[graph_of[u]];
-        if (ds.has_edge_labels) b.add_edge(local[u], local[v], edge_labels[i]);
-        else b.add_edge(local[u], local[v]);
-        direction_seen[{std::min(u, v), std::max(u, v)}] |= (u < v ? 1 : 2);
+        Arc a;
+        a.lo = std::min(u, v);
+        a.hi = std::max(u, v);
+        a.dir = u < v ? 1 : 2;
+        a.line = ln;
+        a.label = edge_labels.empty() ? 0 : edge_labels[i];
+        if (!edge_labels.empty()) a.line = el_line[i];
+        arcs.push_back(a);
     }
-    for (const auto& kv : direction_seen)
-        if (kv.second != 3) ++ds.stats.one_direction_edges;
+    for (auto x : graph_loops) ds.stats.graphs_with_self_loops += x;
+    std::sort(arcs.begin(), arcs.end(), [](const Arc& x, const Arc& y) {
+        return std::tie(x.lo, x.hi, x.dir, x.line) < std::tie(y.lo, y.hi, y.dir, y.line);
+    });
+    std::vector<GraphBuilder> builders;
+    builders.reserve(sizes.size());
+    for (VertexId s : sizes) builders.emplace_back(s);
+    std::vector<std::uint8_t> graph_dups(sizes.size(), 0);
+    for (std::size_t i = 0; i < arcs.size();) {
+        std::size_t j = i;
+        std::size_t count[3] = {0, 0, 0};
+        while (j < arcs.size() && arcs[j].lo == arcs[i].lo && arcs[j].hi == arcs[i].hi) {
+            if (arcs[j].label != arcs[i].label)
+                throw ParseError(el_path, arcs[j].line,
+                                 "edge " + std::to_string(arcs[i].lo + 1) + "," + std::to_string(arcs[i].hi + 1) +
+                                     " has label " + std::to_string(arcs[j].label) + " here but label " +
+                                     std::to_string(arcs[i].label) + " at line " + std::to_string(arcs[i].line) +
+                                     " (expected equal labels on repeated lines of one edge)");
+            ++count[arcs[j].dir];
+            ++j;
+        }
+        const std::uint32_t g = graph_of[arcs[i].lo];
+        const std::size_t dups = (count[1] > 1 ? count[1] - 1 : 0) + (count[2] > 1 ? count[2] - 1 : 0);
+        ds.stats.duplicate_edge_lines += dups;
+        if (dups > 0) graph_dups[g] = 1;
+        if (count[1] == 0 || count[2] == 0) ++ds.stats.one_direction_edges;
+        if (ds.has_edge_labels) builders[g].add_edge(local[arcs[i].lo], local[arcs[i].hi], arcs[i].label);
+        else builders[g].add_edge(local[arcs[i].lo], local[arcs[i].hi]);
+        i = j;
+    }
+    for (auto x : graph_dups) ds.stats.graphs_with_duplicates += x;
+    std::vector<std::vector<Label>> labels_of(ds.has_node_labels ? sizes.size() : 0);
+    if (ds.has_node_labels) {
+        for (std::size_t g = 0; g < sizes.size(); ++g) labels_of[g].resize(sizes[g]);
+        for (std::size_t v = 0; v < n_nodes; ++v) labels_of[graph_of[v]][local[v]] = node_labels[v];
+    }
+    ds.graphs.reserve(builders.size());
     for (std::size_t g = 0; g < builders.size(); ++g) {
-        if (ds.has_node_labels) {
-            std::vector<Label> labels(sizes[g]);
-            for (std::size_t v = 0; v < n_nodes; ++v)
-                if (graph_of[v] == g) labels[local[v]] = node_labels[v];
-            builders[g].set_node_labels(std::move(labels));
-        }
-        BuildStats st;
-        try {
-            ds.graphs.push_back(builders[g].build(&st));
-        } catch (const InvalidArgument& e) {
-            throw ParseError(a_path, 0, "graph " + std::to_string(g + 1) + ": " + e.what());
-        }
-        ds.stats.duplicate_edges += st.duplicate_edges;
-        for (VertexId v = 0; v < ds.graphs.back().n(); ++v)
-            if (ds.graphs.back().degree(v) == 0) ++ds.stats.isolated_nodes;
+        if (ds.has_node_labels) builders[g].set_node_labels(std::move(labels_of[g]));
+        ds.graphs.push_back(builders[g].build());
+        const Graph& h = ds.graphs.back();
+        ds.stats.edges += h.m();
+        ds.stats.max_nodes = std::max<std::size_t>(ds.stats.max_nodes, h.n());
+        ds.stats.max_edges = std::max(ds.stats.max_edges, h.m());
+        for (VertexId v = 0; v < h.n(); ++v)
+            if (h.degree(v) == 0) ++ds.stats.isolated_nodes;
+        builders[g] = GraphBuilder();  // release memory early
     }
     return ds;
 }
 
-void write_tu_dataset(const std::string& dir, const std::string& name, const std::vector<Graph>& graphs,
-                      const std::vector<Label>& graph_labels) {
+void write_tu_dataset(const std::string& dir_in, const std::string& name, const std::vector<Graph>& graphs,
+                      const std::vector<Label>& graph_labels, const TuWriteOptions& opt) {
+    std::string dir = dir_in;
+    while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
     if (name.empty() || name.find('/') != std::string::npos) throw InvalidArgument("bad TU dataset name '" + name + "'");
+    if (graphs.empty()) throw InvalidArgument("write_tu_dataset: no graphs to write");
     if (!graph_labels.empty() && graph_labels.size() != graphs.size())
         throw InvalidArgument("write_tu_dataset: " + std::to_string(graph_labels.size()) + " labels for " +
                               std::to_string(graphs.size()) + " graphs");
-    if (graphs.empty()) throw InvalidArgument("write_tu_dataset: no graphs to write");
+    std::size_t total_nodes = 0;
+    for (const auto& g : graphs) total_nodes += g.n();
+    if (!opt.node_attributes.empty() && opt.node_attributes.size() != total_nodes)
+        throw InvalidArgument("write_tu_dataset: " + std::to_string(opt.node_attributes.size()) +
+                              " attribute rows for " + std::to_string(total_nodes) + " nodes");
+    for (const auto& [fname, content] : opt.extra_files)
+        if (fname.empty() || fname.find('/') != std::string::npos)
+            throw InvalidArgument("write_tu_dataset: bad extra file name '" + fname + "'");
     const bool node_labels = std::any_of(graphs.begin(), graphs.end(), [](const Graph& g) { return g.has_node_labels(); });
     const bool edge_labels = std::any_of(graphs.begin(), graphs.end(), [](const Graph& g) { return g.has_edge_labels(); });
-    std::ostringstream a, ind, nl, el, gl;
+    std::string a, ind, nl, el, gl, na;
     std::size_t offset = 0;
+    char buf[64];
     for (std::size_t gi = 0; gi < graphs.size(); ++gi) {
         const Graph& g = graphs[gi];
         for (VertexId v = 0; v < g.n(); ++v) {
-            ind << gi + 1 << '\n';
-            if (node_labels) nl << g.node_label(v) << '\n';
+            ind += std::to_string(gi + 1) + '\n';
+            if (node_labels) nl += std::to_string(g.node_label(v)) + '\n';
             const auto nb = g.neighbors(v);
             for (std::size_t k = 0; k < nb.size(); ++k) {
-                a << offset + v + 1 << ", " << offset + nb[k] + 1 << '\n';
-                if (edge_labels) el << g.arc_label(g.offsets()[v] + k) << '\n';
+                a += std::to_string(offset + v + 1) + ", " + std::to_string(offset + nb[k] + 1) + '\n';
+                if (edge_labels) el += std::to_string(g.arc_label(g.offsets()[v] + k)) + '\n';
             }
         }
         offset += g.n();
-        if (!graph_labels.empty()) gl << graph_labels[gi] << '\n';
+        if (!graph_labels.empty()) gl += std::to_string(graph_labels[gi]) + '\n';
     }
+    for (const auto& row : opt.node_attributes) {
+        for (std::size_t k = 0; k < row.size(); ++k) {
+            std::snprintf(buf, sizeof buf, "%.17g", row[k]);
+            na += (k ? ", " : "") + std::string(buf);
+        }
+        na += '\n';
+    }
+    std::vector<std::pair<std::string, std::string>> files = {{name + "_A.txt", std::move(a)},
+                                                              {name + "_graph_indicator.txt", std::move(ind)}};
+    if (!graph_labels.empty()) files.emplace_back(name + "_graph_labels.txt", std::move(gl));
+    if (node_labels) files.emplace_back(name + "_node_labels.txt", std::move(nl));
+    if (edge_labels) files.emplace_back(name + "_edge_labels.txt", std::move(el));
+    if (!opt.node_attributes.empty()) files.emplace_back(name + "_node_attributes.txt", std::move(na));
+    for (const auto& x : opt.extra_files) files.push_back(x);
+
     const std::string tmp = dir + ".tmp." + std::to_string(::getpid());
     if (::mkdir(tmp.c_str(), 0755) != 0) throw IoError("cannot create " + tmp + ": " + std::strerror(errno));
-    std::vector<std::pair<std::string, std::string>> files = {{"A.txt", a.str()}, {"graph_indicator.txt", ind.str()}};
-    if (!graph_labels.empty()) files.emplace_back("graph_labels.txt", gl.str());
-    if (node_labels) files.emplace_back("node_labels.txt", nl.str());
-    if (edge_labels) files.emplace_back("edge_labels.txt", el.str());
     auto cleanup = [&]() {
-        for (const auto& f : files) std::remove((tmp + "/" + name + "_" + f.first).c_str());
+        for (const auto& f : files) std::remove((tmp + "/" + f.first).c_str());
         ::rmdir(tmp.c_str());
     };
     try {
-        for (const auto& [suffix, content] : files) {
-            std::ofstream out(tmp + "/" + name + "_" + suffix, std::ios::binary);
+        for (const auto& [fname, content] : files) {
+            std::ofstream out(tmp + "/" + fname, std::ios::binary);
             out << content;
-            if (!out) throw IoError("cannot write " + tmp + "/" + name + "_" + suffix);
+            out.close();
+            if (!out) throw IoError("cannot write " + tmp + "/" + fname);
         }
         if (!is_dir(dir)) {
-            if (std::rename(tmp.c_str(), dir.c_str()) != 0) throw IoError("cannot create " + dir + ": " + std::strerror(errno));
+            if (std::rename(tmp.c_str(), dir.c_str()) != 0)
+                throw IoError("cannot create " + dir + ": " + std::strerror(errno));
             return;
         }
         for (const auto& f : files) {
-            const std::string from = tmp + "/" + name + "_" + f.first, to = dir + "/" + name + "_" + f.first;
+            const std::string from = tmp + "/" + f.first, to = dir + "/" + f.first;
             if (std::rename(from.c_str(), to.c_str()) != 0) throw IoError("cannot write " + to + ": " + std::strerror(errno));
+        }
+        // Optional files of an earlier dataset with the same name would now be inconsistent.
+        for (const char* suffix : {"_graph_labels.txt", "_node_labels.txt", "_edge_labels.txt", "_node_attributes.txt"}) {
+            const std::string fname = name + suffix;
+            const bool written = std::any_of(files.begin(), files.end(), [&](const auto& f) { return f.first == fname; });
+            if (!written) std::remove((dir + "/" + fname).c_str());
         }
         ::rmdir(tmp.c_str());
     } catch (...) {

@@ -28,6 +28,9 @@ struct Prepared {
     std::vector<std::uint32_t> offsets;
     std::vector<VertexId> adj;
     std::vector<std::int64_t> colour;  // colour per nauty vertex (0 when uncoloured)
+    // Kind per nauty vertex: 0 = vertex of the input graph, 1 = edge-subdivision vertex. Colour
+    // classes are (kind, colour) pairs, so the two kinds never share a class; empty = all 0.
+    std::vector<std::uint8_t> kind;
 };
 
 Prepared prepare(const Graph& g, const IsoOptions& opt) {
@@ -36,7 +39,12 @@ Prepared prepare(const Graph& g, const IsoOptions& opt) {
                             std::to_string(kMaxIsoVertices) + "-vertex limit of the isomorphism module");
     Prepared p;
     p.original_n = g.n();
-    const bool edge_colours = opt.use_edge_labels && g.has_edge_labels();
+    // Subdivide only when some edge label is non-zero, so that an unlabelled graph and one whose
+    // edge labels are all 0 (the default label) get the same certificate.
+    bool edge_colours = false;
+    if (opt.use_edge_labels && g.has_edge_labels())
+        for (std::size_t a = 0; a < g.neighbor_array().size() && !edge_colours; ++a)
+            edge_colours = g.arc_label(a) != 0;
     if (!edge_colours) {
         p.n = g.n();
         p.offsets = g.offsets();
@@ -49,11 +57,17 @@ Prepared prepare(const Graph& g, const IsoOptions& opt) {
     // Subdivide each edge {u,v} with label l by a new vertex x_e of colour class "edge l";
     // original vertices keep class "node label". Classes of the two kinds never mix.
     const auto edges = g.edges();
+    if (g.n() + edges.size() > kMaxIsoVertices)
+        throw ResourceLimit("graph with " + std::to_string(g.n()) + " vertices and " +
+                            std::to_string(edges.size()) +
+                            " labelled edges exceeds the isomorphism module's limit of " +
+                            std::to_string(kMaxIsoVertices) + " vertices plus edges");
     p.n = static_cast<VertexId>(g.n() + edges.size());
     std::vector<std::vector<VertexId>> lists(p.n);
     p.colour.assign(p.n, 0);
-    // Shift classes: node colours are encoded as 2c, edge colours as 2c+1 (after ranking below).
-    std::vector<std::int64_t> kind(p.n, 0);
+    // Colour classes are (kind, label) pairs: the labels themselves are kept (not ranked per
+    // graph), so certificates of different graphs stay comparable.
+    p.kind.assign(p.n, 0);
     for (VertexId v = 0; v < g.n(); ++v)
         p.colour[v] = (opt.use_node_labels && g.has_node_labels()) ? g.node_label(v) : 0;
     for (std::size_t e = 0; e < edges.size(); ++e) {
@@ -63,14 +77,8 @@ Prepared prepare(const Graph& g, const IsoOptions& opt) {
         lists[v].push_back(x);
         lists[x] = {u, v};
         p.colour[x] = g.edge_label(u, v);
-        kind[x] = 1;
+        p.kind[x] = 1;
     }
-    // Make classes disjoint between kinds: map (kind, colour) to a rank.
-    std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> rank;
-    for (VertexId v = 0; v < p.n; ++v) rank[{kind[v], p.colour[v]}] = 0;
-    std::int64_t r = 0;
-    for (auto& kv : rank) kv.second = r++;
-    for (VertexId v = 0; v < p.n; ++v) p.colour[v] = rank[{kind[v], p.colour[v]}];
     p.offsets.assign(p.n + 1, 0);
     for (VertexId v = 0; v < p.n; ++v) {
         std::sort(lists[v].begin(), lists[v].end());
@@ -101,11 +109,12 @@ NautyRun run_nauty(const Prepared& p, bool want_canon) {
     // Initial partition: vertices sorted by colour; ptn[i] = 0 ends a cell.
     std::vector<int> order(n);
     for (int i = 0; i < n; ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(),
-                     [&](int a, int b) { return p.colour[a] < p.colour[b]; });
+    auto kind_of = [&](int v) { return p.kind.empty() ? std::uint8_t{0} : p.kind[v]; };
+    auto cls = [&](int v) { return std::make_pair(kind_of(v), p.colour[v]); };
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return cls(a) < cls(b); });
     for (int i = 0; i < n; ++i) {
         r.lab[i] = order[i];
-        r.ptn[i] = (i + 1 < n && p.colour[order[i + 1]] == p.colour[order[i]]) ? 1 : 0;
+        r.ptn[i] = (i + 1 < n && cls(order[i + 1]) == cls(order[i])) ? 1 : 0;
     }
     sparsegraph sg;
     SG_INIT(sg);
@@ -188,16 +197,22 @@ Certificate canonical_certificate(const Graph& g, const IsoOptions& opt) {
     // Colours in canonical order (the canonical graph alone does not carry them).
     const bool coloured = std::any_of(p.colour.begin(), p.colour.end(),
                                       [](std::int64_t x) { return x != 0; });
-    s.push_back(coloured ? 1 : 0);
-    if (coloured)
-        for (VertexId i = 0; i < p.n; ++i) put_i64(s, p.colour[static_cast<VertexId>(r.lab[i])]);
+    const bool kinds = !p.kind.empty();
+    s.push_back(static_cast<char>((coloured ? 1 : 0) | (kinds ? 2 : 0)));
+    for (VertexId i = 0; i < p.n; ++i) {
+        const auto v = static_cast<VertexId>(r.lab[i]);
+        if (kinds) s.push_back(static_cast<char>(p.kind[v]));
+        if (coloured) put_i64(s, p.colour[v]);
+    }
     for (VertexId i = 0; i < p.n; ++i) put_u32(s, r.canon_offsets.empty() ? 0 : r.canon_offsets[i + 1]);
     for (VertexId x : r.canon_adj) put_u32(s, x);
     return c;
 }
 
 Graph canonical_graph(const Graph& g, const IsoOptions& opt) {
-    const auto order = canonical_order(g, IsoOptions(opt).edge_labels(false));
+    // The order honours every option, edge labels included: the relative order of the original
+    // vertices in a canonical labelling of the subdivided graph is itself canonical.
+    const auto order = canonical_order(g, opt);
     Permutation perm(g.n());
     for (VertexId i = 0; i < g.n(); ++i) perm[order[i]] = i;
     return permute(g, perm);
@@ -209,7 +224,12 @@ bool are_isomorphic(const Graph& g, const Graph& h, const IsoOptions& opt) {
     return canonical_certificate(g, opt) == canonical_certificate(h, opt);
 }
 
-double AutomorphismInfo::order() const { return mantissa * std::pow(10.0, exponent); }
+double AutomorphismInfo::order() const {
+    // The group order is an integer: undo the rounding error of the mantissa normalisation
+    // (1.2 * 10^2 is not exactly 120 in binary) whenever the value is exactly representable.
+    const double o = mantissa * std::pow(10.0, exponent);
+    return (std::isfinite(o) && o < 9007199254740992.0) ? std::round(o) : o;
+}
 
 std::string AutomorphismInfo::order_text() const {
     const double o = order();

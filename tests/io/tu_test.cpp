@@ -50,7 +50,7 @@ TEST(TuFormat, ReadsHandMadeFixtureWithIsolatedNodesLoopsAndDuplicates) {
     EXPECT_EQ(ds.stats.nodes, 13u);
     EXPECT_EQ(ds.stats.edge_lines, 22u);
     EXPECT_EQ(ds.stats.self_loops, 1u);
-    EXPECT_EQ(ds.stats.duplicate_edges, 1u);
+    EXPECT_EQ(ds.stats.duplicate_edge_lines, 1u);
     EXPECT_EQ(ds.stats.isolated_nodes, 1u);
     EXPECT_EQ(ds.stats.one_direction_edges, 0u);
     EXPECT_TRUE(are_isomorphic(ds.graphs[0], ds.graphs[2], IsoOptions().node_labels(true)));
@@ -66,7 +66,7 @@ TEST(TuFormat, WriteReadRoundTrip) {
     for (std::size_t i = 0; i < ds.graphs.size(); ++i) EXPECT_EQ(back.graphs[i], ds.graphs[i]) << i;
     EXPECT_EQ(back.graph_labels, ds.graph_labels);
     EXPECT_EQ(back.stats.self_loops, 0u);
-    EXPECT_EQ(back.stats.duplicate_edges, 0u);
+    EXPECT_EQ(back.stats.duplicate_edge_lines, 0u);
     // Edge labels survive too.
     GraphBuilder b(3);
     b.add_edge(0, 1, 4);
@@ -100,11 +100,75 @@ TEST(TuFormat, MalformedFilesNameFileLineAndProblem) {
     EXPECT_NE(error_of([&] { read_tu_dataset(labels); }).find("2 labels for 1 graphs"), std::string::npos);
     const std::string word = make("word", "1, x\n", "1\n1\n", "0\n");
     EXPECT_NE(error_of([&] { read_tu_dataset(word); }).find("'x' is not an integer"), std::string::npos);
-    const std::string empty = make("emptyA", "", "1\n", "0\n");
-    EXPECT_NE(error_of([&] { read_tu_dataset(empty); }).find("X_A.txt: file is empty"), std::string::npos);
+    // An empty DS_A.txt is a dataset of edgeless graphs; an empty indicator is an error.
+    const std::string empty = make("emptyA", "", "1\n1\n2\n", "0\n1\n");
+    const TuDataset edgeless = read_tu_dataset(empty);
+    ASSERT_EQ(edgeless.graphs.size(), 2u);
+    EXPECT_EQ(edgeless.graphs[0].n(), 2u);
+    EXPECT_EQ(edgeless.stats.isolated_nodes, 3u);
+    write(empty + "/X_graph_indicator.txt", "\n\n");
+    EXPECT_NE(error_of([&] { read_tu_dataset(empty); }).find("X_graph_indicator.txt: file is empty"), std::string::npos);
+    const std::string gap = make("gap", "1, 2\n", "1\n1\n3\n", "0\n1\n0\n");
+    EXPECT_NE(error_of([&] { read_tu_dataset(gap); }).find("graph 2 has no nodes"), std::string::npos);
+    const std::string nl = make("nodelabels", "1, 2\n", "1\n1\n", "0\n");
+    write(nl + "/X_node_labels.txt", "1\n2\n3\n");
+    EXPECT_NE(error_of([&] { read_tu_dataset(nl); }).find("X_node_labels.txt:3: has 3 lines for 2 nodes"), std::string::npos);
+    const std::string el = make("edgelabels", "1, 2\n2, 1\n", "1\n1\n", "0\n");
+    write(el + "/X_edge_labels.txt", "4\n");
+    EXPECT_NE(error_of([&] { read_tu_dataset(el); }).find("has 1 lines for 2 edge lines"), std::string::npos);
+    write(el + "/X_edge_labels.txt", "4\n5\n");
+    EXPECT_NE(error_of([&] { read_tu_dataset(el); }).find("X_edge_labels.txt:2: edge 1,2 has label 5 here but label 4 at line 1"),
+              std::string::npos);
+    const std::string attr = make("attr", "1, 2\n", "1\n1\n", "0\n");
+    write(attr + "/X_node_attributes.txt", "0.5, 1\n2, abc\n");
+    EXPECT_NE(error_of([&] { read_tu_dataset(attr); }).find("X_node_attributes.txt:2: attribute 'abc' is not a number"),
+              std::string::npos);
+    const std::string gid = make("gid", "1, 2\n", "1\n0\n", "0\n");
+    EXPECT_NE(error_of([&] { read_tu_dataset(gid); }).find("X_graph_indicator.txt:2: graph id 0 must be >= 1"), std::string::npos);
     const std::string noind = make("noind", "1, 2\n", "", "");
     EXPECT_NE(error_of([&] { read_tu_dataset(noind); }).find("cannot open"), std::string::npos);
     EXPECT_THROW(read_tu_dataset("/nonexistent/dir"), IoError);
+}
+
+TEST(TuFormat, AttributesExtraFilesAndOverwriteWithoutStaleFiles) {
+    GraphBuilder b(2);
+    b.add_edge(0, 1);
+    b.set_node_labels({3, 4});
+    const Graph g = b.build(), h = make_path(3);
+    const std::string out = fresh_dir("attrs");
+    TuWriteOptions opt;
+    opt.node_attributes = {{0.25, -1}, {1e-3, 2}, {0, 0}, {1, 1}, {2, 2}};
+    opt.extra_files = {{"notes.tsv", "a\tb\n"}};
+    write_tu_dataset(out, "AT", {g, h}, {1, 0}, opt);
+    const TuDataset ds = read_tu_dataset(out);
+    ASSERT_EQ(ds.node_attributes.size(), 5u);
+    EXPECT_EQ(ds.node_attributes[0], (std::vector<double>{0.25, -1}));
+    EXPECT_EQ(ds.node_attributes[1][0], 1e-3);
+    EXPECT_EQ(ds.graphs[0].node_label(1), 4);
+    EXPECT_EQ(ds.graphs[1].node_label(1), 0);  // written as 0 for an unlabelled graph
+    EXPECT_EQ(read_text_file(out + "/notes.tsv"), "a\tb\n");
+    // Overwriting the same dataset without labels or attributes removes the stale optional files.
+    write_tu_dataset(out, "AT", {h}, {});
+    const TuDataset again = read_tu_dataset(out);
+    EXPECT_EQ(again.graphs.size(), 1u);
+    EXPECT_FALSE(again.has_node_labels);
+    EXPECT_TRUE(again.node_attributes.empty());
+    EXPECT_TRUE(again.graph_labels.empty());
+    // Bad requests write nothing.
+    const std::string none = fresh_dir("none");
+    EXPECT_THROW(write_tu_dataset(none, "N", {g}, {1, 2}), InvalidArgument);
+    opt.node_attributes.resize(1);
+    EXPECT_THROW(write_tu_dataset(none, "N", {g}, {}, opt), InvalidArgument);
+    EXPECT_FALSE(file_exists(none));
+    // Two datasets in one directory: the name must be given.
+    write_tu_dataset(out, "BT", {g}, {});
+    EXPECT_THROW(read_tu_dataset(out), InvalidArgument);
+    EXPECT_EQ(read_tu_dataset(out, "BT").graphs.size(), 1u);
+    // Reading without optional files.
+    TuReadOptions ro;
+    ro.node_labels = false;
+    ro.node_attributes = false;
+    EXPECT_FALSE(read_tu_dataset(kSmall, "", ro).has_node_labels);
 }
 
 }  // namespace

@@ -1,54 +1,94 @@
 #pragma once
-// The TU graph-classification format (Morris et al., TUDataset): in a directory, DS_A.txt
-// (1-based "row, col" per line, usually both directions), DS_graph_indicator.txt (graph id of every
-// node, 1-based), DS_graph_labels.txt, and optional DS_node_labels.txt, DS_edge_labels.txt (one per
-// line of DS_A.txt) and DS_node_attributes.txt (comma-separated numbers).
+// The TU graph-classification format (Morris et al., TUDataset). In a directory, with a dataset
+// name DS:
+//   DS_A.txt                 one arc "row, col" per line, 1-based global node ids; both directions
+//                            of an undirected edge are usually listed
+//   DS_graph_indicator.txt   graph id (1-based) of every node, one per line; defines the nodes,
+//                            so isolated nodes exist
+//   DS_graph_labels.txt      one integer target label per graph (optional here)
+//   DS_node_labels.txt       one integer per node (optional; only the first column is used)
+//   DS_edge_labels.txt       one integer per line of DS_A.txt (optional)
+//   DS_node_attributes.txt   comma-separated numbers per node (optional)
+// Columns may be separated by commas or by blanks. Blank lines are skipped (line numbers in
+// errors are physical lines).
 //
 // @inproceedings{morris2020tudataset, title={TUDataset: A collection of benchmark datasets for
-//   learning with graphs}, author={Morris, Christopher and others}, booktitle={ICML GRL+ Workshop},
-//   year={2020}}
+//   learning with graphs}, author={Morris, Christopher and Kriege, Nils M. and Bause, Franka and
+//   Kersting, Kristian and Mutzel, Petra and Neumann, Marion}, booktitle={ICML 2020 Workshop on
+//   Graph Representation Learning and Beyond (GRL+)}, year={2020}}
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "brec/graph/graph.hpp"
 
 namespace brec {
 
-/// What the reader found and tolerated.
+/// What the reader found and tolerated. Graphs are simple: self-loops and repeated lines are
+/// dropped (and counted here), an edge listed in one direction only is kept.
 struct TuStats {
+    std::size_t graphs = 0;
     std::size_t nodes = 0;
-    std::size_t edge_lines = 0;       ///< lines of DS_A.txt
-    std::size_t self_loops = 0;       ///< lines with row == col (dropped)
-    std::size_t duplicate_edges = 0;  ///< repeated lines of the same arc (dropped)
-    std::size_t one_direction_edges = 0;  ///< edges listed in only one direction (kept)
-    std::size_t isolated_nodes = 0;
+    std::size_t edge_lines = 0;            ///< data lines of DS_A.txt
+    std::size_t edges = 0;                 ///< undirected edges kept
+    std::size_t self_loops = 0;            ///< lines with row == col (dropped)
+    std::size_t duplicate_edge_lines = 0;  ///< repeats of an already listed arc (dropped)
+    std::size_t one_direction_edges = 0;   ///< edges listed in only one direction (kept)
+    std::size_t isolated_nodes = 0;        ///< degree-0 nodes after dropping loops
+    std::size_t graphs_with_self_loops = 0;
+    std::size_t graphs_with_duplicates = 0;
+    std::size_t max_nodes = 0;             ///< largest graph (nodes)
+    std::size_t max_edges = 0;             ///< largest graph (edges)
+};
+
+/// What to load besides the structure.
+struct TuReadOptions {
+    bool node_labels = true;      ///< read DS_node_labels.txt when present
+    bool edge_labels = true;      ///< read DS_edge_labels.txt when present
+    bool node_attributes = true;  ///< read DS_node_attributes.txt when present (can be large)
 };
 
 struct TuDataset {
     std::string dir;
     std::string name;
-    std::vector<Graph> graphs;           ///< with node labels / edge labels when the files exist
-    std::vector<Label> graph_labels;     ///< empty if DS_graph_labels.txt is absent
+    std::vector<Graph> graphs;        ///< with node labels / edge labels when the files were read
+    std::vector<Label> graph_labels;  ///< empty if DS_graph_labels.txt is absent
     bool has_node_labels = false;
     bool has_edge_labels = false;
-    std::vector<std::vector<double>> node_attributes;  ///< per node in file order; may be empty
+    /// One row per node in file order (global node id - 1); empty when absent or not read.
+    std::vector<std::vector<double>> node_attributes;
     TuStats stats;
 };
 
-/// Reads a TU dataset. `name` = DS; empty = detect from the single *_A.txt in `dir`.
-/// Throws IoError (missing directory or file) or ParseError naming the file, the line and what
-/// was expected (column count, non-integer, node id out of range, edge across graphs, line-count
-/// mismatches between files, empty files).
-TuDataset read_tu_dataset(const std::string& dir, const std::string& name = "");
+/// Reads a TU dataset. `name` = DS; empty = detect it from the single *_A.txt in `dir`.
+/// Throws IoError (missing directory or file), InvalidArgument (several datasets in `dir` and no
+/// name), or ParseError naming the file, the line and what was expected (column count, non-integer,
+/// node id out of range, edge between different graphs, graph ids with gaps, line-count mismatches
+/// between files, conflicting labels on repeated edge lines, empty files).
+/// Complexity: O(L log L) for L lines of DS_A.txt, O(nodes) for the other files.
+TuDataset read_tu_dataset(const std::string& dir, const std::string& name = "",
+                          const TuReadOptions& options = {});
 
-/// Writes graphs in TU format into `dir` (created if needed) with prefix `name`, both directions
-/// of every edge, node/edge label files when the graphs carry labels, graph labels when given.
-/// All files are written to a temporary directory first and moved into place at the end, so a
-/// failure leaves no partial dataset.
-void write_tu_dataset(const std::string& dir, const std::string& name, const std::vector<Graph>& graphs,
-                      const std::vector<Label>& graph_labels);
+/// Optional content of a written dataset.
+struct TuWriteOptions {
+    /// Empty, or one row per node in output order (graph by graph) -> DS_node_attributes.txt.
+    std::vector<std::vector<double>> node_attributes;
+    /// Further files (file name, content) written into the directory in the same atomic step,
+    /// e.g. a mapping file. Names must not contain '/'.
+    std::vector<std::pair<std::string, std::string>> extra_files;
+};
+
+/// Writes graphs in TU format into `dir` with prefix `name`: both directions of every edge, node
+/// and edge label files when any graph carries labels (missing labels are written as 0), graph
+/// labels when given. Everything is written into a temporary sibling directory first; a new `dir`
+/// is then created by one rename, an existing one receives each file by rename (and loses stale
+/// optional DS_* files of the same name), so a failure never leaves a partial dataset.
+/// Throws InvalidArgument (bad name, label/attribute counts) or IoError.
+void write_tu_dataset(const std::string& dir, const std::string& name,
+                      const std::vector<Graph>& graphs, const std::vector<Label>& graph_labels,
+                      const TuWriteOptions& options = {});
 
 /// Is `dir` a directory containing a *_A.txt file?
 bool looks_like_tu_dir(const std::string& dir);

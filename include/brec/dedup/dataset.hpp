@@ -1,0 +1,65 @@
+#pragma once
+// The inputs of `brec dedup` as one labelled graph list, and the cleaned export: one graph per
+// orbit whose target labels agree, orbits with mixed labels dropped.
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "brec/dedup/orbits.hpp"
+#include "brec/io/pairs.hpp"
+#include "brec/io/tu.hpp"
+
+namespace brec {
+
+enum class DedupSource { tu, graph_lines, pairs };
+
+/// Graphs to deduplicate with display ids ("0".."N-1" = 0-based index; "66b" = graph b of pair 66).
+struct LabelledGraphs {
+    std::string path;
+    DedupSource source = DedupSource::graph_lines;
+    std::string name;                 ///< TU dataset name, or the file's base name
+    std::vector<Graph> graphs;
+    std::vector<Label> labels;        ///< target labels; empty when there are none
+    std::vector<std::string> ids;     ///< display id per graph
+    bool has_node_labels = false;
+    bool has_edge_labels = false;
+    TuStats tu_stats;                 ///< TU inputs only
+    std::vector<std::vector<double>> node_attributes;  ///< TU inputs only; per node in file order
+};
+
+/// A TU dataset (ids = 0-based graph indices; the TU graph id is index + 1).
+LabelledGraphs from_tu(TuDataset ds);
+/// The selected pairs of a pair file: graphs "IDa" and "IDb"; no target labels.
+LabelledGraphs from_pairs(const PairDataset& ds, const std::vector<std::size_t>& indices);
+/// A graph6/sparse6 file (one graph per line) with an optional labels file (one integer per line,
+/// one line per graph). Throws ParseError on a count mismatch or a bad label.
+LabelledGraphs read_graph_lines_with_labels(const std::string& path, const std::string& labels_path);
+
+/// The cleaned dataset: one representative (the smallest index) per orbit whose labels agree.
+struct CleanResult {
+    std::vector<std::size_t> kept;                    ///< old index of each new graph (ascending)
+    std::vector<std::size_t> kept_orbit;              ///< orbit of each new graph
+    std::size_t dropped_duplicates = 0;               ///< graphs merged into a representative
+    std::size_t dropped_mixed_orbits = 0;             ///< orbits removed for mixed labels
+    std::size_t dropped_mixed_graphs = 0;
+    struct Retention {
+        std::size_t before = 0, after = 0;
+    };
+    std::map<Label, Retention> per_class;             ///< empty without labels
+};
+CleanResult clean_dataset(const Orbits& orbits, const std::vector<Label>& labels);
+
+/// Tab-separated mapping: new index, old index, old ids of the whole orbit, label (if any).
+std::string clean_mapping_tsv(const CleanResult& clean, const Orbits& orbits, const LabelledGraphs& data);
+/// Tab-separated retention per class: label, before, after, retained %.
+std::string clean_retention_tsv(const CleanResult& clean);
+
+/// Writes the cleaned dataset in TU format into `dir` (dataset name = basename of `dir`), with
+/// NAME_mapping.tsv and NAME_retention.tsv, node labels / edge labels / node attributes carried
+/// over; atomic (see write_tu_dataset). Throws InvalidArgument when nothing would be kept.
+void write_clean_dataset(const std::string& dir, const LabelledGraphs& data, const Orbits& orbits,
+                         const CleanResult& clean);
+
+}  // namespace brec

@@ -1,0 +1,85 @@
+#pragma once
+// Isomorphism orbits of a graph dataset and the isomorphism-bias metrics of Ivanov et al.: the
+// orbit of G_i is the set of graphs of the dataset isomorphic to it (size 1 = trivial orbit).
+// Orbits come from one canonical certificate per graph (nauty) and a hash map: O(N) canonical
+// labellings, never a test on all pairs. A pairwise baseline is provided for benchmarks and
+// cross-checks.
+//
+// @article{ivanov2019understanding, title={Understanding Isomorphism Bias in Graph Data Sets},
+//   author={Ivanov, Sergei and Sviridov, Sergei and Burnaev, Evgeny},
+//   journal={arXiv preprint arXiv:1910.12091}, year={2019}}
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "brec/core/run_context.hpp"
+#include "brec/graph/graph.hpp"
+#include "brec/iso/iso.hpp"
+
+namespace brec {
+
+/// Which isomorphism the orbits are taken under.
+enum class OrbitMode {
+    topology,     ///< plain graph isomorphism (labels ignored)
+    node_labels,  ///< node labels are vertex colours (label-preserving isomorphism)
+    edge_labels,  ///< node and edge labels preserved; labelled edges are subdivided by a vertex
+                  ///< coloured with the edge label (sound: see IsoOptions::use_edge_labels)
+};
+std::string mode_name(OrbitMode mode);  ///< "topology", "node-labels", "edge-labels"
+IsoOptions iso_options(OrbitMode mode);
+
+/// A partition of the graph indices 0..N-1 into isomorphism classes.
+struct Orbits {
+    std::vector<std::uint32_t> orbit_of;            ///< orbit index of every graph
+    std::vector<std::vector<std::size_t>> members;  ///< sorted indices; orbits by first member
+    std::size_t size() const { return members.size(); }
+};
+
+/// Groups equal keys: graphs with equal certificates share an orbit. Deterministic.
+/// Complexity: O(total certificate bytes) expected (hash map).
+Orbits orbits_from_certificates(const std::vector<Certificate>& certificates);
+
+/// One canonical certificate per graph (in parallel over ctx.threads(), progress task "dedup"),
+/// then a hash map. Throws ResourceLimit for graphs beyond the isomorphism module's limit.
+/// Complexity: N canonical labellings + O(total size).
+Orbits compute_orbits(const std::vector<Graph>& graphs, OrbitMode mode, RunContext& ctx);
+
+/// Baseline: are_isomorphic on every pair of graphs with equal node and edge counts, merged with
+/// union-find (what a pairwise script does). `comparisons` receives the number of tests.
+/// Complexity: O(sum over (n,m) buckets of b^2) isomorphism tests.
+Orbits compute_orbits_pairwise(const std::vector<Graph>& graphs, OrbitMode mode, RunContext& ctx,
+                               std::uint64_t* comparisons = nullptr);
+
+/// The bias metrics of a dataset with its orbits (labels may be empty: no label metrics).
+struct BiasReport {
+    std::size_t graphs = 0;              ///< N
+    std::size_t orbits = 0;              ///< all orbits, trivial ones included
+    std::size_t trivial_orbits = 0;      ///< orbits of size 1 (graphs with no isomorphic partner)
+    std::size_t nontrivial_orbits = 0;   ///< orbits of size >= 2
+    std::size_t isomorphic_graphs = 0;   ///< I: graphs in non-trivial orbits
+    std::uint64_t isomorphic_pairs = 0;  ///< sum over orbits of s(s-1)/2
+    std::uint64_t redundant_graphs = 0;  ///< N - orbits: graphs a deduplication removes
+    double i_pct = 0;                    ///< 100 I / N
+    double ip_pct = 0;                   ///< 100 isomorphic pairs / (N(N-1)/2)
+    bool has_labels = false;
+    std::size_t mismatched_graphs = 0;   ///< graphs whose orbit holds more than one target label
+    std::size_t mismatched_orbits = 0;
+    double mismatched_pct = 0;           ///< 100 mismatched graphs / N
+    std::map<std::size_t, std::size_t> size_histogram;  ///< orbit size -> number of orbits
+};
+BiasReport bias_report(const Orbits& orbits, const std::vector<Label>& labels);
+
+/// Orbit indices sorted by size (descending), then by first member; at most `k` of them.
+std::vector<std::size_t> largest_orbits(const Orbits& orbits, std::size_t k);
+
+/// Target-label counts within an orbit (empty when there are no labels).
+std::map<Label, std::size_t> orbit_label_counts(const Orbits& orbits, std::size_t orbit,
+                                                const std::vector<Label>& labels);
+
+/// A self-contained SVG bar chart of the orbit-size histogram (number of orbits per size; log
+/// scale when counts span more than two decades).
+std::string orbit_histogram_svg(const BiasReport& report, const std::string& title);
+
+}  // namespace brec
