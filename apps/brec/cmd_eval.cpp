@@ -271,8 +271,10 @@ void add_eval(CLI::App& root, Action& action) {
     sub->add_option("--torch-threads", args->torch_threads, "LibTorch intra-op threads (default: cores / jobs)");
     add_pair_flags(sub, args->pairs, /*with_shard=*/true);
     sub->callback([args, seeds_text, &action]() {
-        if (!seeds_text->empty()) args->seeds = parse_seeds(*seeds_text);
-        action = [args](RunContext& ctx) { return run_eval(*args, ctx); };
+        action = [args, seeds_text](RunContext& ctx) {
+            if (!seeds_text->empty()) args->seeds = parse_seeds(*seeds_text);
+            return run_eval(*args, ctx);
+        };
     });
 }
 
