@@ -34,8 +34,14 @@ int main(int argc, char** argv) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        const int code = app.exit(e);
-        return code == 0 ? 0 : 2;
+        if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+        // One line, like every other bad-usage error (CLI11 alone would print two).
+        std::string what = e.what();
+        while (!what.empty() && what.back() == '\n') what.pop_back();
+        for (char& c : what)
+            if (c == '\n') c = ' ';
+        std::cerr << "brec: error: " << what << " (run with --help for usage)\n";
+        return 2;
     }
     RunContext ctx;
     cli::configure_context(global, ctx);

@@ -10,6 +10,9 @@ namespace {
 constexpr std::uint64_t kMaxN = 68719476735ULL;  // 2^36 - 1
 // A guard so that a corrupted size field cannot make us allocate terabytes.
 constexpr std::uint64_t kMaxDenseN = 1u << 20;
+// sparse6 needs no bytes per isolated vertex, so a 10-byte record can declare 2^36 - 1 vertices;
+// the CSR offsets of a graph with this many vertices take 512 MiB.
+constexpr std::uint64_t kMaxSparseN = std::uint64_t{1} << 27;
 
 [[noreturn]] void fail(const SourcePos& pos, std::size_t col, const std::string& what) {
     throw ParseError(pos.source, pos.line, what, static_cast<std::int64_t>(col));
@@ -126,7 +129,10 @@ Graph parse_sparse6(std::string_view text, const SourcePos& pos) {
     std::size_t i = 1;
     const std::uint64_t n64 = read_size(s, i, pos, "sparse6");
     if (n64 > kMaxN) fail(pos, header, "sparse6 size out of range");
-    if (n64 >= kNoVertex) throw ResourceLimit("sparse6 graph too large for 32-bit vertex ids");
+    if (n64 > kMaxSparseN)
+        throw ResourceLimit(pos.source + (pos.line ? ":" + std::to_string(pos.line) : "") +
+                            ": sparse6 record declares " + std::to_string(n64) +
+                            " vertices; the limit is " + std::to_string(kMaxSparseN));
     const auto n = static_cast<VertexId>(n64);
     int k = 0;
     while ((std::uint64_t{1} << k) < n64) ++k;
@@ -245,9 +251,14 @@ std::string to_sparse6(const Graph& g) {
             }
         }
     }
+    // Padding with 1-bits could decode as a pair (b=1, x=n-1) and so as an edge {n-1, n-1} when the
+    // last edge's larger end is n-2 and n = 2^k; then nauty (formats.txt, gtools.c ntos6) pads
+    // with one 0-bit first. We follow nauty exactly (networkx also inserts the 0-bit when
+    // cur < n-2 with only k spare bits, which decodes the same but differs in bytes).
     const std::size_t pad = (6 - bits.size() % 6) % 6;
-    if (k < 6 && n == (std::uint64_t{1} << k) && pad >= static_cast<std::size_t>(k) && cur < n - 1)
-        bits.push_back(false);  // padding of 1s must not read as an edge to vertex n-1
+    if (n >= 2 && n == (std::uint64_t{1} << k) && pad >= static_cast<std::size_t>(k) + 1 &&
+        cur == n - 2)
+        bits.push_back(false);
     while (bits.size() % 6) bits.push_back(true);
     for (std::size_t i = 0; i < bits.size(); i += 6) {
         unsigned v = 0;

@@ -1,6 +1,7 @@
 #include "brec/io/pairs.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 #include <sstream>
@@ -60,7 +61,8 @@ PairDataset parse_pair_text(const std::string& text, const std::string& source) 
     for (std::size_t li = 0; li < lines.size(); ++li) {
         const auto line_no = static_cast<std::int64_t>(li + 1);
         const std::string& line = lines[li];
-        if (trim(line).empty() || line[0] == '#') continue;
+        const std::string stripped = trim(line);
+        if (stripped.empty() || stripped[0] == '#') continue;
         const auto cols = split(line, '\t');
         if (cols.size() != 4)
             throw ParseError(source, line_no,
@@ -76,9 +78,25 @@ PairDataset parse_pair_text(const std::string& text, const std::string& source) 
             throw ParseError(source, line_no, "pair id " + std::to_string(rec.id) + " is repeated");
         rec.category = trim(cols[1]);
         if (rec.category.empty()) throw ParseError(source, line_no, "empty category");
-        const SourcePos pos{source, line_no};
-        rec.a = parse_graph6_or_sparse6(trim(cols[2]), pos);
-        rec.b = parse_graph6_or_sparse6(trim(cols[3]), pos);
+        // Errors inside a graph name the column and the byte position within the line.
+        auto parse_field = [&](std::size_t c, const char* what) {
+            std::size_t start = 0;
+            for (std::size_t k = 0; k < c; ++k) start += cols[k].size() + 1;
+            const std::string& field = cols[c];
+            std::size_t lead = 0;
+            while (lead < field.size() && std::isspace(static_cast<unsigned char>(field[lead]))) ++lead;
+            try {
+                return parse_graph6_or_sparse6(trim(field), SourcePos{source, line_no});
+            } catch (const ParseError& e) {
+                const std::int64_t col =
+                    e.column() >= 0 ? static_cast<std::int64_t>(start + lead) + e.column() : -1;
+                throw ParseError(source, line_no,
+                                 "column " + std::to_string(c + 1) + " (" + what + "): " + e.problem(),
+                                 col);
+            }
+        };
+        rec.a = parse_field(2, "graph6_a");
+        rec.b = parse_field(3, "graph6_b");
         ds.pairs.push_back(std::move(rec));
     }
     if (ds.pairs.empty()) throw ParseError(source, 0, "no pairs found (empty pair file)");

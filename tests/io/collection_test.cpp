@@ -4,10 +4,12 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <functional>
 
 #include "brec/core/error.hpp"
+#include "brec/io/files.hpp"
 #include "brec/io/graph6.hpp"
 #include "common/test_graphs.hpp"
 
@@ -17,7 +19,9 @@ namespace {
 const std::string kData = std::string(BREC_SOURCE_DIR) + "/tests/data/";
 const std::string kBrec = std::string(BREC_SOURCE_DIR) + "/datasets/brec/brec_v3_pairs.tsv";
 
-std::string tmp(const std::string& name) { return ::testing::TempDir() + "brec_coll_" + std::to_string(::getpid()) + "_" + name; }
+std::string tmp(const std::string& name) {
+    return ::testing::TempDir() + "brec_coll_" + std::to_string(::getpid()) + "_" + name;
+}
 
 std::string error_of(const std::function<void()>& f) {
     try {
@@ -28,61 +32,102 @@ std::string error_of(const std::function<void()>& f) {
     return "";
 }
 
-TEST(Npy, ReadsUnicodeAndByteArraysOfGraph6) {
-    const auto brec = read_pair_file(kBrec);
-    // Fixtures written by numpy: the first three official pairs, as a (6,) '<U' array and a
-    // (3, 2) '|S' array.
-    const auto u = read_npy_strings(kData + "brec_first3_U.npy");
-    EXPECT_EQ(u.shape, (std::vector<std::size_t>{6}));
-    EXPECT_EQ(u.values[0], to_graph6(brec.pairs[0].a));
-    const auto s = read_npy_strings(kData + "brec_first3_S.npy");
-    EXPECT_EQ(s.shape, (std::vector<std::size_t>{3, 2}));
-    EXPECT_EQ(s.values, u.values);
-    const GraphCollection c = read_npy_pairs(kData + "brec_first3_S.npy");
-    ASSERT_EQ(c.pair_ids.size(), 3u);
-    EXPECT_EQ(c.graphs[5], brec.pairs[2].b);
-    EXPECT_NE(error_of([&] { read_npy_strings(kData + "objects.npy"); }).find("astype(str)"), std::string::npos);
-    EXPECT_NE(error_of([&] { read_npy_strings(kBrec); }).find("bad magic"), std::string::npos);
-    EXPECT_NE(error_of([&] { read_npy_pairs(kData + "brec_first3_U.npy", 4); }).find("do not split"), std::string::npos);
-}
-
-TEST(EdgeLists, RoundTripAndErrors) {
-    Rng rng(1);
-    std::vector<Graph> graphs{testing::random_graph(7, 0.4, rng), GraphBuilder(3).build(), make_petersen()};
-    for (bool one_based : {false, true}) {
-        const std::string path = tmp(one_based ? "one.el" : "zero.el");
-        std::ofstream(path) << format_edge_lists(graphs, one_based);
-        EXPECT_EQ(read_edge_lists(path, one_based), graphs);
-    }
-    const std::string single = tmp("single.el");
-    std::ofstream(single) << "# a path\n0 1\n1 2\n";
-    EXPECT_EQ(read_edge_lists(single), std::vector<Graph>{make_path(3)});
-    const std::string bad = tmp("bad.el");
-    std::ofstream(bad) << "0 1\n1 x\n";
-    EXPECT_NE(error_of([&] { read_edge_lists(bad); }).find("bad.el:2: expected integer vertex ids"), std::string::npos);
-    std::ofstream(bad) << "n 2\n0 5\n";
-    EXPECT_NE(error_of([&] { read_edge_lists(bad); }).find("out of range"), std::string::npos);
-    std::ofstream(bad) << "1 0\n0 -1\n";
-    EXPECT_NE(error_of([&] { read_edge_lists(bad); }).find(":2: negative vertex id"), std::string::npos);
-}
-
-TEST(Collections, PairsThroughEveryFormatComeBackIdentical) {
+TEST(Collections, OfficialPairsThroughEveryFormatComeBackIdentical) {
     const GraphCollection brec = read_collection(kBrec, GraphFormat::pairs);
     ASSERT_EQ(brec.graphs.size(), 800u);
-    for (GraphFormat f : {GraphFormat::graph6, GraphFormat::sparse6, GraphFormat::edgelist, GraphFormat::tu}) {
-        const std::string path = tmp("all_" + format_name(f));
+    ASSERT_TRUE(brec.paired);
+    for (GraphFormat f : {GraphFormat::graph6, GraphFormat::sparse6, GraphFormat::edgelist,
+                          GraphFormat::tu, GraphFormat::json, GraphFormat::pairs}) {
+        const std::string path = tmp("all_" + format_name(f) + (f == GraphFormat::pairs ? ".tsv" : ""));
         write_collection(path, f, brec);
-        EXPECT_EQ(detect_format(path), f == GraphFormat::graph6 ? GraphFormat::graph6 : f) << format_name(f);
+        EXPECT_EQ(detect_format(path), f) << format_name(f);
         const GraphCollection back = read_collection(path, f);
         EXPECT_EQ(back.graphs, brec.graphs) << format_name(f);
+        // Formats with pair structure keep ids and categories.
+        if (f == GraphFormat::json || f == GraphFormat::pairs) {
+            EXPECT_TRUE(back.paired);
+            EXPECT_EQ(back.pair_ids, brec.pair_ids);
+            EXPECT_EQ(back.categories, brec.categories);
+        }
     }
-    const std::string json = tmp("brec.json");
-    write_collection(json, GraphFormat::json, brec);
-    const auto j = nlohmann::json::parse(std::ifstream(json));
+    const auto j = collection_to_json(brec);
     EXPECT_EQ(j["pairs"].size(), 400u);
     EXPECT_EQ(j["pairs"][0]["a"]["n"], 10);
-    EXPECT_EQ(parse_format("s6"), GraphFormat::sparse6);
-    EXPECT_THROW(parse_format("xml"), InvalidArgument);
+    EXPECT_EQ(j["pairs"][399]["category"], "distance_regular");
+}
+
+TEST(Collections, LabelledGraphsKeepLabelsThroughTuAndJson) {
+    GraphBuilder b(4);
+    b.add_edge(0, 1, 2);
+    b.add_edge(2, 3, 5);
+    b.set_node_labels({7, 8, 9, 7});
+    GraphCollection c;
+    c.graphs = {b.build(), b.build()};
+    c.graph_labels = {0, 1};
+    for (GraphFormat f : {GraphFormat::tu, GraphFormat::json}) {
+        const std::string path = tmp("labelled_" + format_name(f));
+        write_collection(path, f, c);
+        const GraphCollection back = read_collection(path, f);
+        EXPECT_EQ(back.graphs, c.graphs) << format_name(f);
+        EXPECT_EQ(back.graph_labels, c.graph_labels) << format_name(f);
+    }
+    CollectionOptions named;
+    named.tu_name = "MYDS";
+    const std::string dir = tmp("named_tu");
+    write_collection(dir, GraphFormat::tu, c, named);
+    EXPECT_TRUE(file_exists(dir + "/MYDS_A.txt"));
+    EXPECT_EQ(read_collection(dir, GraphFormat::tu, named).graphs, c.graphs);
+}
+
+TEST(Collections, NpyInputAndUnsupportedOutputs) {
+    CollectionOptions opt;
+    opt.npy.category = "basic";
+    const GraphCollection c = read_collection(kData + "npy/pairs_rows_S_v1.npy", GraphFormat::npy, opt);
+    ASSERT_EQ(c.pair_ids.size(), 3u);
+    EXPECT_EQ(c.categories[0], "basic");
+    const auto brec = read_pair_file(kBrec);
+    EXPECT_EQ(c.graphs[5], brec.pairs[2].b);
+    EXPECT_THROW(write_collection(tmp("x.npy"), GraphFormat::npy, c), Unsupported);
+    GraphCollection odd;
+    odd.graphs = {make_path(2), make_path(3), make_path(4)};
+    EXPECT_NE(error_of([&] { write_collection(tmp("odd.tsv"), GraphFormat::pairs, odd); }).find("even number of graphs"),
+              std::string::npos);
+    EXPECT_FALSE(file_exists(tmp("odd.tsv")));
+}
+
+TEST(Collections, FormatDetectionByExtensionAndContent) {
+    auto write = [](const std::string& name, const std::string& text) {
+        const std::string p = tmp(name);
+        std::ofstream(p, std::ios::binary) << text;
+        return p;
+    };
+    EXPECT_EQ(detect_format(write("a.txt", "# c\nC~\n")), GraphFormat::graph6);
+    EXPECT_EQ(detect_format(write("b.txt", ">>sparse6<<:Fa@x^\n")), GraphFormat::sparse6);
+    EXPECT_EQ(detect_format(write("c.txt", "0 1\n")), GraphFormat::edgelist);
+    EXPECT_EQ(detect_format(write("d.txt", "0\tbasic\tC~\tC~\n")), GraphFormat::pairs);
+    EXPECT_EQ(detect_format(write("e.txt", " {\"graphs\": []}")), GraphFormat::json);
+    EXPECT_EQ(detect_format(write("f.dat", read_text_file(kData + "npy/pairs_flat_U_v1.npy"))), GraphFormat::npy);
+    EXPECT_EQ(detect_format(write("G.G6", "C~\n")), GraphFormat::graph6);
+    EXPECT_EQ(detect_format(kData + "tu_small"), GraphFormat::tu);
+    EXPECT_NE(error_of([&] { detect_format(write("empty.txt", "")); }).find("empty"), std::string::npos);
+    EXPECT_NE(error_of([&] { detect_format(kData + "npy"); }).find("not a TU dataset"), std::string::npos);
+    EXPECT_THROW(detect_format("/no/such/input"), IoError);
+    EXPECT_EQ(parse_format("S6"), GraphFormat::sparse6);
+    EXPECT_EQ(parse_format("el"), GraphFormat::edgelist);
+    EXPECT_NE(error_of([] { parse_format("xml"); }).find("unknown format 'xml'"), std::string::npos);
+}
+
+TEST(Collections, Graph6LinesWithHeadersAndErrors) {
+    const std::string p = tmp("lines.g6");
+    std::ofstream(p) << ">>graph6<<C~\n\n# comment\n:Fa@x^\n>>sparse6<<:Fa@x^\n";
+    const auto gs = read_graph_lines(p);
+    ASSERT_EQ(gs.size(), 3u);
+    EXPECT_EQ(gs[0], make_complete(4));
+    EXPECT_EQ(gs[1], gs[2]);
+    std::ofstream(p) << "C~\nC~~\n";
+    EXPECT_NE(error_of([&] { read_graph_lines(p); }).find(p + ":2:"), std::string::npos);
+    std::ofstream(p) << "";
+    EXPECT_NE(error_of([&] { read_graph_lines(p); }).find("no graphs found"), std::string::npos);
 }
 
 }  // namespace

@@ -125,6 +125,84 @@ TEST(Graph6, MalformedInputsNameSourceLineAndProblem) {
     EXPECT_THROW(parse_graph6("ICZJv\x01ZsNg", pos), ParseError);
 }
 
+TEST(Sparse6, ByteIdenticalToNautyAndAcceptsNetworkxPadding) {
+    // 334 graphs (random G(n,p) for n = 0..129 and all 64 graphs on 4 vertices): graph6 by
+    // networkx, sparse6 by nauty 2.8.6's copyg; networkx pads differently in 7 of them.
+    const std::string path = std::string(BREC_SOURCE_DIR) + "/tests/data/graph6/nauty_sparse6.tsv";
+    std::ifstream in(path);
+    ASSERT_TRUE(in) << path;
+    std::string line;
+    std::size_t checked = 0, nx_variants = 0;
+    while (std::getline(in, line)) {
+        if (line.empty() || line[0] == '#') continue;
+        std::istringstream cols(line);
+        std::string g6, s6, nx;
+        std::getline(cols, g6, '\t');
+        std::getline(cols, s6, '\t');
+        std::getline(cols, nx, '\t');
+        const Graph g = parse_graph6(g6);
+        EXPECT_EQ(to_graph6(g), g6);
+        EXPECT_EQ(to_sparse6(g), s6) << g6;
+        EXPECT_EQ(parse_sparse6(s6), g) << s6;
+        if (nx != "-") {
+            EXPECT_EQ(parse_sparse6(nx), g) << nx;
+            EXPECT_NE(nx, s6);
+            ++nx_variants;
+        }
+        ++checked;
+    }
+    EXPECT_EQ(checked, 334u);
+    EXPECT_EQ(nx_variants, 7u);
+}
+
+TEST(Graph6, SizeFieldBytesOfEveryForm) {
+    // n <= 62: one byte n + 63; 63 <= n <= 258047: '~' and 18 bits; above: "~~" and 36 bits.
+    EXPECT_EQ(to_graph6(GraphBuilder(62).build()).substr(0, 1), std::string(1, static_cast<char>(62 + 63)));
+    EXPECT_EQ(to_graph6(GraphBuilder(63).build()).substr(0, 4), "~??~");  // 63 = 000000 000000 111111
+    EXPECT_EQ(to_sparse6(GraphBuilder(258047).build()), ":~}~~");          // 111110 111111 111111
+    EXPECT_EQ(to_sparse6(GraphBuilder(258048).build()), ":~~???~??");      // 36 bits, 258048 = 63 * 2^12
+    EXPECT_EQ(parse_sparse6(":~}~~").n(), 258047u);
+    EXPECT_EQ(parse_sparse6(":~~???~??").n(), 258048u);
+    // Non-canonical longer forms of a small n are accepted, as nauty does.
+    EXPECT_EQ(parse_graph6("~??C~"), make_complete(4));
+    EXPECT_EQ(parse_graph6("~~?????C~"), make_complete(4));
+    // Dense headers of large n are parsed (and then the data is missing), without allocating.
+    EXPECT_NE(error_of([] { parse_graph6("~~???~??"); }).find("n=258048"), std::string::npos);
+    EXPECT_NE(error_of([] { parse_graph6("~~?"); }).find("truncated graph6 size field"), std::string::npos);
+    EXPECT_THROW(parse_graph6("~~~~~~~~"), ResourceLimit);   // 2^36 - 1 vertices
+    EXPECT_THROW(parse_sparse6(":~~~~~~~~"), ResourceLimit);  // no 2^36-vertex allocation
+}
+
+TEST(Sparse6, LargeGraphsRoundTripInAllSizeForms) {
+    // Random sparse graphs across the 4-byte/8-byte boundary, with the last vertex both isolated and
+    // not (the sparse6 padding rule depends on the last edge).
+    Rng rng(99);
+    for (VertexId n : {63u, 64u, 4096u, 258047u, 258048u, 300000u}) {
+        for (int variant = 0; variant < 2; ++variant) {
+            GraphBuilder b(n);
+            b.set_duplicates(EdgePolicy::drop);
+            for (int e = 0; e < 2000; ++e) {
+                const auto u = static_cast<VertexId>(rng.below(n - 1));
+                const auto v = static_cast<VertexId>(rng.below(n - 1));
+                if (u != v) b.add_edge(u, v);
+            }
+            if (variant) b.add_edge(0, n - 1);
+            const Graph g = b.build();
+            const std::string s = to_sparse6(g);
+            EXPECT_EQ(parse_sparse6(s), g) << n;
+            EXPECT_EQ(to_sparse6(parse_sparse6(s)), s) << n;
+        }
+    }
+}
+
+TEST(Graph6, RejectsSparse6SelfLoopsAndMultiEdges) {
+    // nauty's sparse6 allows loops and multi-edges; brec graphs are simple.
+    EXPECT_NE(error_of([] { parse_sparse6(":AN"); }).find("self-loop"), std::string::npos);  // loop at 0
+    EXPECT_NE(error_of([] { parse_sparse6(":B_"); }).find("not a simple graph"), std::string::npos);
+    EXPECT_NE(error_of([] { parse_sparse6(";Fa@x^"); }).find("incremental"), std::string::npos);
+    EXPECT_NE(error_of([] { parse_sparse6(":F\x01"); }).find("bad character in sparse6 data"), std::string::npos);
+}
+
 TEST(PairFile, ParsesAndRejectsBadLines) {
     const auto ds = parse_pair_text("# comment\n0\tbasic\tC~\tCr\n\n7\tcfi\tBw\tBg\n", "x.tsv");
     ASSERT_EQ(ds.pairs.size(), 2u);
@@ -137,6 +215,10 @@ TEST(PairFile, ParsesAndRejectsBadLines) {
     EXPECT_NE(error_of([] { parse_pair_text("", "x.tsv"); }).find("no pairs"), std::string::npos);
     EXPECT_NE(error_of([] { parse_pair_text("1\tbasic\tC~\tC\n", "x.tsv"); }).find("x.tsv:1"), std::string::npos);
     EXPECT_THROW(read_pair_file("/nonexistent/file.tsv"), IoError);
+    // Indented comments are comments; errors inside a graph give the column within the line.
+    EXPECT_EQ(parse_pair_text("  # indented comment\n0\tbasic\tC~\tCr\n", "x.tsv").pairs.size(), 1u);
+    const std::string col = error_of([] { parse_pair_text("10\tbasic\tC~\tC!\n", "x.tsv"); });
+    EXPECT_NE(col.find("x.tsv:1:14: column 4 (graph6_b): bad character"), std::string::npos) << col;
 }
 
 TEST(PairSelection, CategoriesGroupsRangesShards) {

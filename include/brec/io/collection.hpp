@@ -1,6 +1,7 @@
 #pragma once
 // Graph collections and the formats `brec convert` moves between: graph6/sparse6 lines, edge
-// lists, BREC pair TSV, TU directories, JSON export, and the BREC authors' NumPy files.
+// lists (edgelist.hpp), BREC pair TSV (pairs.hpp), TU directories (tu.hpp), dataset JSON
+// (dataset_json.hpp), and the BREC authors' NumPy files (npy.hpp, input only).
 
 #include <cstdint>
 #include <string>
@@ -9,6 +10,9 @@
 #include <nlohmann/json.hpp>
 
 #include "brec/graph/graph.hpp"
+#include "brec/io/dataset_json.hpp"
+#include "brec/io/edgelist.hpp"
+#include "brec/io/npy.hpp"
 #include "brec/io/pairs.hpp"
 
 namespace brec {
@@ -21,45 +25,49 @@ struct GraphCollection {
     bool paired = false;
     std::vector<PairId> pair_ids;         ///< when paired
     std::vector<std::string> categories;  ///< when paired
+    /// Counts of what the reader dropped (policy drop) or tolerated, for reports.
+    std::size_t self_loops_dropped = 0;
+    std::size_t duplicate_edges_dropped = 0;
 };
 
 enum class GraphFormat { graph6, sparse6, edgelist, pairs, tu, json, npy };
 
-/// "graph6", "g6", "sparse6", "s6", "edgelist", "el", "pairs", "tsv", "tu", "json", "npy".
+/// "graph6", "g6", "sparse6", "s6", "edgelist", "el", "edges", "pairs", "tsv", "tu", "json",
+/// "npy". Throws InvalidArgument for other names.
 GraphFormat parse_format(const std::string& name);
 std::string format_name(GraphFormat f);
-/// Guesses the format of a path: a directory with *_A.txt is TU; otherwise by extension
-/// (.g6, .s6, .txt/.el/.edges, .tsv, .json, .npy), else by the first data byte (':' sparse6).
+/// Guesses the format of an input path: a directory with a *_A.txt file is TU; then by extension
+/// (.npy, .tsv, .json, .s6, .g6, .el/.edges/.edgelist); otherwise by content: the .npy magic,
+/// '{' (JSON), a first data line with 3 tabs (pairs), ':' (sparse6), blanks or commas between
+/// fields (edge list), else graph6. Throws IoError (missing path), ParseError (empty file) or
+/// InvalidArgument (a directory that is not a TU dataset).
 GraphFormat detect_format(const std::string& path);
 
 /// One graph6/sparse6 record per line (headers, blank lines and '#' comments skipped).
 std::vector<Graph> read_graph_lines(const std::string& path);
-/// Edge lists: "u v" per line, '#' comments; a line "n N" starts a new graph with N vertices,
-/// otherwise the file is one graph with max id + 1 vertices. Ids are 0-based unless one_based.
-std::vector<Graph> read_edge_lists(const std::string& path, bool one_based = false);
-std::string format_edge_lists(const std::vector<Graph>& graphs, bool one_based = false);
 
-/// The BREC authors' .npy files: 1-D or 2-D arrays of graph6 strings with dtype '<U…' (UTF-32) or
-/// '|S…' (bytes). Returns the strings in C order and the shape.
-struct NpyStrings {
-    std::vector<std::string> values;
-    std::vector<std::size_t> shape;
+/// Options of read_collection / write_collection.
+struct CollectionOptions {
+    EdgeListOptions edge_list;   ///< edge-list input (ids, loop/duplicate policies)
+    bool one_based = false;      ///< edge-list output: 1-based ids
+    NpyPairOptions npy;          ///< .npy input
+    std::string tu_name;         ///< TU: dataset name (input: empty = detect; output: empty = the
+                                 ///< directory's name)
 };
-NpyStrings read_npy_strings(const std::string& path);
-/// Pairs from an .npy file: shape (N, 2) or (2N,) = consecutive pairs; the relabelled BREC file
-/// (51,200 = 400 x 128 graphs: per pair 32 interleaved relabelings of G and H, then 64 of one
-/// graph) is recognised and its first G/H of each block taken. `relabelings` > 0 forces blocks of
-/// that many graphs per pair (first two = the pair).
-GraphCollection read_npy_pairs(const std::string& path, std::size_t relabelings = 0);
 
-/// Reads any supported input.
+/// Reads any supported input into a collection.
+GraphCollection read_collection(const std::string& path, GraphFormat format,
+                                const CollectionOptions& options);
+/// As above with edge-list ids 0-based (one_based = false) or 1-based.
 GraphCollection read_collection(const std::string& path, GraphFormat format, bool one_based = false);
-/// Writes a collection atomically (TU: a directory named `path`, dataset name = its basename).
+/// Writes a collection atomically (TU: a directory named `path`). npy is input only
+/// (Unsupported); pair output needs a paired collection or an even number of graphs.
+void write_collection(const std::string& path, GraphFormat format, const GraphCollection& c,
+                      const CollectionOptions& options);
 void write_collection(const std::string& path, GraphFormat format, const GraphCollection& c,
                       bool one_based = false);
 
-/// {"graphs":[{"n":..,"edges":[[u,v],...],"node_labels":[..],"label":..}]} or, for pairs,
-/// {"pairs":[{"id":..,"category":..,"a":{...},"b":{...}}]}.
+/// The dataset JSON (dataset_json.hpp) of a collection: pairs when paired, else graphs.
 nlohmann::json collection_to_json(const GraphCollection& c);
 
 }  // namespace brec

@@ -1,6 +1,10 @@
 #pragma once
 // graph6 and sparse6, nauty's text formats for undirected graphs (see nauty's formats.txt).
-// Both round-trip exactly for n from 0 to 68719476735 (the 1-, 4- and 8-byte size forms).
+// All three size forms are read and written (1 byte for n <= 62, 4 bytes for n <= 258047, 8 bytes
+// above). Output is byte-identical to nauty's (nauty-copyg), so a record written by nauty comes back
+// unchanged; sparse6 padding follows nauty's rule, which networkx's writer does not always use
+// (both decode to the same graph). Limits: graph6 (dense) records up to 2^20 vertices, sparse6 up
+// to 2^27 vertices; larger size fields raise ResourceLimit instead of allocating.
 
 #include <cstdint>
 #include <string>
@@ -19,7 +23,9 @@ struct SourcePos {
 /// Parses one graph6 record (an optional ">>graph6<<" header is accepted).
 /// Throws ParseError naming the source, line and byte column on any malformation.
 Graph parse_graph6(std::string_view text, const SourcePos& pos = {});
-/// Parses one sparse6 record (leading ':'; optional ">>sparse6<<" header).
+/// Parses one sparse6 record (leading ':'; optional ">>sparse6<<" header). Self-loops and
+/// multi-edges (legal in nauty's sparse6) are rejected: brec graphs are simple. Incremental
+/// sparse6 (';') is not supported.
 Graph parse_sparse6(std::string_view text, const SourcePos& pos = {});
 /// Dispatches on the first character: ':' sparse6, otherwise graph6.
 Graph parse_graph6_or_sparse6(std::string_view text, const SourcePos& pos = {});

@@ -1,0 +1,199 @@
+// End-to-end tests of `brec convert` and of the exit-code contract for malformed inputs
+// (SPEC section 9): exit 2, one line on stderr naming file, line and what was expected, no output.
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "brec/io/collection.hpp"
+#include "brec/io/files.hpp"
+
+namespace {
+
+const std::string kSrc = BREC_SOURCE_DIR;
+const std::string kBrec = kSrc + "/datasets/brec/brec_v3_pairs.tsv";
+
+struct Result {
+    int code = -1;
+    std::string out;
+    std::string err;
+};
+
+std::string temp_path(const std::string& name) {
+    return ::testing::TempDir() + "brec_conv_" + std::to_string(::getpid()) + "_" + name;
+}
+
+Result brec(const std::string& args) {
+    const std::string err_file = temp_path("stderr.txt");
+    const std::string cmd = std::string(BREC_BINARY) + " " + args + " 2>" + err_file;
+    Result r;
+    FILE* p = popen(cmd.c_str(), "r");
+    char buf[4096];
+    std::size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+    const int status = pclose(p);
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.err = brec::file_exists(err_file) ? brec::read_text_file(err_file) : "";
+    return r;
+}
+
+std::string write_file(const std::string& name, const std::string& content) {
+    const std::string path = temp_path(name);
+    std::ofstream(path, std::ios::binary) << content;
+    return path;
+}
+
+nlohmann::json last_json_line(const std::string& out) {
+    const auto end = out.find_last_not_of('\n');
+    const auto start = out.rfind('\n', end);
+    const std::size_t from = start == std::string::npos ? 0 : start + 1;
+    return nlohmann::json::parse(out.substr(from, end + 1 - from));
+}
+
+void expect_one_line_error(const Result& r, const std::string& needle) {
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_NE(r.err.find(needle), std::string::npos) << "stderr was: " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "stderr was: " << r.err;
+    EXPECT_EQ(r.err.rfind("brec: error: ", 0), 0u) << r.err;
+}
+
+TEST(CliConvert, HelpDocumentsFormatsFlagsAndAnExample) {
+    const Result r = brec("convert --help");
+    EXPECT_EQ(r.code, 0);
+    for (const char* s : {"graph6", "sparse6", "edgelist", "pairs", "tu", "json", "npy", "--relabelings",
+                          "--one-based", "--loops", "--duplicates", "--tu-name", "--json", "Example: brec convert"})
+        EXPECT_NE(r.out.find(s), std::string::npos) << s;
+    expect_one_line_error(brec("convert " + kBrec + " --out x.g6"), "--to is required");
+    EXPECT_EQ(brec("convert " + kBrec + " --to xml --out x").code, 2);
+    EXPECT_EQ(brec("convert " + kBrec + " --to npy --out x.npy").code, 2);
+}
+
+TEST(CliConvert, OfficialPairsRoundTripThroughEveryFormat) {
+    const std::string dir = temp_path("fmt");
+    ::mkdir(dir.c_str(), 0755);
+    const std::string ref = brec::read_text_file(kBrec);
+    const brec::GraphCollection want = brec::read_collection(kBrec, brec::GraphFormat::pairs);
+    for (const std::string to : {"graph6", "sparse6", "edgelist", "tu", "json"}) {
+        const std::string mid = dir + "/brec_" + to + (to == "tu" ? "" : "." + to);
+        const Result a = brec("convert " + kBrec + " --to " + to + " --out " + mid + " --json");
+        ASSERT_EQ(a.code, 0) << to << ": " << a.err;
+        const auto s = last_json_line(a.out);
+        EXPECT_EQ(s["command"], "convert");
+        EXPECT_EQ(s["from"], "pairs");
+        EXPECT_EQ(s["to"], to);
+        EXPECT_EQ(s["graphs"], 800);
+        EXPECT_EQ(s["pairs"], 400);
+        EXPECT_EQ(s["nodes"], nlohmann::json::array({7, 198}));
+        const std::string back = dir + "/back_" + to + ".tsv";
+        const Result b = brec("convert " + mid + " --to pairs --out " + back + (to == "edgelist" ? " --from edgelist" : ""));
+        ASSERT_EQ(b.code, 0) << to << ": " << b.err;
+        const auto got = brec::read_collection(back, brec::GraphFormat::pairs);
+        EXPECT_EQ(got.graphs, want.graphs) << to;
+        if (to == "json") EXPECT_EQ(got.categories, want.categories);
+    }
+}
+
+TEST(CliConvert, ReadsTheBrecAuthorsNpyFiles) {
+    const std::string npy = kSrc + "/tests/data/npy/";
+    const std::string out = temp_path("from_npy.tsv");
+    const Result r = brec("convert " + npy + "relabelled_R4.npy --relabelings 4 --npy-category basic --to pairs --out " +
+                          out + " --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(last_json_line(r.out)["pairs"], 3);
+    const auto got = brec::read_pair_file(out);
+    const auto official = brec::read_pair_file(kBrec);
+    ASSERT_EQ(got.pairs.size(), 3u);
+    for (std::size_t i = 0; i < 3; ++i) {
+        EXPECT_EQ(got.pairs[i].a, official.pairs[i].a);
+        EXPECT_EQ(got.pairs[i].b, official.pairs[i].b);
+        EXPECT_EQ(got.pairs[i].category, "basic");
+    }
+    const Result rows = brec("convert " + npy + "pairs_rows_S_v1.npy --npy-first-id 60 --to pairs --out " + out);
+    ASSERT_EQ(rows.code, 0) << rows.err;
+    EXPECT_EQ(brec::read_pair_file(out).pairs[2].id, 62);
+    expect_one_line_error(brec("convert " + npy + "objects.npy --to pairs --out " + temp_path("never.tsv")), "astype(str)");
+    expect_one_line_error(brec("convert " + npy + "relabelled_R4.npy --relabelings 3 --to pairs --out " + temp_path("never.tsv")),
+                          "check --relabelings");
+    EXPECT_FALSE(brec::file_exists(temp_path("never.tsv")));
+}
+
+TEST(CliConvert, EdgeListOptionsAndWarnings) {
+    const std::string el = write_file("dups.el", "# 1-based\n1 2\n2 1\n2 3\n3 3\n");
+    const std::string out = temp_path("dups.g6");
+    expect_one_line_error(brec("convert " + el + " --one-based --to graph6 --out " + out), el + ":5: self-loop at vertex 3");
+    expect_one_line_error(brec("convert " + el + " --one-based --loops drop --to graph6 --out " + out),
+                          el + ":3: duplicate edge {1,2} (first listed on line 2)");
+    EXPECT_FALSE(brec::file_exists(out));
+    const Result ok = brec("convert " + el + " --one-based --duplicates drop --loops drop --to graph6 --out " + out + " --json");
+    ASSERT_EQ(ok.code, 0) << ok.err;
+    const auto s = last_json_line(ok.out);
+    EXPECT_EQ(s["duplicate_edges_dropped"], 1);
+    EXPECT_EQ(s["self_loops_dropped"], 1);
+    EXPECT_NE(ok.err.find("dropped 1 self-loops and 1 duplicate edges"), std::string::npos) << ok.err;
+    EXPECT_EQ(brec::read_text_file(out), "Bg\n");  // the path 0-1-2
+    // --quiet silences warnings; the table output names the conversion.
+    const Result q = brec("convert " + el + " --one-based --duplicates drop --loops drop --to sparse6 --out " + out + " -q");
+    EXPECT_EQ(q.code, 0);
+    EXPECT_TRUE(q.err.empty()) << q.err;
+    EXPECT_NE(q.out.find("converted 1 graphs from edgelist"), std::string::npos) << q.out;
+}
+
+TEST(CliConvert, MalformedInputsExitTwoWithOneLineAndNoOutput) {
+    const std::string out = temp_path("never_written.g6");
+    struct Case {
+        std::string name, content, needle;
+    };
+    const Case cases[] = {
+        {"trunc.g6", "C~\nICZJvZs\n", ":2:"},
+        {"trunc2.g6", "C~\nICZJvZs\n", "truncated"},
+        {"badchar.g6", "C~\nC!\n", ":2:2: bad character in graph6 data"},
+        {"bad.s6", ":Fa@x\x01\n", "bad character in sparse6 data"},
+        {"cols.tsv", "0\tbasic\tC~\n", ":1: expected 4 tab-separated columns"},
+        {"empty.g6", "", "empty"},
+        {"empty.tsv", "", "no pairs found"},
+        {"bad.json", "{\"graphs\": [", "invalid JSON"},
+        {"range.el", "n 3\n0 7\n", ":2: vertex id 7 out of range for 'n 3'"},
+        {"neg.el", "0 -2\n", ":1: vertex id -2 is below 0"},
+    };
+    for (const Case& c : cases) {
+        const std::string in = write_file(c.name, c.content);
+        SCOPED_TRACE(c.name);
+        const Result r = brec("convert " + in + " --to graph6 --out " + out);
+        expect_one_line_error(r, c.needle);
+        if (c.needle[0] == ':') EXPECT_NE(r.err.find(in + c.needle), std::string::npos) << r.err;
+        EXPECT_FALSE(brec::file_exists(out));
+    }
+    // TU: wrong column count and node id out of range, named with file and line.
+    const std::string tu = temp_path("tu_bad");
+    ::mkdir(tu.c_str(), 0755);
+    std::ofstream(tu + "/Q_A.txt") << "1, 2, 3\n";
+    std::ofstream(tu + "/Q_graph_indicator.txt") << "1\n1\n";
+    expect_one_line_error(brec("convert " + tu + " --to graph6 --out " + out), "Q_A.txt:1:");
+    std::ofstream(tu + "/Q_A.txt") << "1, 2\n2, 9\n";
+    expect_one_line_error(brec("convert " + tu + " --to graph6 --out " + out), "Q_A.txt:2:");
+    expect_one_line_error(brec("convert " + tu + " --to graph6 --out " + out), "out of range");
+    EXPECT_FALSE(brec::file_exists(out));
+    // A TU output that fails leaves no directory behind.
+    const std::string tu_out = temp_path("tu_never");
+    expect_one_line_error(brec("convert " + tu + " --to tu --out " + tu_out), "out of range");
+    EXPECT_FALSE(brec::file_exists(tu_out));
+    // Missing files and directories that are not datasets.
+    expect_one_line_error(brec("convert /no/such/file.g6 --to tu --out " + out), "cannot open /no/such/file.g6");
+    expect_one_line_error(brec("convert /no/such/file --to tu --out " + out), "cannot open /no/such/file");
+    expect_one_line_error(brec("convert " + kSrc + "/tests/data/npy --to graph6 --out " + out), "not a TU dataset");
+    // An odd number of graphs cannot become pairs.
+    expect_one_line_error(brec("convert " + write_file("odd.g6", "C~\nC~\nC~\n") + " --to pairs --out " + out),
+                          "even number of graphs");
+    // An unwritable output: exit 2, nothing left.
+    expect_one_line_error(brec("convert " + kBrec + " --to graph6 --out /no/such/dir/out.g6"), "cannot write /no/such/dir/out.g6");
+}
+
+}  // namespace
