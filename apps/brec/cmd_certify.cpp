@@ -1,5 +1,6 @@
 // brec certify: per-pair hardness certificate (smallest of 1-WL, 2-FWL, 3-FWL that separates the
 // pair), as a table or JSON lines; resumable through --out FILE.jsonl --resume.
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 #include <map>
@@ -55,6 +56,13 @@ int run_certify(const CertifyArgs& args, RunContext& ctx) {
         if (!done_records.count(sel.dataset.pairs[k].id)) todo.push_back(k);
     if (!done_records.empty())
         ctx.info("resuming: " + std::to_string(done_records.size()) + " pairs already certified in " + args.out);
+    // Largest pairs first (longest-processing-time order): a big pair started last would leave the
+    // other workers idle. Results are stored by pair id, so the order changes nothing else.
+    std::stable_sort(todo.begin(), todo.end(), [&](std::size_t x, std::size_t y) {
+        const auto& px = sel.dataset.pairs[x];
+        const auto& py = sel.dataset.pairs[y];
+        return std::max(px.a.n(), px.b.n()) > std::max(py.a.n(), py.b.n());
+    });
     const auto start = std::chrono::steady_clock::now();
     std::mutex mutex;
     std::size_t finished = 0;

@@ -1,6 +1,9 @@
 // brec wl: one WL-family test on every selected pair; per-category table or JSON lines.
+#include <algorithm>
 #include <chrono>
 #include <iostream>
+#include <map>
+#include <memory>
 #include <mutex>
 
 #include "commands.hpp"
@@ -9,6 +12,7 @@
 #include "brec/core/parallel.hpp"
 #include "brec/core/rng.hpp"
 #include "brec/graph/algorithms.hpp"
+#include "brec/io/files.hpp"
 #include "brec/io/summary.hpp"
 #include "brec/wl/wl.hpp"
 
@@ -24,78 +28,128 @@ struct WlArgs {
     bool mark_root = false;
     std::uint64_t seed = 0;
     int threads_per_pair = 1;
+    std::string out;
+    bool resume = false;
 };
 
-struct PairRun {
-    WlResult result;
-    bool reliability_failure = false;
-    std::string error;  // Unsupported for this pair (e.g. GD-WL on a disconnected graph)
-};
+/// The JSON record of one pair (printed with --json, appended to --out).
+nlohmann::json pair_record(const GraphPairRecord& p, const WlArgs& args, const std::string& method,
+                           const WlResult& r, bool reliability_failure, const std::string& unsupported) {
+    nlohmann::json j{{"id", p.id},
+                     {"category", p.category},
+                     {"method", method},
+                     {"rounds_limit", args.rounds},
+                     {"distinguished", r.distinguished},
+                     {"rounds", r.rounds},
+                     {"colours", r.colours},
+                     {"seconds", r.seconds}};
+    if (args.reliability) {
+        j["reliability_failure"] = reliability_failure;
+        j["reliability_seed"] = args.seed;
+    }
+    if (!unsupported.empty()) j["unsupported"] = unsupported;
+    return j;
+}
+
+/// Can a record of an earlier run stand for this run (same method, round limit, checks)?
+bool reusable(const nlohmann::json& j, const WlArgs& args, const std::string& method) {
+    if (!j.is_object() || !j.contains("id") || !j.contains("distinguished")) return false;
+    if (j.value("method", "") != method || j.value("rounds_limit", -2) != args.rounds) return false;
+    if (args.reliability && (!j.contains("reliability_failure") || j.value("reliability_seed", ~std::uint64_t{0}) != args.seed))
+        return false;
+    return true;
+}
 
 int run_wl(const WlArgs& args, RunContext& ctx) {
     set_quiet(ctx, args.pairs.quiet);
+    if (args.resume && args.out.empty()) throw InvalidArgument("--resume needs --out FILE.jsonl");
     WlOptions opt(WlMethod::parse(args.method));
     opt.method.mark_root = args.mark_root;
     opt.max_rounds = args.rounds;
     opt.threads = args.threads_per_pair;
+    const std::string method = opt.method.name();
     const auto sel = load_selected_pairs(args.pairs);
+
+    // Records of finished pairs: from an earlier run (--resume) or computed now.
+    std::map<PairId, nlohmann::json> records;
+    if (args.resume) {
+        for (const auto& line : read_jsonl_lines(args.out)) {
+            auto j = nlohmann::json::parse(line);
+            if (reusable(j, args, method)) records[j["id"].get<PairId>()] = j;
+        }
+        if (!records.empty())
+            ctx.info("resuming: " + std::to_string(records.size()) + " pairs already done in " + args.out);
+    }
+    std::unique_ptr<JsonlAppender> sink;
+    if (!args.out.empty()) sink = std::make_unique<JsonlAppender>(args.out, args.resume);
+    std::vector<std::size_t> todo;
+    for (std::size_t k : sel.indices)
+        if (!records.count(sel.dataset.pairs[k].id)) todo.push_back(k);
+
+    // Largest pairs first (longest-processing-time order): a big pair started last would leave the
+    // other workers idle. Results are stored by pair id, so the order changes nothing else.
+    std::stable_sort(todo.begin(), todo.end(), [&](std::size_t x, std::size_t y) {
+        const auto& px = sel.dataset.pairs[x];
+        const auto& py = sel.dataset.pairs[y];
+        return std::max(px.a.n(), px.b.n()) > std::max(py.a.n(), py.b.n());
+    });
     const auto start = std::chrono::steady_clock::now();
-    std::vector<PairRun> runs(sel.indices.size());
     std::mutex mutex;
     std::size_t done = 0;
-    parallel_for(sel.indices.size(), args.pairs.jobs, [&](std::size_t k) {
-        const auto& p = sel.dataset.pairs[sel.indices[k]];
-        PairRun r;
+    parallel_for(todo.size(), args.pairs.jobs, [&](std::size_t t) {
+        const auto& p = sel.dataset.pairs[todo[t]];
+        WlResult result;
+        bool failure = false;
+        std::string unsupported;
         try {
-            r.result = compare_pair(p.a, p.b, opt);
+            result = compare_pair(p.a, p.b, opt);
             if (args.reliability) {
                 Rng rng(stream_seed(args.seed, static_cast<std::uint64_t>(p.id)));
                 const Graph relabelled = permute(p.a, rng.permutation(p.a.n()));
-                r.reliability_failure = compare_pair(p.a, relabelled, opt).distinguished;
+                failure = compare_pair(p.a, relabelled, opt).distinguished;
             }
         } catch (const Unsupported& e) {
-            r.error = e.what();
+            unsupported = e.what();
         }
-        runs[k] = r;
+        const nlohmann::json j = pair_record(p, args, method, result, failure, unsupported);
         std::lock_guard<std::mutex> lock(mutex);
-        ctx.progress("wl " + opt.method.name(), ++done, sel.indices.size());
+        if (sink) sink->append(j.dump());
+        records[p.id] = j;
+        ctx.progress("wl " + method, ++done, todo.size());
     });
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
     std::vector<PairOutcome> outcomes;
     std::size_t unsupported = 0;
-    for (std::size_t k = 0; k < runs.size(); ++k) {
-        const auto& p = sel.dataset.pairs[sel.indices[k]];
-        const auto& r = runs[k];
-        if (!r.error.empty()) {
+    double pair_seconds = 0;
+    for (std::size_t k : sel.indices) {
+        const auto& p = sel.dataset.pairs[k];
+        const auto& j = records.at(p.id);
+        if (j.contains("unsupported")) {
             ++unsupported;
-            if (!args.pairs.json) ctx.warn("pair " + std::to_string(p.id) + ": " + r.error + "; counted as not distinguished");
+            if (!args.pairs.json)
+                ctx.warn("pair " + std::to_string(p.id) + ": " + j["unsupported"].get<std::string>() +
+                         "; counted as not distinguished");
         }
-        outcomes.push_back({p.id, p.category, r.result.distinguished, r.reliability_failure});
-        if (args.pairs.json) {
-            nlohmann::json j{{"id", p.id},
-                             {"category", p.category},
-                             {"method", opt.method.name()},
-                             {"distinguished", r.result.distinguished},
-                             {"rounds", r.result.rounds},
-                             {"colours", r.result.colours},
-                             {"seconds", r.result.seconds}};
-            if (args.reliability) j["reliability_failure"] = r.reliability_failure;
-            if (!r.error.empty()) j["unsupported"] = r.error;
-            print_json_line(j);
-        }
+        pair_seconds += j.value("seconds", 0.0);
+        outcomes.push_back({p.id, p.category, j["distinguished"].get<bool>(), j.value("reliability_failure", false)});
+        if (args.pairs.json) print_json_line(j);
     }
     const std::string dataset = args.pairs.dataset.empty() ? sel.dataset.path : args.pairs.dataset;
-    nlohmann::json summary = make_summary({"wl", opt.method.name(), dataset, args.seed, seconds}, outcomes);
+    nlohmann::json summary = make_summary({"wl", method, dataset, args.seed, seconds}, outcomes);
     summary["rounds_limit"] = args.rounds;
     summary["reliability_check"] = args.reliability;
     summary["unsupported_pairs"] = unsupported;
+    summary["pair_seconds"] = pair_seconds;
+    summary["jobs"] = args.pairs.jobs;
     if (args.pairs.json) {
         print_json_line(summary);
     } else {
-        std::cout << "method " << opt.method.name() << " on " << dataset << " ("
-                  << sel.indices.size() << " pairs, " << format_seconds(seconds) << ")\n\n"
+        std::cout << "method " << method << " on " << dataset << " (" << sel.indices.size() << " pairs, "
+                  << format_seconds(seconds) << " wall, " << format_seconds(pair_seconds) << " summed over pairs)\n\n"
                   << summary_table(summary, args.fine);
+        if (unsupported > 0)
+            std::cout << "(" << unsupported << " pairs unsupported by " << method << ", counted as not distinguished)\n";
         if (!args.reliability) std::cout << "(reliability not checked; use --reliability)\n";
     }
     return 0;
@@ -112,6 +166,11 @@ void add_wl(CLI::App& root, Action& action) {
               "spd (shortest-path-distance WL), gd (resistance-distance WL), s3 / s4 (1-WL from\n"
               "3-/4-node pattern counts), n:K (1-WL from K-hop ego-net isomorphism classes), m1\n"
               "(node marking).\n"
+              "gd needs connected graphs: other pairs are reported as \"unsupported\" and counted as\n"
+              "not distinguished. Rounds: refinement stops when the histograms differ or the joint\n"
+              "partition is stable; spd and gd stop after 10 rounds as the BREC reference does.\n"
+              "JSON (--json): one object per pair {id, category, method, rounds_limit, distinguished,\n"
+              "rounds, colours, seconds[, reliability_failure, unsupported]}, then the summary object.\n"
               "Example: brec wl --method 2fwl --fine --jobs 2");
     sub->add_option("--method,-m", args->method, "WL-family method (see above)")->capture_default_str();
     sub->add_option("--rounds", args->rounds,
@@ -126,6 +185,10 @@ void add_wl(CLI::App& root, Action& action) {
                     "Threads inside one k-WL/k-FWL comparison (useful for 3fwl on large pairs)")
         ->check(CLI::Range(1, 256))
         ->capture_default_str();
+    sub->add_option("--out,-o", args->out,
+                    "Append one JSON line per finished pair to this file (fields as with --json)");
+    sub->add_flag("--resume", args->resume,
+                  "Skip pairs already in --out with the same method, --rounds and --reliability/--seed");
     add_pair_flags(sub, args->pairs);
     sub->callback([args, &action]() { action = [args](RunContext& ctx) { return run_wl(*args, ctx); }; });
 }

@@ -7,19 +7,51 @@
 namespace brec {
 namespace {
 
-/// Classifies a connected induced subgraph by vertex count, edge count and maximum degree.
+constexpr int idx(Pattern p) { return static_cast<int>(p); }
+
+/// Pattern of a connected induced subgraph from its vertex count, edge count and maximum degree.
 int classify(int size, int edges, int max_degree) {
-    if (size == 3) return edges == 3 ? static_cast<int>(Pattern::triangle) : static_cast<int>(Pattern::path2);
+    if (size == 3) return edges == 3 ? idx(Pattern::triangle) : idx(Pattern::path2);
     switch (edges) {
-        case 3: return max_degree == 3 ? static_cast<int>(Pattern::star3) : static_cast<int>(Pattern::path3);
-        case 4: return max_degree == 3 ? static_cast<int>(Pattern::tailed_triangle) : static_cast<int>(Pattern::cycle4);
-        case 5: return static_cast<int>(Pattern::diamond);
-        case 6: return static_cast<int>(Pattern::clique4);
-        default: return -1;  // disconnected: never produced by the enumeration
+        case 3: return max_degree == 3 ? idx(Pattern::star3) : idx(Pattern::path3);
+        case 4: return max_degree == 3 ? idx(Pattern::tailed_triangle) : idx(Pattern::cycle4);
+        case 5: return idx(Pattern::diamond);
+        case 6: return idx(Pattern::clique4);
+        default: return -1;  // disconnected
     }
 }
 
-void record(const Graph& g, const VertexId* set, int size, PatternCounts& out) {
+/// How often the edge iteration detects one occurrence of each pattern (see the header).
+constexpr std::array<std::uint64_t, kNumPatterns> kDetections = {2, 3, 4, 6, 8, 7, 10, 12};
+
+// Marker bits of a vertex relative to the current edge {u,v} and third vertex w.
+constexpr std::uint8_t kAdjU = 1, kAdjV = 2, kAdjW = 4;
+
+/// Adds one detection of the set s[0..size) (pattern p) to the totals and its members.
+inline void detect(const VertexId* s, int size, int p, PatternCounts& out) {
+    ++out.total[p];
+    for (int i = 0; i < size; ++i) ++out.per_node[s[i]][p];
+}
+
+/// Pattern of {u, v, w, x} from w's marker bits (adjacency to u, v) and x's (to u, v, w); the
+/// table is indexed by (mw & 3) * 8 + (mx & 7) and built once from classify().
+struct Classify4Table {
+    std::array<std::int8_t, 32> pattern{};
+    Classify4Table() {
+        for (int mw = 0; mw < 4; ++mw)
+            for (int mx = 0; mx < 8; ++mx) {
+                const int du = 1 + (mw & kAdjU ? 1 : 0) + (mx & kAdjU ? 1 : 0);
+                const int dv = 1 + (mw & kAdjV ? 1 : 0) + (mx & kAdjV ? 1 : 0);
+                const int dw = (mw & kAdjU ? 1 : 0) + (mw & kAdjV ? 1 : 0) + (mx & kAdjW ? 1 : 0);
+                const int dx = (mx & kAdjU ? 1 : 0) + (mx & kAdjV ? 1 : 0) + (mx & kAdjW ? 1 : 0);
+                const int edges = (du + dv + dw + dx) / 2;
+                pattern[mw * 8 + mx] = static_cast<std::int8_t>(
+                    classify(4, edges, std::max(std::max(du, dv), std::max(dw, dx))));
+            }
+    }
+};
+
+void record_brute_force(const Graph& g, const VertexId* set, int size, PatternCounts& out) {
     int edges = 0;
     int deg[4] = {0, 0, 0, 0};
     for (int i = 0; i < size; ++i)
@@ -34,40 +66,6 @@ void record(const Graph& g, const VertexId* set, int size, PatternCounts& out) {
     ++out.total[p];
     for (int i = 0; i < size; ++i) ++out.per_node[set[i]][p];
 }
-
-struct Esu {
-    const Graph& g;
-    int max_size;
-    PatternCounts& out;
-    std::vector<std::uint8_t> in_set, in_ext_or_nbr;
-    VertexId set[4];
-
-    // ESU: extend `set` (size s, start vertex root) with candidates from `ext`.
-    void extend(int s, std::vector<VertexId> ext, VertexId root) {
-        if (s >= 3) record(g, set, s, out);
-        if (s == max_size) return;
-        while (!ext.empty()) {
-            const VertexId w = ext.back();
-            ext.pop_back();
-            // New extension: ext plus exclusive neighbours of w (not in set, not adjacent to set).
-            std::vector<VertexId> next = ext;
-            for (VertexId u : g.neighbors(w)) {
-                if (u <= root || in_set[u]) continue;
-                bool exclusive = true;
-                for (int i = 0; i < s; ++i)
-                    if (set[i] == u || g.has_edge(set[i], u)) {
-                        exclusive = false;
-                        break;
-                    }
-                if (exclusive && std::find(next.begin(), next.end(), u) == next.end()) next.push_back(u);
-            }
-            set[s] = w;
-            in_set[w] = 1;
-            extend(s + 1, std::move(next), root);
-            in_set[w] = 0;
-        }
-    }
-};
 
 }  // namespace
 
@@ -98,16 +96,57 @@ Pattern parse_pattern(const std::string& name) {
 PatternCounts count_patterns(const Graph& g, int max_size) {
     if (max_size != 3 && max_size != 4) throw InvalidArgument("count_patterns: max_size must be 3 or 4");
     PatternCounts out;
-    out.per_node.assign(g.n(), {});
-    Esu esu{g, max_size, out, std::vector<std::uint8_t>(g.n(), 0), {}, {}};
-    for (VertexId v = 0; v < g.n(); ++v) {
-        std::vector<VertexId> ext;
-        for (VertexId u : g.neighbors(v))
-            if (u > v) ext.push_back(u);
-        esu.set[0] = v;
-        esu.in_set[v] = 1;
-        esu.extend(1, std::move(ext), v);
-        esu.in_set[v] = 0;
+    const VertexId n = g.n();
+    out.per_node.assign(n, {});
+    std::vector<std::uint8_t> mark(n, 0);
+    std::vector<VertexId> third;  // N(u) u N(v) minus {u, v}
+    static const Classify4Table table;
+    for (VertexId u = 0; u < n; ++u) {
+        for (VertexId v : g.neighbors(u)) {
+            if (v <= u) continue;
+            third.clear();
+            for (VertexId w : g.neighbors(u)) mark[w] |= kAdjU;
+            for (VertexId w : g.neighbors(v)) mark[w] |= kAdjV;
+            for (VertexId w : g.neighbors(u))
+                if (w != v) third.push_back(w);
+            for (VertexId w : g.neighbors(v))
+                if (w != u && !(mark[w] & kAdjU)) third.push_back(w);
+            for (VertexId w : third) {
+                const std::uint8_t mw = mark[w];
+                VertexId s[4] = {u, v, w, 0};
+                detect(s, 3, (mw & kAdjU) && (mw & kAdjV) ? idx(Pattern::triangle) : idx(Pattern::path2), out);
+                if (max_size < 4) continue;
+                for (VertexId x : g.neighbors(w)) mark[x] |= kAdjW;
+                // Fourth vertex: adjacent to u or v (in `third`), or only to w. The detections of
+                // u, v, w are summed in `local` and added once per w.
+                const std::int8_t* row = table.pattern.data() + (mw & 3) * 8;
+                std::array<std::uint64_t, kNumPatterns> local{};
+                auto fourth = [&](VertexId x) {
+                    const int p = row[mark[x] & 7];
+                    ++local[p];
+                    ++out.per_node[x][p];
+                };
+                for (VertexId x : third)
+                    if (x != w) fourth(x);
+                for (VertexId x : g.neighbors(w))
+                    if (x != u && x != v && !(mark[x] & (kAdjU | kAdjV))) fourth(x);
+                for (int p = kNumPatterns3; p < kNumPatterns; ++p) {
+                    out.total[p] += local[p];
+                    out.per_node[u][p] += local[p];
+                    out.per_node[v][p] += local[p];
+                    out.per_node[w][p] += local[p];
+                }
+                for (VertexId x : g.neighbors(w)) mark[x] &= static_cast<std::uint8_t>(~kAdjW);
+            }
+            for (VertexId w : g.neighbors(u)) mark[w] = 0;
+            for (VertexId w : g.neighbors(v)) mark[w] = 0;
+        }
+    }
+    // Normalise the multiple detections.
+    for (int p = 0; p < kNumPatterns; ++p) {
+        BREC_ASSERT(out.total[p] % kDetections[p] == 0);
+        out.total[p] /= kDetections[p];
+        for (auto& row : out.per_node) row[p] /= kDetections[p];
     }
     return out;
 }
@@ -134,10 +173,10 @@ PatternCounts count_patterns_brute_force(const Graph& g, int max_size) {
     for (s[0] = 0; s[0] < n; ++s[0])
         for (s[1] = s[0] + 1; s[1] < n; ++s[1])
             for (s[2] = s[1] + 1; s[2] < n; ++s[2]) {
-                if (connected(s, 3)) record(g, s, 3, out);
+                if (connected(s, 3)) record_brute_force(g, s, 3, out);
                 if (max_size < 4) continue;
                 for (s[3] = s[2] + 1; s[3] < n; ++s[3])
-                    if (connected(s, 4)) record(g, s, 4, out);
+                    if (connected(s, 4)) record_brute_force(g, s, 4, out);
             }
     return out;
 }

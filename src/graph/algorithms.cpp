@@ -81,6 +81,9 @@ Graph induced_subgraph(const Graph& g, const std::vector<VertexId>& vertices) {
 }
 
 std::vector<std::int32_t> bfs_distances(const Graph& g, VertexId src) {
+    if (src >= g.n())
+        throw InvalidArgument("bfs_distances: source vertex " + std::to_string(src) +
+                              " out of range [0," + std::to_string(g.n()) + ")");
     std::vector<std::int32_t> dist(g.n(), kUnreachable);
     std::vector<VertexId> queue;
     queue.reserve(g.n());
@@ -108,6 +111,9 @@ std::vector<std::int32_t> all_pairs_distances(const Graph& g) {
 }
 
 std::vector<VertexId> ego_vertices(const Graph& g, VertexId v, std::uint32_t k) {
+    if (v >= g.n())
+        throw InvalidArgument("ego_vertices: root vertex " + std::to_string(v) +
+                              " out of range [0," + std::to_string(g.n()) + ")");
     std::vector<std::int32_t> dist(g.n(), kUnreachable);
     std::vector<VertexId> order{v};
     dist[v] = 0;
@@ -174,8 +180,16 @@ Graph complement(const Graph& g) {
 
 Graph disjoint_union(const Graph& g, const Graph& h) {
     GraphBuilder b(g.n() + h.n());
-    for (const auto& [u, v] : g.edges()) b.add_edge(u, v);
-    for (const auto& [u, v] : h.edges()) b.add_edge(u + g.n(), v + g.n());
+    // Edge labels are kept when either graph has them (missing labels are 0).
+    const bool labelled = g.has_edge_labels() || h.has_edge_labels();
+    for (const auto& [u, v] : g.edges()) {
+        if (labelled) b.add_edge(u, v, g.edge_label(u, v));
+        else b.add_edge(u, v);
+    }
+    for (const auto& [u, v] : h.edges()) {
+        if (labelled) b.add_edge(u + g.n(), v + g.n(), h.edge_label(u, v));
+        else b.add_edge(u + g.n(), v + g.n());
+    }
     if (g.has_node_labels() || h.has_node_labels()) {
         std::vector<Label> labels;
         for (VertexId v = 0; v < g.n(); ++v) labels.push_back(g.node_label(v));

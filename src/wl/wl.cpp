@@ -86,24 +86,43 @@ LabelledUnion complete_union(const Graph& g, const Graph& h, LabelFn label) {
     return u;
 }
 
-/// Resistance distances from the Laplacian pseudo-inverse, rounded to 1e-6 (as integers) so that
-/// equal distances computed along different floating-point paths compare equal.
-std::vector<std::int64_t> resistance_distances(const Graph& g) {
+/// Resistance distances R(a,b) = L+(a,a) + L+(b,b) - 2 L+(a,b) from the Laplacian pseudo-inverse
+/// L+ = (L + J/n)^-1 - J/n (valid for connected graphs), by a Cholesky solve.
+std::vector<double> resistance_distances(const Graph& g) {
     const VertexId n = g.n();
-    Eigen::MatrixXd lap = Eigen::MatrixXd::Zero(n, n);
+    Eigen::MatrixXd lap = Eigen::MatrixXd::Constant(n, n, 1.0 / n);
     for (VertexId v = 0; v < n; ++v) {
-        lap(v, v) = g.degree(v);
-        for (VertexId w : g.neighbors(v)) lap(v, w) = -1.0;
+        lap(v, v) += g.degree(v);
+        for (VertexId w : g.neighbors(v)) lap(v, w) -= 1.0;
     }
-    // For a connected graph L + J/n is invertible and (L + J/n)^-1 - J/n is the pseudo-inverse.
-    const Eigen::MatrixXd j = Eigen::MatrixXd::Constant(n, n, 1.0 / n);
-    const Eigen::MatrixXd pinv = (lap + j).inverse() - j;
-    std::vector<std::int64_t> r(static_cast<std::size_t>(n) * n);
+    const Eigen::MatrixXd pinv = lap.llt().solve(Eigen::MatrixXd::Identity(n, n));  // J/n cancels below
+    std::vector<double> r(static_cast<std::size_t>(n) * n);
     for (VertexId a = 0; a < n; ++a)
         for (VertexId b = 0; b < n; ++b)
-            r[static_cast<std::size_t>(a) * n + b] =
-                std::llround((pinv(a, a) + pinv(b, b) - 2 * pinv(a, b)) * 1e6);
+            r[static_cast<std::size_t>(a) * n + b] = a == b ? 0.0 : pinv(a, a) + pinv(b, b) - 2 * pinv(a, b);
     return r;
+}
+
+/// Integer ids of floating-point values of both graphs such that values closer than a tolerance
+/// share an id: sort all values and start a new id where the gap to the previous value exceeds
+/// 1e-8 * max(1, |value|). Unlike rounding to a grid, two values that differ only by round-off
+/// (e.g. the same distance computed in a relabelled graph) can never fall on different sides of a
+/// grid boundary. Assumption (it holds on every BREC graph): distinct resistance distances differ
+/// by more than 1e-8 relative, while the Cholesky round-off is about 1e-13.
+std::vector<std::int64_t> cluster_values(const std::vector<double>& values) {
+    std::vector<std::size_t> order(values.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return values[x] < values[y]; });
+    std::vector<std::int64_t> ids(values.size());
+    std::int64_t id = 0;
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        if (i > 0) {
+            const double prev = values[order[i - 1]], cur = values[order[i]];
+            if (cur - prev > 1e-8 * std::max(1.0, std::abs(cur))) ++id;
+        }
+        ids[order[i]] = id;
+    }
+    return ids;
 }
 
 WlResult run_distance_wl(const Graph& g, const Graph& h, const WlOptions& opt, bool resistance) {
@@ -112,8 +131,14 @@ WlResult run_distance_wl(const Graph& g, const Graph& h, const WlOptions& opt, b
     const auto dg = all_pairs_distances(g), dh = all_pairs_distances(h);
     std::vector<std::int64_t> rg, rh;
     if (resistance) {
-        rg = resistance_distances(g);
-        rh = resistance_distances(h);
+        // Cluster the distances of both graphs together, then split back.
+        std::vector<double> all_r = resistance_distances(g);
+        const std::size_t split = all_r.size();
+        const std::vector<double> r_h = resistance_distances(h);
+        all_r.insert(all_r.end(), r_h.begin(), r_h.end());
+        const std::vector<std::int64_t> ids = cluster_values(all_r);
+        rg.assign(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(split));
+        rh.assign(ids.begin() + static_cast<std::ptrdiff_t>(split), ids.end());
     }
     // Arc labels: rank (spd, resistance) jointly so they fit 32 bits.
     std::vector<std::pair<std::int64_t, std::int64_t>> all;

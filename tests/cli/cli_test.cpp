@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 
 #include <cstdio>
 #include <fstream>
@@ -88,6 +89,17 @@ TEST(Cli, InfoReportsTheShippedBrecDataset) {
     EXPECT_EQ(c["cfi"]["nodes"], nlohmann::json::array({18, 198}));
     EXPECT_EQ(c["four_vertex_condition"]["nodes"], nlohmann::json::array({63, 63}));
     EXPECT_EQ(c["four_vertex_condition"]["parameters"]["srg(63,30,13,15) 4vtx(30,45)"], 20);
+    // Node ranges and id ranges of all seven categories (checked against networkx).
+    const std::pair<const char*, std::array<int, 4>> expected[] = {
+        {"basic", {10, 10, 0, 59}},           {"regular", {7, 10, 60, 109}},
+        {"strongly_regular", {16, 35, 110, 159}}, {"extension", {10, 19, 160, 259}},
+        {"cfi", {18, 198, 260, 359}},          {"four_vertex_condition", {63, 63, 360, 379}},
+        {"distance_regular", {30, 63, 380, 399}}};
+    for (const auto& [name, v] : expected) {
+        EXPECT_EQ(c[name]["nodes"], nlohmann::json::array({v[0], v[1]})) << name;
+        EXPECT_EQ(c[name]["ids"], nlohmann::json::array({v[2], v[3]})) << name;
+    }
+    EXPECT_EQ(j["command"], "info");
     EXPECT_TRUE(j["isomorphic_pairs"].empty());
     // The official set repeats two graphs (found by canonical certificates); info warns.
     EXPECT_EQ(j["repeated_graphs"].size(), 2u);

@@ -47,6 +47,42 @@ TEST(PatternCounts, PetersenHasNoTrianglesOrFourCycles) {
     EXPECT_EQ(total(c, Pattern::star3), 10u);  // 10 vertices x C(3,3)
 }
 
+// Each 4-vertex pattern on its own: exactly one occurrence of itself, and its 3-vertex subsets.
+// This pins the normalisation factors of the edge iteration pattern by pattern.
+TEST(PatternCounts, EachPatternTemplateContainsItselfOnce) {
+    struct Case {
+        Pattern p;
+        std::vector<Edge> edges;
+        std::uint64_t triangles, paths;
+    };
+    const std::vector<Case> cases = {
+        {Pattern::path3, {{0, 1}, {1, 2}, {2, 3}}, 0, 2},
+        {Pattern::star3, {{0, 1}, {0, 2}, {0, 3}}, 0, 3},
+        {Pattern::cycle4, {{0, 1}, {1, 2}, {2, 3}, {3, 0}}, 0, 4},
+        {Pattern::tailed_triangle, {{0, 1}, {1, 2}, {2, 0}, {2, 3}}, 1, 2},
+        {Pattern::diamond, {{0, 1}, {1, 2}, {2, 0}, {0, 3}, {1, 3}}, 2, 2},
+        {Pattern::clique4, {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}}, 4, 0},
+    };
+    for (const auto& c : cases) {
+        const auto counts = count_patterns(make_graph(4, c.edges));
+        for (int p = kNumPatterns3; p < kNumPatterns; ++p)
+            EXPECT_EQ(counts.total[p], p == static_cast<int>(c.p) ? 1u : 0u) << pattern_name(c.p);
+        EXPECT_EQ(total(counts, Pattern::triangle), c.triangles) << pattern_name(c.p);
+        EXPECT_EQ(total(counts, Pattern::path2), c.paths) << pattern_name(c.p);
+        for (VertexId v = 0; v < 4; ++v) EXPECT_EQ(counts.per_node[v][static_cast<int>(c.p)], 1u);
+    }
+}
+
+TEST(PatternCounts, MatchesBruteForceOnLargerSparseAndDenseGraphs) {
+    Rng rng(5);
+    for (const auto& [n, p] : std::vector<std::pair<VertexId, double>>{{40, 0.05}, {40, 0.15}, {30, 0.5}, {25, 0.9}}) {
+        const Graph g = testing::random_graph(n, p, rng);
+        const auto fast = count_patterns(g), slow = count_patterns_brute_force(g);
+        EXPECT_EQ(fast.total, slow.total) << "n=" << n << " p=" << p;
+        EXPECT_EQ(fast.per_node, slow.per_node) << "n=" << n << " p=" << p;
+    }
+}
+
 TEST(PatternCounts, MatchesBruteForceOnRandomGraphs) {
     Rng rng(20261122);
     for (int trial = 0; trial < 60; ++trial) {

@@ -58,6 +58,31 @@ TEST(ColorRefinement, CannotSeparateC6FromTwoTriangles) {
     EXPECT_TRUE(separates("3wl", make_cycle(6), two_triangles()));
 }
 
+// The round limit: 2-FWL needs R rounds to separate the CFI pair over K3; with R - 1 rounds it
+// must not, and it must report exactly R - 1 rounds.
+TEST(WlRounds, RoundLimitCutsRefinementShort) {
+    const Graph a = testing::cfi_graph(make_complete(3), false), b = testing::cfi_graph(make_complete(3), true);
+    const auto full = compare_pair(a, b, WlOptions(WlMethod::parse("2fwl")));
+    ASSERT_TRUE(full.distinguished);
+    ASSERT_GE(full.rounds, 2);
+    const auto cut = compare_pair(a, b, WlOptions(WlMethod::parse("2fwl")).rounds(full.rounds - 1));
+    EXPECT_FALSE(cut.distinguished);
+    EXPECT_EQ(cut.rounds, full.rounds - 1);
+    const auto exact = compare_pair(a, b, WlOptions(WlMethod::parse("2fwl")).rounds(full.rounds));
+    EXPECT_TRUE(exact.distinguished);
+    // 1-WL on two paths: P9 vs P4 + P5 differ in the degree histogram at once (round 0 has one
+    // colour, round 1 sees the end points), while P9 vs C9 + ... : P9 and the 9-cycle are told apart
+    // after one round as well; a long path against a cycle plus path needs more rounds.
+    const Graph p12 = make_path(12);
+    const Graph c6p6 = disjoint_union(make_cycle(6), make_path(6));
+    // Same degree histogram (2 end points, 10 inner vertices); the end points of P6 are at distance
+    // 5 from each other, those of P12 at 11: 1-WL needs several rounds to see it.
+    const auto r = compare_pair(p12, c6p6, WlOptions());
+    EXPECT_TRUE(r.distinguished);
+    EXPECT_GE(r.rounds, 3);
+    EXPECT_FALSE(compare_pair(p12, c6p6, WlOptions().rounds(r.rounds - 1)).distinguished);
+}
+
 TEST(ColorRefinement, RoundLimitStopsEarly) {
     // Paths of length 9 and a path 8 + isolated... : use P7 vs P3+P4 is separated by degree; use
     // two long paths differing only far from the ends: P10 vs (P5 + P5 joined differently) is
@@ -134,9 +159,9 @@ TEST(WlHierarchy, RookGraphVersusShrikhande) {
 }
 
 // CFI theory (Cai, Fürer, Immerman 1992; Dawar & Richerby; Neuen 2023): (k-1)-FWL (= k-WL)
-// distinguishes the untwisted from the twisted CFI graph over B iff tw(B) <= k-1, i.e. 2-FWL
-// separates CFI pairs over bases of treewidth 2 and 3-FWL those of treewidth <= 3; 1-WL separates
-// none (the pairs have identical degree structure and are refined identically).
+// distinguishes the untwisted from the twisted CFI graph over a connected base graph B iff
+// tw(B) <= k-1, i.e. 2-FWL separates CFI pairs over bases of treewidth 2 and 3-FWL those of
+// treewidth <= 3; 1-WL separates none of these (all bases here have treewidth >= 2).
 TEST(WlHierarchy, CfiPairsFollowTreewidth) {
     const Graph k3 = make_complete(3), c5 = make_cycle(5), k4 = make_complete(4), k5 = make_complete(5);
     for (const Graph* base : {&k3, &c5}) {  // treewidth 2
@@ -163,6 +188,37 @@ TEST(WlHierarchy, CfiPairsFollowTreewidth) {
     EXPECT_EQ(certify_hardness(a, b).level, Hardness::fwl2);
 }
 
+// More base graphs. The lower bound (Dawar & Richerby 2007) and the upper bound (k-FWL determines
+// homomorphism counts from every graph of treewidth <= k, Dvořák 2010 / Dell, Grohe, Rattan 2018,
+// and the counts from B itself differ, Roberson 2022) give: for a connected base graph B, k-FWL
+// separates the CFI pair over B iff tw(B) <= k. So: a tree (treewidth 1) is separated already by
+// 1-WL, the 8-cycle (treewidth 2) by 2-FWL but not 1-WL, and K_{3,3} and the triangular prism
+// (treewidth 3) by 3-FWL but not by 2-FWL (= 3-WL).
+TEST(WlHierarchy, CfiPairsOverMoreBaseGraphs) {
+    const Graph star = make_graph(4, {{0, 1}, {0, 2}, {0, 3}});
+    {
+        const Graph a = testing::cfi_graph(star, false), b = testing::cfi_graph(star, true);
+        EXPECT_TRUE(separates("1wl", a, b));
+        EXPECT_TRUE(separates("2fwl", a, b));
+    }
+    {
+        const Graph a = testing::cfi_graph(make_cycle(8), false), b = testing::cfi_graph(make_cycle(8), true);
+        EXPECT_FALSE(separates("1wl", a, b));
+        EXPECT_TRUE(separates("2fwl", a, b));
+    }
+    std::vector<Edge> k33, prism = {{0, 1}, {1, 2}, {2, 0}, {3, 4}, {4, 5}, {5, 3}, {0, 3}, {1, 4}, {2, 5}};
+    for (VertexId i = 0; i < 3; ++i)
+        for (VertexId j = 3; j < 6; ++j) k33.emplace_back(i, j);
+    for (const Graph& base : {make_graph(6, k33), make_graph(6, prism)}) {
+        const Graph a = testing::cfi_graph(base, false), b = testing::cfi_graph(base, true);
+        ASSERT_EQ(a.n(), 60u);  // 6 vertices of degree 3: 2*3 + 4 vertices each
+        EXPECT_FALSE(separates("1wl", a, b));
+        EXPECT_FALSE(separates("2fwl", a, b));
+        EXPECT_FALSE(separates("3wl", a, b));
+        EXPECT_TRUE(separates("3fwl", a, b));
+    }
+}
+
 class NoMethodSeparatesRelabelings : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(NoMethodSeparatesRelabelings, RandomGraphs) {
@@ -184,6 +240,25 @@ INSTANTIATE_TEST_SUITE_P(AllMethods, NoMethodSeparatesRelabelings,
                                  if (c == ':') c = '_';
                              return s;
                          });
+
+// The benchmark's reliability check on real data: a graph of every category against a random
+// relabeling of itself is never separated (cheap methods on all categories, 2-FWL on small ones).
+TEST(NoMethodSeparatesRelabelings, OfficialBrecGraphs) {
+    const auto ds = read_pair_file(std::string(BREC_SOURCE_DIR) + "/datasets/brec/brec_v3_pairs.tsv");
+    Rng rng(2024);
+    for (const auto& p : ds.pairs) {
+        if (p.id % 20 != 7) continue;  // 20 pairs across all categories
+        const Graph h = permute(p.b, rng.permutation(p.b.n()));
+        for (const char* m : {"1wl", "spd", "s3", "s4", "n:1", "m1"})
+            EXPECT_FALSE(separates(m, p.b, h)) << m << " pair " << p.id;
+        if (is_connected(p.b)) {
+            EXPECT_FALSE(separates("gd", p.b, h)) << "gd pair " << p.id;
+        }
+        if (p.b.n() <= 40) {
+            EXPECT_FALSE(separates("2fwl", p.b, h)) << "2fwl pair " << p.id;
+        }
+    }
+}
 
 TEST(Baselines, SubgraphCountsSeparateC6FromTwoTriangles) {
     EXPECT_TRUE(separates("s3", make_cycle(6), two_triangles()));

@@ -1,15 +1,18 @@
 #pragma once
 // Exact counts of connected induced subgraphs on 3 and 4 vertices, per graph and per vertex.
 //
-// Enumeration visits each connected vertex set of size <= 4 exactly once (ESU: Wernicke 2006,
-// extending sets only by neighbours with larger ids than the start vertex), then classifies it by
-// edge count and degree sequence. The cost is O(number of connected 4-sets) = O(N d^3), the bound of
-// Shervashidze et al. 2009, without their edge-based normalisation step.
+// Algorithm in the style of Shervashidze et al. 2009: iterate over the edges {u,v}; every vertex w
+// adjacent to u or v gives a connected 3-set {u,v,w}, classified by w's adjacency to u and v; every
+// vertex x adjacent to u, v or w gives a connected 4-set {u,v,w,x}, classified by the adjacency of
+// x to u, v, w. A connected set of pattern p is detected a fixed number f(p) of times (once per
+// edge e of the set and per order of the remaining vertices that keeps the prefix connected):
+// f = 3 (triangle), 2 (2-path), 12 (4-clique), 10 (diamond), 8 (4-cycle), 7 (tailed triangle),
+// 6 (3-star), 4 (3-path). Every detection adds one to each member vertex, so dividing by f(p)
+// normalises the per-graph and the per-vertex counts alike. Adjacency tests use per-edge marker
+// bits, not binary searches. Cost O(m d^2) = O(N d^3) for 4-sets, O(m d) for 3-sets.
 //
 // @inproceedings{shervashidze2009efficient, title={Efficient graphlet kernels for large graph
 //   comparison}, author={Shervashidze, Nino and others}, booktitle={AISTATS}, year={2009}}
-// @article{wernicke2006efficient, title={Efficient detection of network motifs},
-//   author={Wernicke, Sebastian}, journal={IEEE/ACM TCBB}, year={2006}}
 
 #include <array>
 #include <cstdint>

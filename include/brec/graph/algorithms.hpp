@@ -20,13 +20,15 @@ Permutation inverse(const Permutation& perm);
 /// Subgraph induced by `vertices` (kept in the given order: vertex vertices[i] becomes i).
 Graph induced_subgraph(const Graph& g, const std::vector<VertexId>& vertices);
 
-/// Unweighted distances from src; kUnreachable for other components. Complexity O(n + m).
+/// Unweighted distances from src; kUnreachable for other components. Throws InvalidArgument when
+/// src >= n. Complexity O(n + m).
 inline constexpr std::int32_t kUnreachable = -1;
 std::vector<std::int32_t> bfs_distances(const Graph& g, VertexId src);
 /// All-pairs distances, row-major n*n. Complexity O(n (n + m)).
 std::vector<std::int32_t> all_pairs_distances(const Graph& g);
 
-/// Vertices within distance k of v (v first, then by BFS order).
+/// Vertices within distance k of v (v first, then by BFS order); InvalidArgument when v >= n.
+/// Complexity O(size of the ego-net and its boundary edges) plus O(n) for the distance array.
 std::vector<VertexId> ego_vertices(const Graph& g, VertexId v, std::uint32_t k);
 /// The induced k-hop ego-net of v; the root becomes vertex 0.
 Graph ego_net(const Graph& g, VertexId v, std::uint32_t k);
@@ -37,7 +39,8 @@ bool is_connected(const Graph& g);
 
 /// The complement graph (labels of nodes kept, edge labels dropped).
 Graph complement(const Graph& g);
-/// Disjoint union: vertices of h are shifted by g.n().
+/// Disjoint union: vertices of h are shifted by g.n(); node and edge labels are kept (a graph
+/// without labels contributes label 0).
 Graph disjoint_union(const Graph& g, const Graph& h);
 
 }  // namespace brec

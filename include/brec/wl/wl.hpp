@@ -4,6 +4,14 @@
 // compared after every round; refinement stops as soon as they differ (distinguished) or when the
 // partition of the disjoint union stops refining (not distinguished).
 //
+// 1-WL and its variants (spd, gd, s3, s4, nk, m1) rank explicit sorted integer signatures: exact.
+// k-WL / k-FWL keep the old colour exactly and replace the multiset of the definition by a 64-bit
+// sum of mixed random values (src/wl/tuple_wl.cpp): a partition never coarsens, and two different
+// multisets inside one colour class merge only on a 64-bit hash collision (probability about
+// s^2 / 2^65 per round for a class of s tuples; below 1e-10 on every BREC pair).
+// gd: resistance distances are grouped by a relative tolerance of 1e-8 (sorted values, a new group
+// at every larger gap) rather than rounded to a grid, so round-off cannot split equal distances.
+//
 // @inproceedings{morris2019weisfeiler, title={Weisfeiler and Leman Go Neural: Higher-order Graph
 //   Neural Networks}, author={Morris, Christopher and others}, booktitle={AAAI}, year={2019}}
 // @article{cai1992optimal, title={An optimal lower bound on the number of variables for graph
