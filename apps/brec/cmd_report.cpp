@@ -1,14 +1,101 @@
-// brec report: placeholder until the module lands (see the open issues).
+// brec report: statistics over result files (SPEC §6): per-cell mean ± CI, per-task Holm-corrected
+// pairwise tests, Friedman test and Nemenyi CD across tasks, CD diagram and category chart (SVG).
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
 #include "commands.hpp"
+#include "common.hpp"
 #include "brec/core/error.hpp"
+#include "brec/io/files.hpp"
+#include "brec/report/analysis.hpp"
+#include "brec/report/render.hpp"
+#include "brec/report/results.hpp"
 
 namespace brec::cli {
+namespace {
+
+struct ReportArgs {
+    std::vector<std::string> inputs;
+    std::string formats;
+    std::string out;
+    bool fine = false;
+    bool quiet = false;
+    ReportOptions opt;
+};
+
+std::vector<std::string> split_formats(const std::string& s) {
+    std::vector<std::string> out;
+    std::stringstream ss(s);
+    std::string f;
+    while (std::getline(ss, f, ','))
+        if (!f.empty()) out.push_back(f);
+    return out;
+}
+
+int run_report(const ReportArgs& args, RunContext& ctx) {
+    ResultReader reader(ResultReadOptions{args.fine});
+    // Reading and the statistics take milliseconds: no progress bar, so an error stays one line.
+    for (const auto& path : args.inputs) reader.add_file(path);
+    const ResultSet results = reader.finish();
+    const ReportAnalysis analysis = analyse_results(results, args.opt);
+    if (!args.quiet)
+        for (const auto& n : analysis.notes) ctx.warn(n);
+
+    if (args.out.empty()) {
+        const auto formats = split_formats(args.formats.empty() ? "md" : args.formats);
+        if (formats.size() != 1) throw InvalidArgument("without --out, give exactly one --format (md, latex or json)");
+        const auto files = report_files(analysis, formats);
+        std::cout << files.front().second;
+        return 0;
+    }
+    // Everything is rendered before anything is written; each file is written atomically.
+    const auto files = report_files(analysis, split_formats(args.formats.empty() ? "md,latex,json" : args.formats));
+    std::error_code ec;
+    std::filesystem::create_directories(args.out, ec);
+    if (ec) throw IoError("cannot create directory " + args.out + ": " + ec.message());
+    for (const auto& [name, content] : files) {
+        const std::string path = (std::filesystem::path(args.out) / name).string();
+        write_text_file_atomic(path, content);
+        std::cout << "wrote " << path << "\n";
+    }
+    return 0;
+}
+
+}  // namespace
 
 void add_report(CLI::App& root, Action& action) {
-    auto* sub = root.add_subcommand("report", "(not available yet in this build)");
-    sub->callback([&action]() {
-        action = [](RunContext&) -> int { throw Unsupported("brec report is not available in this build yet"); };
-    });
+    auto args = std::make_shared<ReportArgs>();
+    auto* sub = root.add_subcommand(
+        "report",
+        "Statistics over result files: per task x model the mean +- Student-t CI over seeds, per task the\n"
+        "paired t-test and Wilcoxon signed-rank test of every model pair (Holm-corrected, with Cohen's d_z\n"
+        "and whether the two tests agree), the Friedman test and Nemenyi critical difference across tasks,\n"
+        "a critical-difference diagram (cd.svg) and, for BREC results, a per-category bar chart\n"
+        "(categories.svg).\n"
+        "Inputs: CSV rows task,model,seed,value[,direction] (direction max|min, default max; optional\n"
+        "header); the JSONL or summary JSON of brec eval / brec wl (one task per BREC group, or per fine\n"
+        "category with --fine; value = pairs distinguished, counted only when reliable). Per-pair records\n"
+        "of several shard files are merged per (model, seed); ids repeated across shards are counted once.\n"
+        "Without --out the report is printed (Markdown unless --format says otherwise); with --out DIR the\n"
+        "directory gets report.md, report.tex, report.json (or those named by --format) and the SVGs.\n"
+        "Example: brec report results/*.jsonl --out report/   or   brec report scores.csv --format latex");
+    sub->add_option("results", args->inputs, "Result files (CSV, JSONL or summary JSON)")->required()->check(CLI::ExistingFile);
+    sub->add_option("--format", args->formats, "Comma-separated md, latex, json (default: md to stdout; all three with --out)");
+    sub->add_option("--out,-o", args->out, "Directory for the report files and SVG figures (created if missing)");
+    sub->add_option("--alpha", args->opt.alpha, "Significance level of intervals, tests and CD")
+        ->check(CLI::Range(1e-6, 0.5))
+        ->capture_default_str();
+    sub->add_flag("--bootstrap", args->opt.bootstrap, "Also report percentile bootstrap intervals of the cell means");
+    sub->add_option("--resamples", args->opt.resamples, "Bootstrap resamples B")->check(CLI::Range(100, 10000000))->capture_default_str();
+    sub->add_option("--bootstrap-seed", args->opt.bootstrap_seed, "Seed of the bootstrap")->capture_default_str();
+    sub->add_option("--exact-limit", args->opt.wilcoxon_exact_limit,
+                    "Exact Wilcoxon null up to this many non-zero differences, normal approximation above")
+        ->check(CLI::Range(0, 1000))
+        ->capture_default_str();
+    sub->add_flag("--fine", args->fine, "BREC results: one task per fine category instead of the four groups");
+    sub->add_flag("--quiet,-q", args->quiet, "No notes on stderr");
+    sub->callback([args, &action]() { action = [args](RunContext& ctx) { return run_report(*args, ctx); }; });
 }
 
 }  // namespace brec::cli

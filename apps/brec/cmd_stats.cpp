@@ -28,7 +28,7 @@ void add_stats(CLI::App& root, Action& action) {
     sub->require_subcommand(1);
     auto* thr = sub->add_subcommand(
         "threshold", "The RPC threshold (q-1)d/(q-d) F_{d,q-d}(1-alpha) of BREC's reliable paired comparison.\n"
-                     "Example: brec stats threshold --q 32 --d 16 --alpha 0.05   (prints 72.34)");
+                     "Example: brec stats threshold --q 32 --d 16 --alpha 0.05   (prints 72.3380)");
     thr->add_option("--q", args->q, "Relabelings per graph (paired samples)")->check(CLI::Range(2, 1000000))->capture_default_str();
     thr->add_option("--d", args->d, "Embedding dimension")->check(CLI::Range(1, 1000000))->capture_default_str();
     thr->add_option("--alpha", args->alpha, "Significance level")->check(CLI::Range(1e-12, 0.999999))->capture_default_str();
@@ -43,7 +43,7 @@ void add_stats(CLI::App& root, Action& action) {
     });
     auto* cd = sub->add_subcommand(
         "cd", "The Nemenyi critical difference for k models over N tasks (studentised range, infinite df).\n"
-              "Example: brec stats cd --k 4 --n 10   (prints 1.4831)");
+              "Example: brec stats cd --k 4 --n 10   (prints 1.4832)");
     cd->add_option("--k", args->k, "Number of models")->check(CLI::Range(2, 1000))->capture_default_str();
     cd->add_option("--n", args->n, "Number of tasks")->check(CLI::Range(1, 1000000))->capture_default_str();
     cd->add_option("--alpha", args->alpha, "Significance level")->check(CLI::Range(1e-6, 0.5))->capture_default_str();

@@ -10,7 +10,7 @@
 
 namespace brec {
 
-HotellingResult hotelling_t2_paired(const Eigen::MatrixXd& x, const Eigen::MatrixXd& y, T2Form form, double atol) {
+HotellingResult hotelling_t2_paired(const Eigen::MatrixXd& x, const Eigen::MatrixXd& y, T2Form form, double noise_variance) {
     if (x.rows() != y.rows() || x.cols() != y.cols())
         throw InvalidArgument("hotelling_t2_paired: X is " + std::to_string(x.rows()) + "x" + std::to_string(x.cols()) +
                               " but Y is " + std::to_string(y.rows()) + "x" + std::to_string(y.cols()));
@@ -26,7 +26,7 @@ HotellingResult hotelling_t2_paired(const Eigen::MatrixXd& x, const Eigen::Matri
     const Eigen::VectorXd values = eig.eigenvalues();
     const double sigma_max = values.cwiseAbs().maxCoeff();
     const double rtol = static_cast<double>(d) * std::ldexp(1.0, -23);
-    const double cutoff = std::max(rtol * sigma_max, atol);
+    const double cutoff = rtol * sigma_max;
     HotellingResult r;
     r.samples = static_cast<int>(q);
     r.dimension = static_cast<int>(d);
@@ -35,9 +35,13 @@ HotellingResult hotelling_t2_paired(const Eigen::MatrixXd& x, const Eigen::Matri
     for (Eigen::Index i = 0; i < d; ++i) {
         const double s = std::abs(values(i));
         if (sigma_max > 0 && s > cutoff) {
-            inv(i) = 1.0 / values(i);
             ++r.rank;
             sigma_min = std::min(sigma_min, s);
+        }
+        if (noise_variance > 0) {
+            inv(i) = 1.0 / (std::max(values(i), 0.0) + noise_variance);
+        } else if (sigma_max > 0 && s > cutoff) {
+            inv(i) = 1.0 / values(i);
         }
     }
     r.condition = r.rank > 0 ? sigma_max / sigma_min : std::numeric_limits<double>::infinity();

@@ -161,5 +161,38 @@ TEST(Nemenyi, StudentizedRangeMatchesDemsarTable) {
     EXPECT_NEAR(studentized_range_cdf(3.633, 4), 0.95, 1e-3);
 }
 
+TEST(Nemenyi, StudentizedRangeOfTwoNormalsHasClosedForm) {
+    // The range of two standard normals is |Z1 - Z2| = sqrt(2) |N(0,1)|: P(R <= q) = 2 Phi(q / sqrt 2) - 1,
+    // so the 0.05 quantile is sqrt(2) * 1.959963985.
+    for (double q : {0.5, 1.0, 2.0, 2.771808, 4.0})
+        EXPECT_NEAR(studentized_range_cdf(q, 2), std::erf(q / 2.0), 1e-9) << "q=" << q;
+    EXPECT_NEAR(studentized_range_quantile(0.05, 2), std::sqrt(2.0) * 1.959963985, 1e-7);
+    EXPECT_NEAR(studentized_range_quantile(0.01, 2), std::sqrt(2.0) * 2.575829304, 1e-7);
+    EXPECT_THROW(studentized_range_cdf(1.0, 1), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace brec
+
+namespace brec {
+namespace {
+
+TEST(Hotelling, NoiseVarianceSeparatesRoundingFromConsistentDifferences) {
+    Rng rng(4);
+    Eigen::MatrixXd x(32, 16), noisy(32, 16), shifted(32, 16);
+    for (int i = 0; i < 32; ++i)
+        for (int j = 0; j < 16; ++j) {
+            x(i, j) = rng.normal();
+            noisy(i, j) = x(i, j) + 1e-7 * rng.normal();  // float rounding only
+            shifted(i, j) = x(i, j) + 0.5 + 1e-7 * rng.normal();  // a consistent difference
+        }
+    const double noise = 1e-5 * 1e-5;
+    const double thr = rpc_threshold(32, 16, 0.05);
+    // Without a noise model, rounding alone yields a Hotelling-distributed statistic.
+    EXPECT_GT(hotelling_t2_paired(x, noisy).t2, 1.0);
+    EXPECT_LT(hotelling_t2_paired(x, noisy, T2Form::standard, noise).t2, 1.0);
+    EXPECT_GT(hotelling_t2_paired(x, shifted, T2Form::standard, noise).t2, 1e6 * thr);
+}
+
 }  // namespace
 }  // namespace brec

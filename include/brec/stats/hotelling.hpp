@@ -28,13 +28,15 @@ enum class T2Form { standard, reference };
 /// S = sample covariance of D (divisor q − 1), S⁺ its Moore–Penrose pseudo-inverse computed like
 /// torch.linalg.pinv on float32 input: singular values at or below rtol · σ_max count as zero, with
 /// rtol = d · 2^-23 (max(m, n) · float32 epsilon). Complexity O(q d² + d³).
-/// `atol` is an absolute cut-off as well (torch.linalg.pinv's atol): singular values at or below
-/// it also count as zero. Callers pass the variance of floating-point noise so that differences
-/// that are pure rounding (relabelings of one graph through a float32 model) give T² = 0 instead
-/// of a Hotelling-distributed value that would fail the reliability check at rate α.
+/// `noise_variance` > 0 adds that variance to the diagonal of S before the pseudo-inverse: the
+/// known variance of floating-point noise in the embeddings. Without it, differences that are pure
+/// rounding (relabelings of one graph through a float32 model) give a Hotelling-distributed T²
+/// that fails the reliability check at rate α; with it they give T² ≈ 0, while a consistent
+/// difference far above the noise (d̄ ≫ noise, S ≈ 0) still gives a huge T², as it should.
+/// rank and condition describe S itself.
 /// Throws InvalidArgument when shapes differ or q < 2.
 HotellingResult hotelling_t2_paired(const Eigen::MatrixXd& x, const Eigen::MatrixXd& y,
-                                    T2Form form = T2Form::standard, double atol = 0.0);
+                                    T2Form form = T2Form::standard, double noise_variance = 0.0);
 
 /// RPC threshold (q−1)·d/(q−d) · F_{d,q−d}(1−α). q = 32, d = 16, α = 0.05 gives 72.34.
 /// Throws InvalidArgument unless q > d >= 1 and 0 < α < 1.

@@ -1,0 +1,98 @@
+#pragma once
+// The statistics of a report (SPEC §6): per-cell intervals, per-task pairwise tests with Holm
+// correction, and the Friedman test with the Nemenyi critical difference across tasks.
+//
+// @article{demsar2006statistical, title={Statistical comparisons of classifiers over multiple data
+//   sets}, author={Dem{\v{s}}ar, Janez}, journal={JMLR}, volume={7}, pages={1--30}, year={2006}}
+// @article{holm1979simple, title={A simple sequentially rejective multiple test procedure},
+//   author={Holm, Sture}, journal={Scandinavian Journal of Statistics}, volume={6}, year={1979}}
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "brec/report/results.hpp"
+#include "brec/stats/tests.hpp"
+
+namespace brec {
+
+struct ReportOptions {
+    double alpha = 0.05;           ///< for the intervals, the tests' verdicts and the CD
+    bool bootstrap = false;        ///< also compute percentile bootstrap intervals
+    int resamples = 10000;         ///< bootstrap resamples B
+    std::uint64_t bootstrap_seed = 1;
+    int wilcoxon_exact_limit = 50; ///< exact Wilcoxon null up to this many non-zero differences
+};
+
+/// One task × model cell: its per-seed values (seed order) and interval.
+struct ReportCell {
+    std::string task;
+    std::string model;
+    std::vector<std::uint64_t> seeds;
+    std::vector<double> values;
+    std::vector<std::string> sources;
+    Interval t;                 ///< Student-t interval (half_width 0 with one seed)
+    Interval bootstrap;         ///< percentile bootstrap (only with ReportOptions::bootstrap)
+    bool has_bootstrap = false;
+    int pairs = -1;                 ///< BREC: pairs in the category (max over seeds), else -1
+    int reliability_failures = -1;  ///< BREC: summed over seeds, else -1
+};
+
+/// Model a against model b on one task, paired by seed.
+struct PairComparison {
+    std::string a, b;
+    int n = 0;                  ///< seeds both models have
+    double mean_difference = 0; ///< mean of a − b over the shared seeds
+    TestResult t;               ///< paired t-test
+    double t_holm = 1.0;        ///< Holm-adjusted over the task's comparisons
+    TestResult wilcoxon;        ///< Wilcoxon signed-rank (zeros dropped)
+    double wilcoxon_holm = 1.0;
+    double dz = 0.0;            ///< Cohen's d_z of a − b
+    bool testable = false;      ///< n >= 2
+    /// "both", "neither", "t only", "W only" (significant at α after Holm), or "n/a".
+    std::string agreement = "n/a";
+    std::string better;         ///< the model with the better mean (respecting direction), "" if equal
+};
+
+struct TaskComparisons {
+    std::string task;
+    bool higher_is_better = true;
+    std::vector<PairComparison> rows;  ///< all model pairs (a before b in model order)
+};
+
+/// Friedman test and Nemenyi CD over the tasks that have every model.
+struct RankAnalysis {
+    bool available = false;
+    std::string reason;               ///< why not, when !available
+    std::vector<std::string> models;  ///< model order of the ResultSet
+    std::vector<std::string> tasks;   ///< tasks used (complete rows)
+    std::vector<std::vector<double>> ranks;  ///< ranks[task][model] (1 = best, ties averaged)
+    FriedmanResult friedman;
+    double q_alpha = 0.0;             ///< studentised range quantile / √2
+    double cd = 0.0;
+    /// Maximal groups of models (indices into models) whose mean ranks span less than CD.
+    std::vector<std::vector<int>> cliques;
+};
+
+struct ReportAnalysis {
+    ReportOptions options;
+    ResultSet results;
+    std::vector<ReportCell> cells;  ///< task-major, models in order; only cells with data
+    std::vector<TaskComparisons> comparisons;
+    RankAnalysis ranks;
+    std::vector<std::string> notes;
+
+    /// The cell of (task, model) or nullptr.
+    const ReportCell* cell(const std::string& task, const std::string& model) const;
+};
+
+/// Computes every statistic of the report. Throws InvalidArgument for α outside (0, 1).
+/// Complexity: O(T · k² · S) for the tests plus O(T · k · B · S) with the bootstrap.
+ReportAnalysis analyse_results(const ResultSet& results, const ReportOptions& options = {});
+
+/// Maximal cliques of the CD diagram: for models sorted by mean rank, each maximal run whose
+/// span (largest − smallest mean rank) is below `cd`; runs of one model are omitted.
+/// Returns indices into `mean_ranks`.
+std::vector<std::vector<int>> cd_cliques(const std::vector<double>& mean_ranks, double cd);
+
+}  // namespace brec

@@ -1,0 +1,404 @@
+#include "brec/report/results.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "brec/core/error.hpp"
+#include "brec/io/files.hpp"
+#include "brec/io/pairs.hpp"
+
+namespace brec {
+namespace {
+
+std::string trim(const std::string& s) {
+    std::size_t b = 0, e = s.size();
+    while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+    while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+    return s.substr(b, e - b);
+}
+
+std::string lower(std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+/// Splits one CSV line; fields may be double-quoted ("" inside quotes is a quote).
+std::vector<std::string> split_csv(const std::string& line, const std::string& source, std::int64_t no) {
+    std::vector<std::string> out;
+    std::string field;
+    bool quoted = false, was_quoted = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (quoted) {
+            if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+                field += '"';
+                ++i;
+            } else if (c == '"') {
+                quoted = false;
+                std::size_t k = i + 1;
+                while (k < line.size() && std::isspace(static_cast<unsigned char>(line[k]))) ++k;
+                if (k < line.size() && line[k] != ',')
+                    throw ParseError(source, no, "unexpected text after a closing double quote", static_cast<std::int64_t>(k));
+                i = k - 1;
+            } else {
+                field += c;
+            }
+        } else if (c == '"' && trim(field).empty()) {
+            quoted = was_quoted = true;
+            field.clear();
+        } else if (c == ',') {
+            out.push_back(was_quoted ? field : trim(field));
+            field.clear();
+            was_quoted = false;
+        } else {
+            field += c;
+        }
+    }
+    if (quoted) throw ParseError(source, no, "unterminated double quote");
+    out.push_back(was_quoted ? field : trim(field));
+    return out;
+}
+
+bool parse_u64(const std::string& s, std::uint64_t& out) {
+    if (s.empty() || !std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+    errno = 0;
+    char* end = nullptr;
+    const unsigned long long v = std::strtoull(s.c_str(), &end, 10);
+    if (errno != 0 || *end != '\0') return false;
+    out = v;
+    return true;
+}
+
+bool parse_double(const std::string& s, double& out) {
+    if (s.empty()) return false;
+    errno = 0;
+    char* end = nullptr;
+    const double v = std::strtod(s.c_str(), &end);
+    if (errno == ERANGE || *end != '\0' || !std::isfinite(v)) return false;
+    out = v;
+    return true;
+}
+
+/// "file:3-5,9" from a list of (file, line).
+std::string compact_sources(std::vector<std::pair<std::string, std::int64_t>> where) {
+    std::sort(where.begin(), where.end());
+    std::string out;
+    std::size_t i = 0;
+    while (i < where.size()) {
+        const std::string& file = where[i].first;
+        out += (out.empty() ? "" : "; ") + file + ":";
+        bool first = true;
+        while (i < where.size() && where[i].first == file) {
+            std::size_t j = i;
+            while (j + 1 < where.size() && where[j + 1].first == file && where[j + 1].second == where[j].second + 1) ++j;
+            out += (first ? "" : ",") + std::to_string(where[i].second);
+            if (j > i) out += "-" + std::to_string(where[j].second);
+            first = false;
+            i = j + 1;
+        }
+    }
+    return out;
+}
+
+std::string run_name(const std::pair<std::string, std::uint64_t>& key) {
+    return "model " + key.first + " seed " + std::to_string(key.second);
+}
+
+std::string model_of(const nlohmann::json& j, const std::string& source, std::int64_t line) {
+    for (const char* field : {"model", "method"}) {
+        if (!j.contains(field)) continue;
+        if (!j[field].is_string() || j[field].get<std::string>().empty())
+            throw ParseError(source, line, std::string("\"") + field + "\" must be a non-empty string");
+        return j[field].get<std::string>();
+    }
+    throw ParseError(source, line, "no \"model\" or \"method\" field to name the model");
+}
+
+std::uint64_t seed_of(const nlohmann::json& j, const std::string& source, std::int64_t line) {
+    for (const char* field : {"seed", "reliability_seed"}) {
+        if (!j.contains(field)) continue;
+        if (!j[field].is_number_unsigned())
+            throw ParseError(source, line, std::string("\"") + field + "\" must be a non-negative integer");
+        return j[field].get<std::uint64_t>();
+    }
+    return 0;
+}
+
+}  // namespace
+
+void ResultReader::note_model(const std::string& model) {
+    if (std::find(model_order_.begin(), model_order_.end(), model) == model_order_.end()) model_order_.push_back(model);
+}
+
+void ResultReader::add_file(const std::string& path) { add_text(read_text_file(path), path); }
+
+void ResultReader::add_text(const std::string& text, const std::string& source) {
+    inputs_.push_back(source);
+    const auto lines = split_lines(text);
+    std::size_t first = 0;
+    while (first < lines.size() && trim(lines[first]).empty()) ++first;
+    if (first == lines.size()) throw ParseError(source, 0, "empty file: expected CSV rows or JSON results");
+    const bool csv_name = source.size() >= 4 && lower(source.substr(source.size() - 4)) == ".csv";
+    if (csv_name || trim(lines[first])[0] != '{') {
+        add_csv(lines, source);
+        return;
+    }
+    // One JSON document (a pretty-printed summary.json) or JSON lines.
+    const auto whole = nlohmann::json::parse(text, nullptr, false);
+    if (!whole.is_discarded() && whole.is_object()) {
+        add_json_object(whole, source, static_cast<std::int64_t>(first) + 1);
+        return;
+    }
+    std::size_t last = lines.size();
+    while (last > 0 && trim(lines[last - 1]).empty()) --last;
+    for (std::size_t i = 0; i < last; ++i) {
+        const std::string line = trim(lines[i]);
+        const auto no = static_cast<std::int64_t>(i) + 1;
+        if (line.empty()) continue;
+        const auto j = nlohmann::json::parse(line, nullptr, false);
+        if (j.is_discarded() || !j.is_object()) {
+            if (i + 1 == last && !text.empty() && text.back() != '\n') {
+                notes_.push_back(source + ":" + std::to_string(no) + ": torn last line skipped (interrupted run?)");
+                continue;
+            }
+            throw ParseError(source, no, "expected one JSON object per line");
+        }
+        add_json_object(j, source, no);
+    }
+}
+
+void ResultReader::add_csv(const std::vector<std::string>& lines, const std::string& source) {
+    bool header_allowed = true;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const std::string line = trim(lines[i]);
+        const auto no = static_cast<std::int64_t>(i) + 1;
+        if (line.empty() || line[0] == '#') continue;
+        auto f = split_csv(line, source, no);
+        if (header_allowed && lower(f[0]) == "task") {
+            header_allowed = false;
+            continue;
+        }
+        header_allowed = false;
+        if (f.size() != 4 && f.size() != 5)
+            throw ParseError(source, no, "expected task,model,seed,value[,direction] but found " + std::to_string(f.size()) + " fields");
+        ResultRecord r;
+        r.task = f[0];
+        r.model = f[1];
+        if (r.task.empty()) throw ParseError(source, no, "empty task name");
+        if (r.model.empty()) throw ParseError(source, no, "empty model name");
+        if (!parse_u64(f[2], r.seed)) throw ParseError(source, no, "seed must be a non-negative integer, found '" + f[2] + "'");
+        if (!parse_double(f[3], r.value)) throw ParseError(source, no, "value must be a finite number, found '" + f[3] + "'");
+        if (f.size() == 5 && !f[4].empty()) {
+            const std::string d = lower(f[4]);
+            if (d != "max" && d != "min") throw ParseError(source, no, "direction must be max or min, found '" + f[4] + "'");
+            r.higher_is_better = d == "max";
+        }
+        r.source = source + ":" + std::to_string(no);
+        if (f.size() == 5 && !f[4].empty()) {
+            const auto [it, fresh] = csv_direction_.emplace(r.task, std::make_pair(r.higher_is_better, r.source));
+            if (!fresh && it->second.first != r.higher_is_better)
+                throw ParseError(source, no, "task '" + r.task + "' has direction " + (it->second.first ? "max" : "min") +
+                                                 " at " + it->second.second);
+        }
+        note_model(r.model);
+        csv_.push_back(std::move(r));
+    }
+}
+
+void ResultReader::add_json_object(const nlohmann::json& j, const std::string& source, std::int64_t line) {
+    if (j.contains("categories")) {
+        if (!j["categories"].is_object()) throw ParseError(source, line, "\"categories\" must be an object");
+        const RunKey key{model_of(j, source, line), seed_of(j, source, line)};
+        Summary s;
+        s.source = source + ":" + std::to_string(line);
+        if (j.contains("shard") && j["shard"].is_string()) s.shard = j["shard"].get<std::string>();
+        for (const auto& [name, c] : j["categories"].items()) {
+            std::vector<long long> counts(3, 0);
+            const char* fields[] = {"pairs", "distinguished", "reliability_failures"};
+            for (int f = 0; f < 3; ++f) {
+                if (!c.is_object() || !c.contains(fields[f]) || !c[fields[f]].is_number_integer() || c[fields[f]].get<long long>() < 0)
+                    throw ParseError(source, line, "category '" + name + "' needs a non-negative integer \"" + fields[f] + "\"");
+                counts[static_cast<std::size_t>(f)] = c[fields[f]].get<long long>();
+            }
+            if (counts[1] > counts[0]) throw ParseError(source, line, "category '" + name + "' distinguishes more pairs than it has");
+            s.categories[name] = counts;
+        }
+        note_model(key.first);
+        if (!summaries_.count(key) && !pairs_.count(key)) run_order_.push_back(key);
+        summaries_[key].push_back(std::move(s));
+        return;
+    }
+    if (j.contains("id") && j.contains("distinguished")) {
+        if (!j["id"].is_number_integer()) throw ParseError(source, line, "\"id\" must be an integer");
+        if (!j["distinguished"].is_boolean()) throw ParseError(source, line, "\"distinguished\" must be true or false");
+        if (!j.contains("category") || !j["category"].is_string())
+            throw ParseError(source, line, "per-pair record without a \"category\" string");
+        const RunKey key{model_of(j, source, line), seed_of(j, source, line)};
+        PairRecord p;
+        p.category = j["category"].get<std::string>();
+        p.distinguished = j["distinguished"].get<bool>();
+        if (j.contains("reliable")) {
+            if (!j["reliable"].is_boolean()) throw ParseError(source, line, "\"reliable\" must be true or false");
+            p.reliable = j["reliable"].get<bool>();
+        } else if (j.contains("reliability_failure")) {
+            if (!j["reliability_failure"].is_boolean())
+                throw ParseError(source, line, "\"reliability_failure\" must be true or false");
+            p.reliable = !j["reliability_failure"].get<bool>();
+        }
+        p.source = source + ":" + std::to_string(line);
+        const long long id = j["id"].get<long long>();
+        note_model(key.first);
+        if (!summaries_.count(key) && !pairs_.count(key)) run_order_.push_back(key);
+        auto& run = pairs_[key];
+        const auto it = run.find(id);
+        if (it != run.end()) {
+            const auto& o = it->second;
+            if (o.category != p.category || o.distinguished != p.distinguished || o.reliable != p.reliable)
+                throw ParseError(source, line, "pair " + std::to_string(id) + " of " + run_name(key) +
+                                                   " conflicts with the record at " + o.source);
+            return;  // the same record in two shards or twice in one file
+        }
+        run.emplace(id, std::move(p));
+        return;
+    }
+    throw ParseError(source, line,
+                     "expected a summary object (with \"categories\") or a per-pair record (with \"id\" and \"distinguished\")");
+}
+
+ResultSet ResultReader::finish() const {
+    ResultSet rs;
+    rs.inputs = inputs_;
+    rs.notes = notes_;
+    // BREC runs: fine category -> {pairs, distinguished, failures, sources}.
+    struct Counts {
+        long long pairs = 0, distinguished = 0, failures = 0;
+        std::vector<std::pair<std::string, std::int64_t>> where;
+        std::vector<std::string> summary_sources;
+    };
+    auto split_source = [](const std::string& s) {
+        const auto colon = s.rfind(':');
+        return std::make_pair(s.substr(0, colon), static_cast<std::int64_t>(std::stoll(s.substr(colon + 1))));
+    };
+    std::vector<ResultRecord> brec_records;
+    std::set<std::string> brec_tasks;
+    for (const auto& key : run_order_) {
+        std::map<std::string, Counts> cats;
+        const auto pit = pairs_.find(key);
+        const auto sit = summaries_.find(key);
+        if (pit != pairs_.end()) {
+            for (const auto& [id, p] : pit->second) {
+                auto& c = cats[p.category];
+                ++c.pairs;
+                c.distinguished += p.distinguished && p.reliable;
+                c.failures += !p.reliable;
+                c.where.push_back(split_source(p.source));
+            }
+            if (sit != summaries_.end())
+                rs.notes.push_back(run_name(key) + ": per-pair records used; summary object(s) at " + sit->second[0].source +
+                                   (sit->second.size() > 1 ? " and others" : "") + " ignored");
+        } else {
+            // Summaries: a whole-run summary wins; otherwise distinct shards are summed.
+            std::map<std::string, const Summary*> by_shard;
+            for (const auto& s : sit->second) {
+                const auto found = by_shard.find(s.shard);
+                if (found == by_shard.end()) {
+                    by_shard[s.shard] = &s;
+                } else if (found->second->categories != s.categories) {
+                    const auto [file, line] = split_source(s.source);
+                    throw ParseError(file, line, "summary of " + run_name(key) + (s.shard.empty() ? "" : " shard " + s.shard) +
+                                                     " conflicts with the one at " + found->second->source);
+                }
+            }
+            if (by_shard.count("") && by_shard.size() > 1) {
+                rs.notes.push_back(run_name(key) + ": whole-run summary at " + by_shard[""]->source + " used, shard summaries ignored");
+                const Summary* whole = by_shard[""];
+                by_shard.clear();
+                by_shard[""] = whole;
+            }
+            for (const auto& [shard, s] : by_shard)
+                for (const auto& [name, v] : s->categories) {
+                    auto& c = cats[name];
+                    c.pairs += v[0];
+                    c.distinguished += v[1];
+                    c.failures += v[2];
+                    c.summary_sources.push_back(s->source);
+                }
+        }
+        // Fine categories -> tasks (groups unless fine).
+        std::map<std::string, Counts> tasks;
+        for (const auto& [name, c] : cats) {
+            std::string task = name;
+            if (!options_.fine) {
+                const std::string g = brec_group_of(name);
+                if (g != "Other") task = g;
+            }
+            auto& t = tasks[task];
+            t.pairs += c.pairs;
+            t.distinguished += c.distinguished;
+            t.failures += c.failures;
+            t.where.insert(t.where.end(), c.where.begin(), c.where.end());
+            for (const auto& s : c.summary_sources)
+                if (std::find(t.summary_sources.begin(), t.summary_sources.end(), s) == t.summary_sources.end())
+                    t.summary_sources.push_back(s);
+        }
+        for (const auto& [task, c] : tasks) {
+            if (c.pairs == 0) continue;
+            ResultRecord r;
+            r.task = task;
+            r.model = key.first;
+            r.seed = key.second;
+            r.value = static_cast<double>(c.distinguished);
+            r.pairs = static_cast<int>(c.pairs);
+            r.reliability_failures = static_cast<int>(c.failures);
+            if (!c.where.empty()) {
+                r.source = compact_sources(c.where);
+            } else {
+                for (const auto& s : c.summary_sources) r.source += (r.source.empty() ? "" : "; ") + s;
+            }
+            brec_tasks.insert(task);
+            brec_records.push_back(std::move(r));
+        }
+    }
+    rs.records = csv_;
+    rs.records.insert(rs.records.end(), brec_records.begin(), brec_records.end());
+    if (rs.records.empty()) throw InvalidArgument("no results found in " + std::to_string(inputs_.size()) + " input file(s)");
+    rs.brec = csv_.empty();
+    // A (task, model, seed) may occur once.
+    std::map<std::tuple<std::string, std::string, std::uint64_t>, const ResultRecord*> seen;
+    for (const auto& r : rs.records) {
+        const auto [it, fresh] = seen.emplace(std::make_tuple(r.task, r.model, r.seed), &r);
+        if (!fresh) {
+            const auto colon = r.source.find(':');
+            throw ParseError(r.source.substr(0, colon), 0, "task '" + r.task + "', model '" + r.model + "', seed " +
+                                                               std::to_string(r.seed) + " given twice (also at " +
+                                                               it->second->source + ")");
+        }
+    }
+    // A CSV direction given on any row of a task applies to its rows without one.
+    for (auto& r : rs.records) {
+        const auto it = csv_direction_.find(r.task);
+        if (it != csv_direction_.end()) r.higher_is_better = it->second.first;
+    }
+    // Task order: BREC groups / fine categories in official order, then the rest as first seen.
+    const auto& official = options_.fine ? brec_fine_categories() : brec_groups();
+    for (const auto& t : official)
+        if (brec_tasks.count(t)) rs.tasks.push_back(t);
+    for (const auto& r : rs.records)
+        if (std::find(rs.tasks.begin(), rs.tasks.end(), r.task) == rs.tasks.end()) rs.tasks.push_back(r.task);
+    rs.models = model_order_;
+    return rs;
+}
+
+ResultSet read_results(const std::vector<std::string>& paths, const ResultReadOptions& options) {
+    ResultReader reader(options);
+    for (const auto& p : paths) reader.add_file(p);
+    return reader.finish();
+}
+
+}  // namespace brec

@@ -1,0 +1,178 @@
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cmath>
+#include <numeric>
+#include <set>
+#include <thread>
+
+#include "brec/core/error.hpp"
+#include "brec/core/parallel.hpp"
+#include "brec/core/rng.hpp"
+#include "brec/core/run_context.hpp"
+#include "brec/core/types.hpp"
+
+namespace brec {
+namespace {
+
+TEST(Rng, EngineAndMixerMatchTheirReferenceValues) {
+    // The C++ standard fixes the 10000th output of mt19937_64 with the default seed 5489.
+    Rng rng(5489);
+    std::uint64_t x = 0;
+    for (int i = 0; i < 10000; ++i) x = rng.next();
+    EXPECT_EQ(x, 9981545732273789042ULL);
+    // First output of Vigna's SplitMix64 with state 0.
+    EXPECT_EQ(splitmix64(0), 0xE220A8397B1DCDAFULL);
+    // Streams of one seed differ from each other and from other seeds.
+    std::set<std::uint64_t> seeds;
+    for (std::uint64_t s = 0; s < 4; ++s)
+        for (std::uint64_t id = 0; id < 100; ++id) seeds.insert(stream_seed(s, id));
+    EXPECT_EQ(seeds.size(), 400u);
+}
+
+TEST(Rng, BoundedIntegersAreInRangeAndUniform) {
+    Rng rng(1);
+    const std::uint64_t bound = 7;
+    std::vector<int> counts(bound, 0);
+    const int draws = 70000;
+    for (int i = 0; i < draws; ++i) {
+        const auto v = rng.below(bound);
+        ASSERT_LT(v, bound);
+        ++counts[v];
+    }
+    // Chi-square with 6 degrees of freedom; 22.46 is its 0.999 quantile.
+    double chi2 = 0;
+    for (int c : counts) chi2 += (c - draws / 7.0) * (c - draws / 7.0) / (draws / 7.0);
+    EXPECT_LT(chi2, 22.46);
+    for (int i = 0; i < 1000; ++i) {
+        const auto v = rng.uniform_int(-3, 3);
+        ASSERT_GE(v, -3);
+        ASSERT_LE(v, 3);
+    }
+    EXPECT_EQ(Rng(9).below(1), 0u);
+    // A huge bound exercises the rejection branch.
+    for (int i = 0; i < 100; ++i) ASSERT_LT(rng.below((1ULL << 63) + 12345), (1ULL << 63) + 12345);
+}
+
+TEST(Rng, UniformNormalAndPermutations) {
+    Rng rng(2);
+    double sum = 0, sum2 = 0;
+    const int n = 200000;
+    for (int i = 0; i < n; ++i) {
+        const double u = rng.uniform();
+        ASSERT_GE(u, 0.0);
+        ASSERT_LT(u, 1.0);
+        const double z = rng.normal();
+        sum += z;
+        sum2 += z * z;
+    }
+    EXPECT_NEAR(sum / n, 0.0, 0.01);
+    EXPECT_NEAR(sum2 / n, 1.0, 0.02);
+    for (std::uint32_t size : {0u, 1u, 2u, 50u}) {
+        auto p = rng.permutation(size);
+        std::sort(p.begin(), p.end());
+        std::vector<std::uint32_t> id(size);
+        std::iota(id.begin(), id.end(), 0u);
+        EXPECT_EQ(p, id);
+    }
+    // Same seed, same sequence; every position of a 3-element shuffle is reached.
+    EXPECT_EQ(Rng(42).permutation(20), Rng(42).permutation(20));
+    std::set<std::vector<int>> seen;
+    for (int i = 0; i < 600; ++i) {
+        std::vector<int> v{0, 1, 2};
+        rng.shuffle(v);
+        seen.insert(v);
+    }
+    EXPECT_EQ(seen.size(), 6u);
+}
+
+TEST(Parallel, EveryIndexOnceAndResultsIndependentOfThreads) {
+    for (int threads : {1, 2, 3, 8}) {
+        std::vector<std::atomic<int>> hits(1000);
+        std::vector<std::uint64_t> out(1000);
+        parallel_for(hits.size(), threads, [&](std::size_t i) {
+            ++hits[i];
+            out[i] = Rng(stream_seed(7, i)).next();
+        });
+        for (auto& h : hits) ASSERT_EQ(h.load(), 1);
+        std::vector<std::uint64_t> ref(1000);
+        for (std::size_t i = 0; i < ref.size(); ++i) ref[i] = Rng(stream_seed(7, i)).next();
+        EXPECT_EQ(out, ref) << threads;
+    }
+    parallel_for(0, 4, [](std::size_t) { FAIL(); });
+}
+
+TEST(Parallel, FirstExceptionIsRethrownOnTheCaller) {
+    for (int threads : {1, 4}) {
+        try {
+            parallel_for(100, threads, [](std::size_t i) {
+                if (i == 37) throw InvalidArgument("task 37 failed");
+            });
+            FAIL() << "no exception";
+        } catch (const InvalidArgument& e) {
+            EXPECT_STREQ(e.what(), "task 37 failed");
+        }
+    }
+}
+
+TEST(Errors, ParseErrorFormatsSourceLineColumn) {
+    const ParseError a("data.tsv", 41, "expected 4 columns", 6);
+    EXPECT_STREQ(a.what(), "data.tsv:41:7: expected 4 columns");
+    EXPECT_EQ(a.line(), 41);
+    EXPECT_EQ(a.column(), 6);
+    EXPECT_EQ(a.source(), "data.tsv");
+    EXPECT_EQ(a.problem(), "expected 4 columns");
+    EXPECT_STREQ(ParseError("x.npy", 0, "bad magic").what(), "x.npy: bad magic");
+    EXPECT_STREQ(ParseError("x", 3, "p").what(), "x:3: p");
+    // Every brec error is a std::runtime_error.
+    const std::runtime_error& base = a;
+    EXPECT_NE(std::string(base.what()).find("data.tsv"), std::string::npos);
+    EXPECT_THROW(throw ResourceLimit("big"), Error);
+#if defined(BREC_EXPENSIVE_CHECKS) || !defined(NDEBUG)
+    EXPECT_THROW(BREC_ASSERT(1 + 1 == 3), Error);
+#else
+    EXPECT_NO_THROW(BREC_ASSERT(1 + 1 == 3));
+#endif
+    EXPECT_NO_THROW(BREC_ASSERT(1 + 1 == 2));
+}
+
+TEST(RunContext, ThreadsLogsProgressTimersAndCancel) {
+    RunContext ctx;
+    EXPECT_EQ(ctx.threads(), 1);
+    EXPECT_EQ(ctx.set_threads(0).threads(), 1);
+    EXPECT_EQ(ctx.set_threads(6).threads(), 6);
+    std::vector<std::string> logs;
+    ctx.set_log([&](LogLevel, const std::string& m) { logs.push_back(m); }, LogLevel::warn);
+    ctx.info("hidden");
+    ctx.debug("hidden");
+    ctx.warn("shown");
+    EXPECT_EQ(logs, std::vector<std::string>{"shown"});
+    std::vector<std::size_t> done;
+    ctx.progress("no sink yet", 1, 2);
+    ctx.set_progress([&](const Progress& p) { done.push_back(p.done); });
+    ctx.progress("task", 3, 10);
+    EXPECT_EQ(done, std::vector<std::size_t>{3});
+    {
+        auto s = ctx.timers().scope("step");
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    ctx.timers().add("step", 1.0);
+    EXPECT_GT(ctx.timers().totals().at("step"), 1.004);
+    EXPECT_FALSE(ctx.cancelled());
+    ctx.cancel();
+    EXPECT_TRUE(ctx.cancelled());
+}
+
+TEST(Span, ViewsVectorsWithoutCopying) {
+    const std::vector<int> v{4, 5, 6};
+    const Span<const int> s(v);
+    EXPECT_EQ(s.size(), 3u);
+    EXPECT_EQ(s.data(), v.data());
+    EXPECT_EQ(s[2], 6);
+    EXPECT_EQ(std::accumulate(s.begin(), s.end(), 0), 15);
+    EXPECT_TRUE(Span<const int>().empty());
+    EXPECT_EQ(kNoVertex, 0xFFFFFFFFu);
+}
+
+}  // namespace
+}  // namespace brec
