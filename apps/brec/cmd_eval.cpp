@@ -95,7 +95,12 @@ int run_eval(EvalArgs args, RunContext& ctx) {
     const auto sel = load_selected_pairs(args.pairs);
     if (args.seeds.empty()) args.seeds = {args.seed};
     const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    set_torch_threads(args.torch_threads > 0 ? args.torch_threads : std::max(1, hw / args.pairs.jobs));
+    // Pairs run in parallel (--jobs), each with its own intra-op threads; OpenMP keeps the count
+    // per calling thread, so every job sets it (EvalOptions::torch_threads).
+    args.opt.torch_threads = args.torch_threads > 0 ? args.torch_threads : std::max(1, hw / args.pairs.jobs);
+    // Without an explicit --torch-threads, small graphs (n < 32) run single-threaded.
+    args.opt.single_thread_below = args.torch_threads > 0 ? 0 : 32;
+    set_torch_threads(args.opt.torch_threads);
 
     // Earlier results of the same model (for --resume): (seed, id) -> record.
     std::map<std::pair<std::uint64_t, PairId>, nlohmann::json> done;
@@ -146,6 +151,8 @@ int run_eval(EvalArgs args, RunContext& ctx) {
         s["hyperparameters"] = {{"layers", hp.layers}, {"hidden", hp.hidden}, {"batch", hp.batch}, {"epochs", hp.epochs},
                                 {"lr", hp.lr}, {"weight_decay", hp.weight_decay}, {"loss_threshold", hp.loss_threshold}};
         if (!args.pairs.shard.empty()) s["shard"] = args.pairs.shard;
+        s["runtime"] = {{"device", args.opt.device}, {"kernel", args.opt.kernel}, {"jobs", args.pairs.jobs},
+                        {"torch_threads", args.opt.torch_threads}};
         summaries.push_back(s);
         per_seed_records.push_back(std::move(records));
     }
@@ -250,6 +257,9 @@ void add_eval(CLI::App& root, Action& action) {
     sub->add_option("--rapc-groups", args->opt.rapc_groups, "RAPC: groups p per graph (false-positive bound 1/2^(2p))")
         ->capture_default_str();
     sub->add_option("--device", args->opt.device, "auto, cpu, cuda or cuda:N")->capture_default_str();
+    sub->add_option("--kernel", args->opt.kernel,
+                    "PPGN CPU kernels: auto (BLAS sgemm per matrix when found), blas, or torch (plain torch ops)")
+        ->check(CLI::IsMember({"auto", "blas", "torch"}))->capture_default_str();
     sub->add_option("--out,-o", args->out, "Append one JSON line per pair here; FILE.summary.json gets the summary");
     sub->add_flag("--resume", args->resume, "Skip pairs (per seed) already in --out");
     sub->add_flag("--fine", args->fine, "Show the 7 fine categories");
@@ -268,7 +278,7 @@ void add_eval(CLI::App& root, Action& action) {
                   "Compute T^2 without the factor q, as the BREC reference code does (reproduces its decisions)");
     sub->add_option("--baseline", args->baseline, "Earlier summary JSON; exit 3 if any category got worse");
     sub->add_option("--junit", args->junit, "Write a JUnit XML file with one test case per pair");
-    sub->add_option("--torch-threads", args->torch_threads, "LibTorch intra-op threads (default: cores / jobs)");
+    sub->add_option("--torch-threads", args->torch_threads, "LibTorch intra-op threads per job (default: cores / jobs, and 1 for graphs under 32 vertices)");
     add_pair_flags(sub, args->pairs, /*with_shard=*/true);
     sub->callback([args, seeds_text, &action]() {
         action = [args, seeds_text](RunContext& ctx) {

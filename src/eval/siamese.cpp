@@ -60,16 +60,33 @@ Eigen::MatrixXd to_eigen(const torch::Tensor& t) {
     return m;
 }
 
-/// T² of consecutive pairs (rows 0,2,4,... against 1,3,5,...) of an embedding matrix.
-double paired_t2(const torch::Tensor& emb, T2Form form, double relative_noise) {
-    const auto x = to_eigen(emb.slice(0, 0, emb.size(0), 2));
-    const auto y = to_eigen(emb.slice(0, 1, emb.size(0), 2));
+double embeddings_t2(const torch::Tensor& emb, T2Form form, double relative_noise) {
+    return paired_t2(to_eigen(emb), form, relative_noise);
+}
+
+}  // namespace
+
+double paired_t2(const Eigen::MatrixXd& emb, T2Form form, double relative_noise) {
+    if (emb.rows() % 2) throw InvalidArgument("paired_t2: odd number of embeddings");
+    const Eigen::Index q = emb.rows() / 2;
+    Eigen::MatrixXd x(q, emb.cols()), y(q, emb.cols());
+    for (Eigen::Index i = 0; i < q; ++i) {
+        x.row(i) = emb.row(2 * i);
+        y.row(i) = emb.row(2 * i + 1);
+    }
     const double scale = std::max({1.0, x.cwiseAbs().maxCoeff(), y.cwiseAbs().maxCoeff()});
     const double noise = relative_noise * scale;
     return hotelling_t2_paired(x, y, form, noise * noise).t2;
 }
 
-}  // namespace
+RpcDecision rpc_from_embeddings(const Eigen::MatrixXd& test, const Eigen::MatrixXd& reliability,
+                                const EvalOptions& opt) {
+    if (test.rows() != reliability.rows() || test.cols() != reliability.cols())
+        throw InvalidArgument("rpc_from_embeddings: the test and reliability groups differ in shape");
+    const double threshold = rpc_threshold(static_cast<int>(test.rows() / 2), static_cast<int>(test.cols()), opt.alpha);
+    return rpc_decide(paired_t2(test, opt.t2_form, opt.relative_noise),
+                      paired_t2(reliability, opt.t2_form, opt.relative_noise), threshold);
+}
 
 ResolvedHyper resolve_hyper(const EvalOptions& opt) {
     const ModelSpec& s = find_model_spec(opt.model);
@@ -104,6 +121,8 @@ PairEvaluation evaluate_pair(const GraphPairRecord& pair, const EvalOptions& opt
     const auto start = std::chrono::steady_clock::now();
     const ResolvedHyper hp = resolve_hyper(opt);
     const torch::Device device = parse_device(opt.device);
+    if (opt.torch_threads > 0)
+        at::set_num_threads(static_cast<int>(pair.a.n()) < opt.single_thread_below ? 1 : opt.torch_threads);
     const std::uint64_t stream = stream_seed(seed, static_cast<std::uint64_t>(pair.id));
     Rng rng(stream);
     PairEvaluation r;
@@ -127,6 +146,8 @@ PairEvaluation evaluate_pair(const GraphPairRecord& pair, const EvalOptions& opt
         eo.layers = hp.layers;
         eo.hidden = hp.hidden;
         eo.out_dim = opt.out_dim;
+        eo.kernel = opt.kernel;
+        eo.output_norm = opt.output_norm;
         auto model = make_embedder(opt.model, eo);
         model->to(device);
         model->set_graphs(traintest, device);
@@ -158,9 +179,9 @@ PairEvaluation evaluate_pair(const GraphPairRecord& pair, const EvalOptions& opt
         }
         model->eval();
         torch::NoGradGuard no_grad;
-        r.t2_test = paired_t2(embed_all(*model, count, hp.batch), opt.t2_form, opt.relative_noise);
+        r.t2_test = embeddings_t2(embed_all(*model, count, hp.batch), opt.t2_form, opt.relative_noise);
         model->set_graphs(reliability, device);
-        r.t2_reliability = paired_t2(embed_all(*model, reliability.size(), hp.batch), opt.t2_form, opt.relative_noise);
+        r.t2_reliability = embeddings_t2(embed_all(*model, reliability.size(), hp.batch), opt.t2_form, opt.relative_noise);
         r.threshold = rpc_threshold(opt.q, opt.out_dim, opt.alpha);
         if (opt.rapc) {
             // p groups of 2q relabelings for each graph; T² between the two halves of each group.
@@ -174,7 +195,7 @@ PairEvaluation evaluate_pair(const GraphPairRecord& pair, const EvalOptions& opt
                         interleaved.push_back(group[static_cast<std::size_t>(opt.q + i)]);
                     }
                     model->set_graphs(interleaved, device);
-                    group_t2.push_back(paired_t2(embed_all(*model, interleaved.size(), hp.batch), opt.t2_form, opt.relative_noise));
+                    group_t2.push_back(embeddings_t2(embed_all(*model, interleaved.size(), hp.batch), opt.t2_form, opt.relative_noise));
                 }
             r.threshold = rapc_threshold(group_t2);
         }

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "brec/core/error.hpp"
+#include "nn/kernels.hpp"
 
 namespace brec {
 namespace {
@@ -14,18 +15,13 @@ void init_xavier(torch::Tensor& weight, torch::Tensor& bias, int fan_in, int fan
     if (bias.defined()) bias.zero_();
 }
 
-/// A 1x1 convolution on [B, C, n, n] written as a batched GEMM over the n*n positions
-/// (same parameters and initialisation as Conv2d(C, out, 1)).
+/// A 1x1 convolution's parameters (same shapes and initialisation as Conv2d(in, out, 1), weight
+/// stored as [out, in]); applied to channel-major activations [C, B·n²] by nn_kernels::pointwise.
 struct PointwiseImpl : torch::nn::Module {
     PointwiseImpl(int in, int out) {
         weight = register_parameter("weight", torch::empty({out, in}));
         bias = register_parameter("bias", torch::empty({out}));
         init_xavier(weight, bias, in, out);
-    }
-    torch::Tensor forward(const torch::Tensor& x) {
-        const auto b = x.size(0), c = x.size(1), n = x.size(2);
-        auto y = torch::matmul(weight, x.reshape({b, c, n * n})) + bias.view({1, -1, 1});
-        return y.view({b, weight.size(0), n, n});
     }
     torch::Tensor weight, bias;
 };
@@ -41,43 +37,68 @@ struct DenseImpl : torch::nn::Module {
 };
 TORCH_MODULE(Dense);
 
-/// PPGN block: two pointwise MLPs (depth 1, ReLU) multiplied channel-wise as matrices, skip
-/// connection by concatenation and a pointwise layer.
+/// PPGN block on channel-major activations x [C, B, n, n]: two pointwise MLPs (depth 1, ReLU),
+/// fused into one product, multiplied channel-wise as n×n matrices; skip connection
+/// conv(cat(x, product)) computed as two products into one output (no concatenated copy).
 struct RegularBlockImpl : torch::nn::Module {
-    RegularBlockImpl(int in, int out) {
+    RegularBlockImpl(int in, int out) : out_(out) {
         mlp1 = register_module("mlp1", Pointwise(in, out));
         mlp2 = register_module("mlp2", Pointwise(in, out));
         skip = register_module("skip", Pointwise(in + out, out));
     }
-    torch::Tensor forward(const torch::Tensor& x) {
-        const auto a = torch::relu(mlp1->forward(x));
-        const auto b = torch::relu(mlp2->forward(x));
-        const auto mult = torch::matmul(a, b);
-        return skip->forward(torch::cat({x, mult}, 1));
+    torch::Tensor forward(const torch::Tensor& x, bool blas) {
+        const auto c = x.size(0), b = x.size(1), n = x.size(2);
+        const auto x2 = x.reshape({c, b * n * n});
+        const auto w = torch::cat({mlp1->weight, mlp2->weight}, 0);
+        const auto bias = torch::cat({mlp1->bias, mlp2->bias}, 0);
+        const auto h = torch::relu(nn_kernels::pointwise(w, bias, x2, torch::Tensor(), blas));
+        const auto stack = h.view({2, out_ * b, n, n});
+        const auto mult = nn_kernels::batched_matmul(stack[0], stack[1], blas);
+        const auto y = nn_kernels::pointwise(skip->weight, skip->bias, x2, mult.view({out_, b * n * n}), blas);
+        return y.view({out_, b, n, n});
     }
+    std::int64_t out_;
     Pointwise mlp1{nullptr}, mlp2{nullptr}, skip{nullptr};
 };
 TORCH_MODULE(RegularBlock);
 
-/// The reference's diag/off-diag max pooling ([B, C, n, n] -> [B, 2C]). Its off-diagonal maximum
-/// masks the diagonal with a batch-global constant, exactly as the reference does.
+/// The reference's diag/off-diag max pooling for channel-major x [C, B, n, n] -> [B, 2C]
+/// (diagonal maxima of every channel, then off-diagonal maxima). The reference masks the diagonal
+/// by subtracting a batch-global constant that puts it below every entry; that gives the same
+/// values as the maximum over the off-diagonal entries, read here through a strided view (the
+/// n² − 1 entries after the first, seen as (n − 1) rows of n + 1, end each row with a diagonal
+/// entry).
 torch::Tensor diag_offdiag_maxpool(const torch::Tensor& x) {
-    const auto n = x.size(-1);
-    const auto max_diag = std::get<0>(torch::max(torch::diagonal(x, 0, -2, -1), 2));
-    const auto max_val = torch::max(max_diag);
-    const auto min_val = torch::max(-x);
-    const auto val = torch::abs(max_val + min_val);
-    const auto min_mat = (val * torch::eye(n, x.options())).view({1, 1, n, n});
-    const auto max_offdiag = std::get<0>(torch::max(std::get<0>(torch::max(x - min_mat, 3)), 2));
-    return torch::cat({max_diag, max_offdiag}, 1);
+    const auto c = x.size(0), b = x.size(1), n = x.size(2);
+    const auto flat = x.reshape({c, b, n * n});
+    const auto max_diag = std::get<0>(torch::max(torch::diagonal(x, 0, -2, -1), 2));  // [C, B]
+    torch::Tensor max_off;
+    if (n > 1) {
+        const auto off = flat.narrow(2, 1, n * n - 1).view({c, b, n - 1, n + 1}).narrow(3, 0, n);
+        max_off = std::get<0>(torch::max(std::get<0>(torch::max(off, 3)), 2));
+    } else {
+        // One vertex: the reference's masked maximum is x − |max + max(−x)| (global).
+        const auto val = torch::abs(torch::max(max_diag) + torch::max(-x));
+        max_off = max_diag - val;
+    }
+    return torch::cat({max_diag.t(), max_off.t()}, 1);
 }
 
 /// PPGN (Maron et al. 2019) as in the BREC reference: one input channel A + I; L blocks of width h;
 /// BatchNorm2d (affine off, momentum 1) after each block; per-block pooling -> Linear(2h, d),
-/// summed; BatchNorm1d (same settings) on the output.
+/// summed; BatchNorm1d (same settings) on the output. Activations are kept channel-major
+/// ([C, B, n, n]); BatchNorm2d over [B, C, n, n] equals BatchNorm1d over the [1, C, B·n²] view.
 class Ppgn : public GraphEmbedderImpl {
 public:
-    explicit Ppgn(const EmbedderOptions& opt) {
+    explicit Ppgn(const EmbedderOptions& opt) : output_norm_(opt.output_norm) {
+        if (opt.kernel == "blas") {
+            if (!nn_kernels::blas_available()) throw Unsupported("--kernel blas: no BLAS sgemm_ found in this process");
+            blas_ = true;
+        } else if (opt.kernel == "auto") {
+            blas_ = nn_kernels::blas_available();
+        } else if (opt.kernel != "torch") {
+            throw InvalidArgument("unknown PPGN kernel '" + opt.kernel + "' (use auto, blas or torch)");
+        }
         int last = 1;
         for (int i = 0; i < opt.layers; ++i) {
             blocks_.push_back(register_module("block" + std::to_string(i), RegularBlock(last, opt.hidden)));
@@ -88,7 +109,7 @@ public:
         for (int i = 0; i < opt.layers; ++i)
             norms_.push_back(register_module(
                 "bn" + std::to_string(i),
-                torch::nn::BatchNorm2d(torch::nn::BatchNorm2dOptions(opt.hidden).affine(false).momentum(1.0))));
+                torch::nn::BatchNorm1d(torch::nn::BatchNorm1dOptions(opt.hidden).affine(false).momentum(1.0))));
         out_norm_ = register_module("bn_out", torch::nn::BatchNorm1d(
                                                   torch::nn::BatchNorm1dOptions(opt.out_dim).affine(false).momentum(1.0)));
     }
@@ -98,31 +119,34 @@ public:
         const VertexId n = graphs[0].n();
         for (const auto& g : graphs)
             if (g.n() != n) throw Unsupported("ppgn batches dense matrices: all graphs of a pair must have the same size");
-        auto stack = torch::zeros({static_cast<long>(graphs.size()), 1, n, n});
+        auto stack = torch::zeros({1, static_cast<long>(graphs.size()), n, n});
         auto acc = stack.accessor<float, 4>();
         for (std::size_t i = 0; i < graphs.size(); ++i)
             for (VertexId v = 0; v < n; ++v) {
-                acc[i][0][v][v] = 1.0f;  // A + I
-                for (VertexId w : graphs[i].neighbors(v)) acc[i][0][v][w] = 1.0f;
+                acc[0][i][v][v] = 1.0f;  // A + I
+                for (VertexId w : graphs[i].neighbors(v)) acc[0][i][v][w] = 1.0f;
             }
         input_ = stack.to(device);
     }
 
     torch::Tensor forward_range(std::size_t begin, std::size_t end) override {
-        auto x = input_.slice(0, static_cast<long>(begin), static_cast<long>(end));
+        auto x = input_.slice(1, static_cast<long>(begin), static_cast<long>(end)).contiguous();
         torch::Tensor scores;
         for (std::size_t i = 0; i < blocks_.size(); ++i) {
-            x = norms_[i]->forward(blocks_[i]->forward(x));
+            const auto y = blocks_[i]->forward(x, blas_);
+            x = norms_[i]->forward(y.view({1, y.size(0), -1})).view(y.sizes());
             auto s = heads_[i]->forward(diag_offdiag_maxpool(x));
             scores = scores.defined() ? scores + s : s;
         }
-        return out_norm_->forward(scores);
+        return output_norm_ ? out_norm_->forward(scores) : scores;
     }
 
 private:
+    bool output_norm_ = true;
+    bool blas_ = false;
     std::vector<RegularBlock> blocks_;
     std::vector<Dense> heads_;
-    std::vector<torch::nn::BatchNorm2d> norms_;
+    std::vector<torch::nn::BatchNorm1d> norms_;
     torch::nn::BatchNorm1d out_norm_{nullptr};
     torch::Tensor input_;
 };
@@ -132,7 +156,7 @@ private:
 /// BatchNorm1d (affine off, momentum 1) as PPGN's head. Bounded by 1-WL.
 class Gin : public GraphEmbedderImpl {
 public:
-    explicit Gin(const EmbedderOptions& opt) {
+    explicit Gin(const EmbedderOptions& opt) : output_norm_(opt.output_norm) {
         int last = 1;
         for (int i = 0; i < opt.layers; ++i) {
             auto seq = torch::nn::Sequential(
@@ -190,10 +214,12 @@ public:
             h = mlps_[l]->forward((1 + eps_[l]) * h + agg);
             pooled.push_back(torch::zeros({graphs, h.size(1)}, h.options()).index_add_(0, batch, h));
         }
-        return out_norm_->forward(head_->forward(torch::cat(pooled, 1)));
+        const auto out = head_->forward(torch::cat(pooled, 1));
+        return output_norm_ ? out_norm_->forward(out) : out;
     }
 
 private:
+    bool output_norm_ = true;
     std::vector<torch::nn::Sequential> mlps_;
     std::vector<torch::Tensor> eps_;
     Dense head_{nullptr};

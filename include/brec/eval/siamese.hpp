@@ -34,6 +34,15 @@ struct EvalOptions {
     int rapc_groups = 2;  ///< p: groups of 2q relabelings per graph for RAPC
     bool train = true;    ///< false: random weights (training ablation)
     std::string device = "auto";
+    std::string kernel = "auto";  ///< PPGN CPU kernels: auto, blas, torch (see EmbedderOptions)
+    /// LibTorch intra-op threads for this pair, set on the calling thread (0 = leave as is).
+    /// OpenMP keeps the thread count per calling thread, so parallel jobs each set their own.
+    int torch_threads = 0;
+    /// Pairs with fewer vertices than this run with ONE intra-op thread whatever torch_threads
+    /// says: for small graphs OpenMP's start-up and spinning cost more than they save (measured
+    /// 2-3x slower with 2 threads on Basic and GIN). 0 = off.
+    int single_thread_below = 0;
+    bool output_norm = true;  ///< see EmbedderOptions::output_norm (ablation)
     T2Form t2_form = T2Form::standard;
     /// Differences between paired embeddings smaller than this, relative to the largest embedding
     /// entry, are float32 rounding and carry no information: the covariance's singular values
@@ -68,8 +77,24 @@ struct PairEvaluation {
 /// distinct as labelled graphs where possible (re-drawn up to 100 times, as the reference).
 std::vector<Graph> relabelings(const Graph& g, int count, Rng& rng);
 
-/// Trains and judges one pair. Deterministic on CPU for a given (seed, pair id); results do not
-/// depend on threads or sharding. Throws InvalidArgument / Unsupported for bad options.
+/// Hotelling T² of consecutive rows (0 against 1, 2 against 3, ...) of a 2q × d embedding matrix,
+/// with the float32 noise floor of EvalOptions::relative_noise. Complexity O(q d² + d³).
+double paired_t2(const Eigen::MatrixXd& embeddings, T2Form form, double relative_noise);
+
+/// The RPC decision from embeddings already computed: `test` holds f(G_1), f(H_1), f(G_2), ...;
+/// `reliability` the 2q relabelings of one graph, paired consecutively (both 2q × d). The
+/// threshold uses q = rows / 2, d = cols and opt.alpha. Throws InvalidArgument on shape mismatch.
+RpcDecision rpc_from_embeddings(const Eigen::MatrixXd& test, const Eigen::MatrixXd& reliability,
+                                const EvalOptions& opt);
+
+/// Trains and judges one pair. All randomness (relabelings, which graph gives the reliability
+/// group, model initialisation via torch::manual_seed) comes from stream_seed(seed, pair id), so
+/// results do not depend on --jobs, the order of pairs or sharding.
+/// Determinism: on CPU the same seed, options and intra-op thread count give bitwise identical
+/// T² values run to run (PPGN's BLAS kernels also do not depend on the thread count). On CUDA,
+/// cuBLAS/cuDNN reductions and GIN's index_add_ (atomic adds) are not bitwise reproducible, so
+/// T² can differ in the last digits between runs; decisions far from the threshold do not change.
+/// Throws InvalidArgument / Unsupported for bad options.
 PairEvaluation evaluate_pair(const GraphPairRecord& pair, const EvalOptions& opt, std::uint64_t seed);
 
 /// Sets LibTorch's intra-op threads (process-wide) and returns the previous value.

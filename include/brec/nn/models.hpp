@@ -50,6 +50,13 @@ struct EmbedderOptions {
     int layers = 4;
     int hidden = 32;
     int out_dim = 16;
+    /// PPGN's CPU kernels: "auto" (BLAS kernels when sgemm_ is found), "blas", or "torch"
+    /// (torch ops only; what CUDA tensors always use).
+    std::string kernel = "auto";
+    /// BatchNorm1d on the output (the reference model). With it, a batch of consecutive (G, H)
+    /// pairs is centred so that f(G) = −f(H) for every pair the model separates at all, and the
+    /// cosine loss is 0 from the first step; false (an ablation) shows the loss actually training.
+    bool output_norm = true;
 };
 
 /// Creates a fresh model (parameters initialised from torch's global generator, so call

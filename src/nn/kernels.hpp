@@ -1,0 +1,31 @@
+#pragma once
+// CPU kernels for PPGN's two hot operations, as LibTorch autograd functions (private to nn).
+//
+// PPGN keeps its activations channel-major, [C, B, n, n], so that
+//  * a 1x1 convolution is ONE matrix product W[out, C] · X[C, B·n²] (no broadcasting), and
+//  * the per-channel matrix product multiplies C·B contiguous n×n matrices.
+// torch 1.13's CPU bmm loops over the batch calling a multi-threaded BLAS per small matrix, which
+// is an order of magnitude below the BLAS peak; these kernels call the process's BLAS `sgemm_`
+// (found at run time: Debian's LibTorch already loads libblas.so.3, usually OpenBLAS) single-
+// threaded per block and parallelise over blocks with at::parallel_for. Column chunks and the
+// order of partial sums are fixed, so results do not depend on the thread count.
+// Where no sgemm_ is found, or tensors live on another device, the same maths runs as torch ops.
+
+#include <torch/torch.h>
+
+namespace brec::nn_kernels {
+
+/// Whether the BLAS kernels can run in this process (sgemm_ resolved). First call sets the
+/// BLAS library's own threading to 1 (OpenBLAS), as the kernels parallelise themselves.
+bool blas_available();
+
+/// y[out, P] = w[:, :C1] · x1[C1, P] + w[:, C1:] · x2[C2, P] + bias (x2 may be undefined, then
+/// w is [out, C1]). All float32, contiguous. `use_blas` = false gives the torch-op version.
+/// Complexity: O(out · (C1 + C2) · P).
+torch::Tensor pointwise(const torch::Tensor& w, const torch::Tensor& bias, const torch::Tensor& x1,
+                        const torch::Tensor& x2, bool use_blas);
+
+/// c[i] = a[i] · b[i] for [M, n, n] stacks (float32, contiguous). Complexity: O(M n³).
+torch::Tensor batched_matmul(const torch::Tensor& a, const torch::Tensor& b, bool use_blas);
+
+}  // namespace brec::nn_kernels

@@ -1,0 +1,214 @@
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <algorithm>
+#include <fstream>
+#include <set>
+#include <nlohmann/json.hpp>
+
+#include "brec/core/error.hpp"
+#include "brec/eval/siamese.hpp"
+#include "brec/graph/algorithms.hpp"
+#include "brec/io/files.hpp"
+#include "brec/nn/models.hpp"
+#include "common/test_graphs.hpp"
+
+namespace brec {
+namespace {
+
+TEST(Siamese, RelabelingsStartWithTheOriginalAndAreDistinct) {
+    Rng rng(1);
+    const Graph g = make_path(6);
+    const auto r = relabelings(g, 20, rng);
+    ASSERT_EQ(r.size(), 20u);
+    EXPECT_EQ(r[0], g);
+    std::set<std::vector<Edge>> distinct;
+    for (const auto& h : r) distinct.insert(h.edges());
+    EXPECT_EQ(distinct.size(), 20u);  // P6 has 360 labelled versions
+    // K4 has a single labelled version: duplicates are unavoidable and allowed.
+    EXPECT_EQ(relabelings(make_complete(4), 5, rng).size(), 5u);
+}
+
+GraphPairRecord c6_vs_two_triangles() {
+    GraphPairRecord pair;
+    pair.id = 1;
+    pair.category = "test";
+    pair.a = make_cycle(6);
+    pair.b = disjoint_union(make_cycle(3), make_cycle(3));
+    return pair;
+}
+
+EvalOptions small_ppgn() {
+    EvalOptions opt;
+    opt.model = "ppgn";
+    opt.q = 12;
+    opt.out_dim = 4;
+    opt.layers = 2;
+    opt.hidden = 8;
+    opt.batch = 8;
+    opt.epochs = 6;
+    opt.lr = 1e-2;
+    opt.loss_threshold = 0.0;
+    opt.device = "cpu";
+    opt.torch_threads = 1;
+    return opt;
+}
+
+TEST(Siamese, LossDecreasesOnASeparablePairWithinAFewEpochs) {
+    // One batch per epoch: the first epoch's loss is the loss at initialisation. Without the
+    // output BatchNorm (which makes f(G) = −f(H) at once, loss 0) the cosine loss has to be
+    // trained down.
+    EvalOptions opt = small_ppgn();
+    opt.batch = 2 * opt.q;
+    opt.output_norm = false;
+    const auto r = evaluate_pair(c6_vs_two_triangles(), opt, 3);
+    ASSERT_EQ(r.losses.size(), 6u);
+    EXPECT_GT(r.losses.front(), 0.1);
+    EXPECT_LT(r.losses.back(), 0.5 * r.losses.front());
+    // The early stop ends training at the first epoch whose loss is below the threshold: put the
+    // threshold between the first loss and the first one below it.
+    const auto first_lower = std::find_if(r.losses.begin() + 1, r.losses.end(),
+                                          [&](double l) { return l < r.losses.front(); }) - r.losses.begin();
+    ASSERT_LT(first_lower, static_cast<long>(r.losses.size()));
+    opt.loss_threshold = 0.5 * (r.losses.front() + r.losses[static_cast<std::size_t>(first_lower)]);
+    EXPECT_EQ(evaluate_pair(c6_vs_two_triangles(), opt, 3).epochs, first_lower + 1);
+}
+
+TEST(Siamese, PpgnSeparatesC6FromTwoTrianglesAndGinCannot) {
+    EvalOptions opt = small_ppgn();
+    const auto r = evaluate_pair(c6_vs_two_triangles(), opt, 3);
+    EXPECT_EQ(r.losses.front(), 0.0);  // output BatchNorm: f(G) = −f(H) from the first step
+    EXPECT_TRUE(r.reliable);
+    EXPECT_TRUE(r.distinguished) << "T2 " << r.t2_test << " rel " << r.t2_reliability << " thr " << r.threshold;
+    // Same seed, same T² (CPU determinism), with the BLAS kernels and with torch ops.
+    const auto again = evaluate_pair(c6_vs_two_triangles(), opt, 3);
+    EXPECT_EQ(again.t2_test, r.t2_test);
+    EXPECT_EQ(again.t2_reliability, r.t2_reliability);
+    opt.kernel = "torch";
+    const auto torch_ops = evaluate_pair(c6_vs_two_triangles(), opt, 3);
+    EXPECT_TRUE(torch_ops.distinguished && torch_ops.reliable);
+    opt.kernel = "auto";
+    opt.model = "gin";
+    const auto gin = evaluate_pair(c6_vs_two_triangles(), opt, 3);
+    EXPECT_FALSE(gin.distinguished);  // 1-WL-equivalent: no MPNN can separate them
+    EXPECT_TRUE(gin.reliable);
+}
+
+/// 2q × d embeddings: pairs (x_i, x_i + shift + noise).
+Eigen::MatrixXd synthetic(int q, int d, double shift, double noise, Rng& rng) {
+    Eigen::MatrixXd m(2 * q, d);
+    for (int i = 0; i < q; ++i)
+        for (int j = 0; j < d; ++j) {
+            m(2 * i, j) = rng.normal();
+            m(2 * i + 1, j) = m(2 * i, j) + shift + noise * rng.normal();
+        }
+    return m;
+}
+
+TEST(Siamese, RpcDecisionsOnSyntheticEmbeddings) {
+    Rng rng(42);
+    EvalOptions opt;  // q = 32, d = 16, alpha = 0.05 -> threshold 72.34
+    const auto same = synthetic(32, 16, 0.0, 0.0, rng);               // relabelings of one graph
+    const auto separated = synthetic(32, 16, 0.5, 0.1, rng);           // consistent difference
+    const auto noisy_equal = synthetic(32, 16, 0.0, 1.0, rng);         // differences without a mean
+    const auto a = rpc_from_embeddings(separated, same, opt);
+    EXPECT_NEAR(a.threshold, 72.34, 0.01);
+    EXPECT_GT(a.t2_test, 1e3);
+    EXPECT_LT(a.t2_reliability, 1e-6);
+    EXPECT_TRUE(a.distinguished);
+    EXPECT_TRUE(a.reliable);
+    // A model that is not permutation-invariant fails the reliability check.
+    const auto b = rpc_from_embeddings(separated, separated, opt);
+    EXPECT_FALSE(b.reliable);
+    EXPECT_FALSE(b.distinguished);  // T²_test equals T²_reliability
+    // Identical embeddings for G and H: not distinguished.
+    const auto c = rpc_from_embeddings(same, same, opt);
+    EXPECT_FALSE(c.distinguished);
+    EXPECT_TRUE(c.reliable);
+    // Zero-mean differences stay below the F threshold (Hotelling: P(T² > 72.34) = 0.05).
+    const auto d = rpc_from_embeddings(noisy_equal, same, opt);
+    EXPECT_LT(d.t2_test, d.threshold);
+    EXPECT_FALSE(d.distinguished);
+    EXPECT_THROW(rpc_from_embeddings(separated, synthetic(31, 16, 0, 0, rng), opt), InvalidArgument);
+    // q = 8, d = 4: a smaller test uses its own threshold, (q−1)d/(q−d) F_{4,4}(0.95) = 7 · 6.388.
+    const auto e = rpc_from_embeddings(synthetic(8, 4, 1.0, 0.1, rng), synthetic(8, 4, 0, 0, rng), opt);
+    EXPECT_NEAR(e.threshold, 7.0 * 6.3882, 0.01);
+    EXPECT_TRUE(e.distinguished);
+}
+
+TEST(Siamese, BadOptionsAreRejected) {
+    EvalOptions opt;
+    opt.q = 16;  // must exceed d = 16
+    EXPECT_THROW(resolve_hyper(opt), InvalidArgument);
+    opt.q = 32;
+    opt.batch = 3;
+    EXPECT_THROW(resolve_hyper(opt), InvalidArgument);
+    opt.batch = -1;
+    opt.model = "nope";
+    EXPECT_THROW(resolve_hyper(opt), InvalidArgument);
+}
+
+struct Result {
+    int code = -1;
+    std::string out, err;
+};
+
+Result brec(const std::string& args) {
+    const std::string err_file = ::testing::TempDir() + "brec_eval_err_" + std::to_string(::getpid());
+    FILE* p = popen((std::string(BREC_BINARY) + " " + args + " 2>" + err_file).c_str(), "r");
+    Result r;
+    char buf[4096];
+    std::size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+    const int status = pclose(p);
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.err = read_text_file(err_file);
+    return r;
+}
+
+nlohmann::json last_line(const std::string& out) {
+    const auto end = out.find_last_not_of('\n');
+    const auto start = out.rfind('\n', end);
+    return nlohmann::json::parse(out.substr(start == std::string::npos ? 0 : start + 1));
+}
+
+TEST(EvalCli, ResumeAfterInterruptionGivesTheSameSummary) {
+    const std::string common = " --model gin --pairs 0-3,160 --q 20 --epochs 1 --torch-threads 1 --quiet --json";
+    const Result full = brec("eval" + common);
+    ASSERT_EQ(full.code, 0) << full.err;
+    const std::string out = ::testing::TempDir() + "brec_eval_resume_" + std::to_string(::getpid()) + ".jsonl";
+    std::remove(out.c_str());
+    ASSERT_EQ(brec("eval --model gin --pairs 0-1 --q 20 --epochs 1 --torch-threads 1 --quiet --out " + out).code, 0);
+    { std::ofstream(out, std::ios::app) << "{\"model\":\"gin\",\"seed\":100,\"id\":2,\"categ"; }  // torn line
+    const Result resumed = brec("eval" + common + " --resume --out " + out);
+    ASSERT_EQ(resumed.code, 0) << resumed.err;
+    const auto a = last_line(full.out), b = last_line(resumed.out);
+    EXPECT_EQ(a["categories"], b["categories"]);
+    EXPECT_EQ(a["total"]["pairs"], 5);
+    EXPECT_TRUE(file_exists(out + ".summary.json"));
+    // Baseline regression check: a baseline claiming more distinguished pairs fails with exit 3.
+    auto better = a;
+    better["categories"]["basic"]["distinguished"] = 4;
+    const std::string base = out + ".baseline.json";
+    std::ofstream(base) << better.dump();
+    const Result reg = brec("eval" + common + " --resume --out " + out + " --baseline " + base);
+    EXPECT_EQ(reg.code, 3);
+    EXPECT_NE(reg.err.find("basic: distinguished 0 < 4"), std::string::npos) << reg.err;
+}
+
+TEST(EvalCli, BadFlagsGiveExitCode2) {
+    for (const char* args : {"eval --shard 5/4 --pairs 0", "eval --model nosuchmodel --pairs 0",
+                             "eval --category cfi --pairs 0-5", "eval --pairs 7-3", "eval --device tpu --pairs 0",
+                             "eval --seeds 1,x --pairs 0", "eval --batch 3 --pairs 0"}) {
+        const Result r = brec(args);
+        EXPECT_EQ(r.code, 2) << args << ": " << r.err;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << ": " << r.err;
+    }
+    EXPECT_EQ(brec("eval --list-models").code, 0);
+}
+
+}  // namespace
+}  // namespace brec

@@ -1,0 +1,160 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+
+#include "brec/core/error.hpp"
+#include "brec/graph/algorithms.hpp"
+#include "brec/nn/models.hpp"
+#include "common/test_graphs.hpp"
+
+namespace brec {
+namespace {
+
+EmbedderOptions small_options(const std::string& kernel = "auto") {
+    EmbedderOptions o;
+    o.layers = 3;
+    o.hidden = 8;
+    o.out_dim = 4;
+    o.kernel = kernel;
+    return o;
+}
+
+/// Embeddings in eval mode after one training-mode pass has set the BatchNorm statistics
+/// (momentum 1), as training would.
+torch::Tensor embed(const std::string& name, const std::vector<Graph>& graphs, std::uint64_t seed,
+                    const std::string& kernel = "auto") {
+    torch::manual_seed(seed);
+    auto model = make_embedder(name, small_options(kernel));
+    model->set_graphs(graphs, torch::kCPU);
+    model->train();
+    model->forward_range(0, graphs.size());
+    model->eval();
+    torch::NoGradGuard g;
+    return model->forward_range(0, graphs.size());
+}
+
+struct Case {
+    std::string model, kernel;
+};
+
+class ModelInvariance : public ::testing::TestWithParam<Case> {};
+
+TEST_P(ModelInvariance, RelabeledGraphsGetTheSameEmbedding) {
+    Rng rng(5);
+    for (int trial = 0; trial < 5; ++trial) {
+        const VertexId n = static_cast<VertexId>(6 + trial);
+        const Graph g = testing::random_graph(n, 0.4, rng);
+        std::vector<Graph> batch{g, permute(g, rng.permutation(n)), testing::random_graph(n, 0.4, rng),
+                                 permute(g, rng.permutation(n))};
+        const auto out = embed(GetParam().model, batch, 17 + trial, GetParam().kernel);
+        EXPECT_TRUE(torch::allclose(out[0], out[1], 1e-4, 1e-5)) << out;
+        EXPECT_TRUE(torch::allclose(out[0], out[3], 1e-4, 1e-5)) << out;
+        // The other graph is (almost surely) not isomorphic: its embedding must differ, or the
+        // test could not fail.
+        EXPECT_FALSE(torch::allclose(out[0], out[2], 1e-4, 1e-5)) << out;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, ModelInvariance,
+                         ::testing::Values(Case{"gin", "auto"}, Case{"ppgn", "blas"}, Case{"ppgn", "torch"}),
+                         [](const auto& info) { return info.param.model + "_" + info.param.kernel; });
+
+/// PPGN written independently in the reference's layout ([B, C, n, n], Conv2d, torch.matmul,
+/// concatenation, the reference's masked pooling), from the model's parameters; training-mode
+/// BatchNorm.
+torch::Tensor reference_ppgn(const std::map<std::string, torch::Tensor>& p, const torch::Tensor& input, int layers) {
+    auto x = input;
+    torch::Tensor scores;
+    const auto bn = [](const torch::Tensor& t) {
+        return torch::batch_norm(t, {}, {}, {}, {}, /*training=*/true, 1.0, 1e-5, false);
+    };
+    const auto conv = [&](const torch::Tensor& t, const std::string& name) {
+        const auto& w = p.at(name + ".weight");
+        return torch::conv2d(t, w.view({w.size(0), w.size(1), 1, 1}), p.at(name + ".bias"));
+    };
+    for (int i = 0; i < layers; ++i) {
+        const std::string b = "block" + std::to_string(i);
+        const auto m = torch::matmul(torch::relu(conv(x, b + ".mlp1")), torch::relu(conv(x, b + ".mlp2")));
+        x = bn(conv(torch::cat({x, m}, 1), b + ".skip"));
+        const auto n = x.size(-1);
+        const auto max_diag = std::get<0>(torch::max(torch::diagonal(x, 0, -2, -1), 2));
+        const auto val = torch::abs(torch::max(max_diag) + torch::max(-x));
+        const auto masked = x - (val * torch::eye(n)).view({1, 1, n, n});
+        const auto max_off = std::get<0>(torch::max(std::get<0>(torch::max(masked, 3)), 2));
+        const std::string fc = "fc" + std::to_string(i) + ".linear";
+        const auto s = torch::linear(torch::cat({max_diag, max_off}, 1), p.at(fc + ".weight"), p.at(fc + ".bias"));
+        scores = scores.defined() ? scores + s : s;
+    }
+    return bn(scores);
+}
+
+TEST(Ppgn, ChannelMajorKernelsMatchTheReferenceFormulationAndGradients) {
+    Rng rng(11);
+    std::vector<Graph> graphs;
+    for (int i = 0; i < 6; ++i) graphs.push_back(testing::random_graph(7, 0.45, rng));
+    auto input = torch::zeros({6, 1, 7, 7});
+    for (int i = 0; i < 6; ++i)
+        for (VertexId v = 0; v < 7; ++v) {
+            input[i][0][v][v] = 1.0f;
+            for (VertexId w : graphs[static_cast<std::size_t>(i)].neighbors(v)) input[i][0][v][w] = 1.0f;
+        }
+    const auto probe = torch::randn({6, 4});
+    for (const std::string kernel : {"blas", "torch"}) {
+        torch::manual_seed(3);
+        auto model = make_embedder("ppgn", small_options(kernel));
+        model->set_graphs(graphs, torch::kCPU);
+        model->train();
+        const auto out = model->forward_range(0, graphs.size());
+        (out * probe).sum().backward();
+
+        std::map<std::string, torch::Tensor> params, grads;
+        for (const auto& kv : model->named_parameters()) {
+            params[kv.key()] = kv.value().detach().clone().requires_grad_(true);
+            grads[kv.key()] = kv.value().grad().clone();
+        }
+        const auto ref = reference_ppgn(params, input, 3);
+        (ref * probe).sum().backward();
+        EXPECT_TRUE(torch::allclose(out, ref, 1e-4, 1e-4)) << kernel << "\n" << out << "\n" << ref;
+        ASSERT_EQ(params.size(), 3u * 6u + 3u * 2u);
+        // Biases feeding a BatchNorm have gradient 0 up to rounding: compare on the global scale.
+        double scale = 0.0;
+        for (const auto& [name, t] : params) scale = std::max(scale, t.grad().abs().max().item<double>());
+        ASSERT_GT(scale, 1e-3);
+        for (const auto& [name, t] : params)
+            EXPECT_TRUE(torch::allclose(grads[name], t.grad(), 1e-3, 1e-4 * scale))
+                << kernel << " " << name << "\n" << grads[name] << "\n" << t.grad();
+    }
+}
+
+TEST(Ppgn, BlasAndTorchKernelsGiveTheSameTrainingStep) {
+    Rng rng(2);
+    std::vector<Graph> graphs;
+    for (int i = 0; i < 4; ++i) graphs.push_back(testing::random_graph(9, 0.3, rng));
+    const auto a = embed("ppgn", graphs, 9, "blas"), b = embed("ppgn", graphs, 9, "torch");
+    EXPECT_TRUE(torch::allclose(a, b, 1e-4, 1e-5)) << a << "\n" << b;
+    // Same seed, same kernel: bitwise equal.
+    EXPECT_TRUE(torch::equal(a, embed("ppgn", graphs, 9, "blas")));
+}
+
+TEST(Ppgn, RejectsMixedSizesAndUnknownKernels) {
+    auto model = make_embedder("ppgn", small_options());
+    EXPECT_THROW(model->set_graphs({make_cycle(5), make_cycle(6)}, torch::kCPU), Unsupported);
+    EXPECT_THROW(make_embedder("ppgn", small_options("avx9000")), InvalidArgument);
+}
+
+TEST(Models, RegistryAndDevices) {
+    EXPECT_EQ(find_model_spec("ppgn").layers, 5);
+    EXPECT_EQ(find_model_spec("gin").loss_threshold, 0.2);
+    EXPECT_THROW(find_model_spec("transformer9000"), InvalidArgument);
+    EXPECT_THROW(find_model_spec("graphormer"), InvalidArgument);  // listed but not implemented
+    EXPECT_EQ(model_specs().size(), 17u);
+    EXPECT_EQ(parse_device("cpu"), torch::Device(torch::kCPU));
+    EXPECT_THROW(parse_device("tpu"), InvalidArgument);
+    if (!torch::cuda::is_available()) {
+        EXPECT_THROW(parse_device("cuda:0"), Unsupported);
+    }
+}
+
+}  // namespace
+}  // namespace brec
