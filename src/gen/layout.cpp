@@ -1,0 +1,67 @@
+#include "brec/gen/layout.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "brec/graph/algorithms.hpp"
+
+namespace brec {
+
+std::vector<Point> circular_layout(const Graph& g) {
+    const VertexId n = g.n();
+    std::vector<Point> p(n);
+    for (VertexId v = 0; v < n; ++v) {
+        const double t = 2.0 * M_PI * v / std::max<VertexId>(n, 1) - M_PI / 2;
+        p[v] = {std::cos(t), std::sin(t)};
+    }
+    return p;
+}
+
+std::vector<Point> stress_layout(const Graph& g, int iterations) {
+    const VertexId n = g.n();
+    std::vector<Point> p = circular_layout(g);
+    if (n < 3) return p;
+    auto d = all_pairs_distances(g);
+    std::int32_t diam = 1;
+    for (auto x : d) diam = std::max(diam, x);
+    for (auto& x : d)
+        if (x == kUnreachable) x = diam + 1;
+    // Start from the circle scaled to the graph's distance scale.
+    const double scale0 = std::max(1.0, diam / 2.0);
+    for (auto& q : p) q = {q.x * scale0, q.y * scale0};
+    for (int it = 0; it < iterations; ++it) {
+        double moved = 0.0;
+        for (VertexId i = 0; i < n; ++i) {
+            double sx = 0.0, sy = 0.0, sw = 0.0;
+            for (VertexId j = 0; j < n; ++j) {
+                if (i == j) continue;
+                const double dij = d[static_cast<std::size_t>(i) * n + j];
+                const double w = 1.0 / (dij * dij);
+                const double dx = p[i].x - p[j].x, dy = p[i].y - p[j].y;
+                const double len = std::max(1e-9, std::sqrt(dx * dx + dy * dy));
+                sx += w * (p[j].x + dij * dx / len);
+                sy += w * (p[j].y + dij * dy / len);
+                sw += w;
+            }
+            const Point q{sx / sw, sy / sw};
+            moved += std::fabs(q.x - p[i].x) + std::fabs(q.y - p[i].y);
+            p[i] = q;
+        }
+        if (moved < 1e-6 * n) break;
+    }
+    // Centre and scale into the unit disc.
+    double cx = 0, cy = 0;
+    for (const auto& q : p) cx += q.x, cy += q.y;
+    cx /= n;
+    cy /= n;
+    double r = 1e-9;
+    for (const auto& q : p) r = std::max(r, std::hypot(q.x - cx, q.y - cy));
+    for (auto& q : p) q = {(q.x - cx) / r, (q.y - cy) / r};
+    return p;
+}
+
+std::vector<Point> default_layout(const Graph& g) {
+    return g.n() > 0 && g.is_regular() ? circular_layout(g) : stress_layout(g);
+}
+
+}  // namespace brec
