@@ -1,18 +1,14 @@
 // brec eval: Siamese training + RPC on every selected pair, per seed; JSONL per pair (resumable),
 // per-category summary, multi-seed protocol, CI regression check and JUnit output.
-#include <chrono>
-#include <fstream>
+#include <algorithm>
 #include <iostream>
-#include <map>
-#include <mutex>
-#include <set>
 #include <sstream>
 #include <thread>
 
 #include "commands.hpp"
 #include "common.hpp"
 #include "brec/core/error.hpp"
-#include "brec/core/parallel.hpp"
+#include "brec/eval/run.hpp"
 #include "brec/eval/siamese.hpp"
 #include "brec/io/files.hpp"
 #include "brec/io/summary.hpp"
@@ -37,182 +33,61 @@ struct EvalArgs {
     int torch_threads = 0;
 };
 
-nlohmann::json record_json(const PairEvaluation& r, const std::string& model, std::uint64_t seed) {
-    return {{"model", model}, {"seed", seed}, {"id", r.id}, {"category", r.category}, {"n", r.n},
-            {"distinguished", r.distinguished}, {"reliable", r.reliable}, {"t2_test", r.t2_test},
-            {"t2_reliability", r.t2_reliability}, {"threshold", r.threshold}, {"epochs", r.epochs},
-            {"final_loss", r.final_loss}, {"seconds", r.seconds}, {"losses", r.losses}};
-}
-
-std::string xml_escape(const std::string& s) {
-    std::string o;
-    for (char c : s) {
-        if (c == '<') o += "&lt;";
-        else if (c == '>') o += "&gt;";
-        else if (c == '&') o += "&amp;";
-        else if (c == '"') o += "&quot;";
-        else o += c;
-    }
-    return o;
-}
-
-/// Categories where `now` distinguishes fewer pairs or fails more reliability checks than `old`.
-std::vector<std::string> regressions(const nlohmann::json& old, const nlohmann::json& now) {
-    std::vector<std::string> out;
-    if (!old.contains("categories")) throw ParseError("baseline", 0, "not a brec summary (no 'categories')");
-    for (auto it = old["categories"].begin(); it != old["categories"].end(); ++it) {
-        if (!now["categories"].contains(it.key())) continue;
-        const auto& o = it.value();
-        const auto& n = now["categories"][it.key()];
-        if (n["distinguished"].get<int>() < o["distinguished"].get<int>())
-            out.push_back(it.key() + ": distinguished " + std::to_string(n["distinguished"].get<int>()) + " < " +
-                          std::to_string(o["distinguished"].get<int>()));
-        if (n["reliability_failures"].get<int>() > o["reliability_failures"].get<int>())
-            out.push_back(it.key() + ": reliability failures " + std::to_string(n["reliability_failures"].get<int>()) +
-                          " > " + std::to_string(o["reliability_failures"].get<int>()));
-    }
-    return out;
-}
-
 int run_eval(EvalArgs args, RunContext& ctx) {
     if (args.list_models) {
         std::cout << describe_models();
         return 0;
     }
     set_quiet(ctx, args.pairs.quiet);
-    if (args.method != "rpc" && args.method != "rapc") throw InvalidArgument("--method must be rpc or rapc");
     args.opt.rapc = args.method == "rapc";
     args.opt.train = !args.no_train;
     args.opt.t2_form = args.reference_t2 ? T2Form::reference : T2Form::standard;
     if (args.resume && args.out.empty()) throw InvalidArgument("--resume needs --out FILE.jsonl");
-    const ResolvedHyper hp = resolve_hyper(args.opt);  // validates model and hyperparameters early
+    resolve_hyper(args.opt);  // validates the model and hyperparameters before reading anything
     nlohmann::json baseline;
     if (!args.baseline.empty()) {
         baseline = nlohmann::json::parse(read_text_file(args.baseline), nullptr, false);
-        if (baseline.is_discarded() || !baseline.is_object())
-            throw ParseError(args.baseline, 0, "not a JSON summary object");
+        if (baseline.is_discarded()) throw ParseError(args.baseline, 0, "not JSON");
+        baseline_regressions(baseline, nlohmann::json{{"categories", nlohmann::json::object()}}, args.baseline);
     }
     const auto sel = load_selected_pairs(args.pairs);
-    if (args.seeds.empty()) args.seeds = {args.seed};
     const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     // Pairs run in parallel (--jobs), each with its own intra-op threads; OpenMP keeps the count
-    // per calling thread, so every job sets it (EvalOptions::torch_threads).
+    // per calling thread, so every job sets it (EvalOptions::torch_threads). Without an explicit
+    // --torch-threads, small graphs (n < 32) run single-threaded.
     args.opt.torch_threads = args.torch_threads > 0 ? args.torch_threads : std::max(1, hw / args.pairs.jobs);
-    // Without an explicit --torch-threads, small graphs (n < 32) run single-threaded.
     args.opt.single_thread_below = args.torch_threads > 0 ? 0 : 32;
     set_torch_threads(args.opt.torch_threads);
 
-    // Earlier results of the same model (for --resume): (seed, id) -> record.
-    std::map<std::pair<std::uint64_t, PairId>, nlohmann::json> done;
-    if (args.resume)
-        for (const auto& line : read_jsonl_lines(args.out)) {
-            const auto j = nlohmann::json::parse(line);
-            if (j.value("model", "") == args.opt.model && j.contains("seed") && j.contains("id"))
-                done[{j["seed"].get<std::uint64_t>(), j["id"].get<PairId>()}] = j;
-        }
-    std::unique_ptr<JsonlAppender> sink;
-    if (!args.out.empty()) sink = std::make_unique<JsonlAppender>(args.out, args.resume);
-    const std::string dataset = args.pairs.dataset.empty() ? sel.dataset.path : args.pairs.dataset;
+    EvalRunOptions run;
+    run.eval = args.opt;
+    run.seeds = args.seeds.empty() ? std::vector<std::uint64_t>{args.seed} : args.seeds;
+    run.jobs = args.pairs.jobs;
+    run.out = args.out;
+    run.resume = args.resume;
+    run.dataset = args.pairs.dataset.empty() ? sel.dataset.path : args.pairs.dataset;
+    run.shard = args.pairs.shard;
+    const EvalRunResult result = run_evaluation(sel.dataset, sel.indices, run, ctx);
 
-    std::vector<nlohmann::json> summaries;
-    std::vector<std::vector<nlohmann::json>> per_seed_records;
-    const auto t0 = std::chrono::steady_clock::now();
-    for (std::uint64_t seed : args.seeds) {
-        std::vector<std::size_t> todo;
-        for (std::size_t k : sel.indices)
-            if (!done.count({seed, sel.dataset.pairs[k].id})) todo.push_back(k);
-        std::mutex mutex;
-        std::size_t finished = 0;
-        const auto start = std::chrono::steady_clock::now();
-        parallel_for(todo.size(), args.pairs.jobs, [&](std::size_t t) {
-            const auto& p = sel.dataset.pairs[todo[t]];
-            const PairEvaluation r = evaluate_pair(p, args.opt, seed);
-            const auto j = record_json(r, args.opt.model, seed);
-            std::lock_guard<std::mutex> lock(mutex);
-            if (sink) sink->append(j.dump());
-            done[{seed, p.id}] = j;
-            ctx.progress("eval " + args.opt.model + " seed " + std::to_string(seed), ++finished, todo.size());
-        });
-        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        std::vector<PairOutcome> outcomes;
-        std::vector<nlohmann::json> records;
-        for (std::size_t k : sel.indices) {
-            const auto& j = done.at({seed, sel.dataset.pairs[k].id});
-            records.push_back(j);
-            const bool reliable = j["reliable"].get<bool>();
-            // A result counts only when the reliability check passed.
-            outcomes.push_back({j["id"].get<PairId>(), j["category"].get<std::string>(),
-                                j["distinguished"].get<bool>() && reliable, !reliable});
-        }
-        auto s = make_summary({"eval", args.opt.model, dataset, seed, seconds}, outcomes);
-        s["model"] = args.opt.model;
-        s["rpc"] = {{"method", args.method}, {"q", args.opt.q}, {"d", args.opt.out_dim}, {"alpha", args.opt.alpha},
-                    {"t2_form", args.reference_t2 ? "reference" : "standard"}, {"trained", args.opt.train}};
-        s["hyperparameters"] = {{"layers", hp.layers}, {"hidden", hp.hidden}, {"batch", hp.batch}, {"epochs", hp.epochs},
-                                {"lr", hp.lr}, {"weight_decay", hp.weight_decay}, {"loss_threshold", hp.loss_threshold}};
-        if (!args.pairs.shard.empty()) s["shard"] = args.pairs.shard;
-        s["runtime"] = {{"device", args.opt.device}, {"kernel", args.opt.kernel}, {"jobs", args.pairs.jobs},
-                        {"torch_threads", args.opt.torch_threads}};
-        summaries.push_back(s);
-        per_seed_records.push_back(std::move(records));
-    }
-    const double total_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-
-    // Multi-seed protocol: the published number is the best seed whose run passed the
-    // reliability check on every pair.
-    std::size_t best = 0;
-    int best_score = -1;
-    for (std::size_t i = 0; i < summaries.size(); ++i) {
-        const auto& t = summaries[i]["total"];
-        if (t["reliability_failures"].get<int>() == 0 && t["distinguished"].get<int>() > best_score) {
-            best_score = t["distinguished"].get<int>();
-            best = i;
-        }
-    }
-    nlohmann::json final_summary = summaries[best];
-    if (summaries.size() > 1) {
-        nlohmann::json seeds = nlohmann::json::array();
-        for (const auto& s : summaries)
-            seeds.push_back({{"seed", s["seed"]}, {"total", s["total"]}, {"seconds", s["seconds"]}});
-        final_summary["seeds"] = seeds;
-        final_summary["best_reliable_seed"] = best_score >= 0 ? nlohmann::json(summaries[best]["seed"]) : nlohmann::json();
-    }
-    final_summary["wall_seconds"] = total_seconds;
-    if (!args.out.empty()) write_text_file_atomic(args.out + ".summary.json", final_summary.dump(1) + "\n");
-    if (!args.junit.empty()) {
-        std::ostringstream x;
-        const auto& recs = per_seed_records[best];
-        int failures = 0;
-        for (const auto& j : recs) failures += !j["reliable"].get<bool>();
-        x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"brec eval " << xml_escape(args.opt.model)
-          << "\" tests=\"" << recs.size() << "\" failures=\"" << failures << "\" time=\"" << total_seconds << "\">\n";
-        for (const auto& j : recs) {
-            x << "  <testcase classname=\"brec." << xml_escape(j["category"].get<std::string>()) << "\" name=\"pair "
-              << j["id"].get<PairId>() << (j["distinguished"].get<bool>() ? " distinguished" : " not distinguished")
-              << "\" time=\"" << j["seconds"].get<double>() << "\">";
-            if (!j["reliable"].get<bool>())
-                x << "<failure message=\"reliability check failed: T2_reliability " << j["t2_reliability"].get<double>()
-                  << " >= threshold " << j["threshold"].get<double>() << "\"/>";
-            x << "<system-out>T2_test=" << j["t2_test"].get<double>() << " T2_reliability=" << j["t2_reliability"].get<double>()
-              << " threshold=" << j["threshold"].get<double>() << "</system-out></testcase>\n";
-        }
-        x << "</testsuite>\n";
-        write_text_file_atomic(args.junit, x.str());
-    }
+    const bool any_reliable = result.best_reliable < result.runs.size();
+    const auto& shown = result.runs[any_reliable ? result.best_reliable : 0];
+    if (!args.out.empty()) write_text_file_atomic(args.out + ".summary.json", result.summary.dump(1) + "\n");
+    if (!args.junit.empty())
+        write_text_file_atomic(args.junit, junit_xml(shown.records, "brec eval " + args.opt.model, result.seconds));
     if (args.pairs.json) {
-        for (const auto& j : per_seed_records[best]) print_json_line(j);
-        print_json_line(final_summary);
+        for (const auto& j : shown.records) print_json_line(j);
+        print_json_line(result.summary);
     } else {
-        for (const auto& s : summaries)
-            std::cout << "model " << args.opt.model << ", seed " << s["seed"].get<std::uint64_t>() << " ("
-                      << sel.indices.size() << " pairs, " << format_seconds(s["seconds"].get<double>()) << ")\n\n"
-                      << summary_table(s, args.fine) << "\n";
-        if (summaries.size() > 1)
+        for (const auto& r : result.runs)
+            std::cout << "model " << args.opt.model << ", seed " << r.seed << " (" << sel.indices.size() << " pairs, "
+                      << format_seconds(r.summary["seconds"].get<double>()) << ")\n\n"
+                      << summary_table(r.summary, args.fine) << "\n";
+        if (result.runs.size() > 1)
             std::cout << "best seed with no reliability failure: "
-                      << (best_score >= 0 ? std::to_string(summaries[best]["seed"].get<std::uint64_t>()) : "none") << "\n";
+                      << (any_reliable ? std::to_string(result.runs[result.best_reliable].seed) : "none") << "\n";
     }
     if (!baseline.is_null()) {
-        const auto worse = regressions(baseline, final_summary);
+        const auto worse = baseline_regressions(baseline, result.summary, args.baseline);
         for (const auto& w : worse) std::cerr << "brec: regression against " << args.baseline << ": " << w << '\n';
         if (!worse.empty()) return 3;
     }
@@ -276,6 +151,11 @@ void add_eval(CLI::App& root, Action& action) {
         ->check(CLI::Range(1e-9, 0.5))->capture_default_str();
     sub->add_flag("--reference-t2", args->reference_t2,
                   "Compute T^2 without the factor q, as the BREC reference code does (reproduces its decisions)");
+    sub->add_option("--noise-floor", args->opt.relative_noise,
+                    "Float32 noise floor of T^2: (floor x largest |embedding|)^2 is added to the covariance diagonal, "
+                    "so pure rounding between relabelings gives T^2 ~ 0 instead of failing the reliability check at "
+                    "rate alpha; 0 = the plain pseudo-inverse")
+        ->check(CLI::Range(0.0, 0.01))->capture_default_str();
     sub->add_option("--baseline", args->baseline, "Earlier summary JSON; exit 3 if any category got worse");
     sub->add_option("--junit", args->junit, "Write a JUnit XML file with one test case per pair");
     sub->add_option("--torch-threads", args->torch_threads, "LibTorch intra-op threads per job (default: cores / jobs, and 1 for graphs under 32 vertices)");

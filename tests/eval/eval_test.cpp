@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <set>
 #include <nlohmann/json.hpp>
 
@@ -197,6 +198,55 @@ TEST(EvalCli, ResumeAfterInterruptionGivesTheSameSummary) {
     const Result reg = brec("eval" + common + " --resume --out " + out + " --baseline " + base);
     EXPECT_EQ(reg.code, 3);
     EXPECT_NE(reg.err.find("basic: distinguished 0 < 4"), std::string::npos) << reg.err;
+}
+
+TEST(EvalCli, ShardsTogetherGiveExactlyTheUnshardedRun) {
+    const std::string common = " --model gin --pairs 0-4,160,161 --q 20 --epochs 1 --torch-threads 1 --quiet --json";
+    const Result full = brec("eval" + common);
+    ASSERT_EQ(full.code, 0) << full.err;
+    std::map<PairId, nlohmann::json> by_id;
+    for (const auto& line : split_lines(full.out)) {
+        const auto j = nlohmann::json::parse(line);
+        if (j.contains("id")) by_id[j["id"].get<PairId>()] = j;
+    }
+    ASSERT_EQ(by_id.size(), 7u);
+    std::set<PairId> seen;
+    for (const char* shard : {"1/3", "2/3", "3/3"}) {
+        const Result r = brec("eval" + common + " --shard " + shard);
+        ASSERT_EQ(r.code, 0) << r.err;
+        const auto lines = split_lines(r.out);
+        EXPECT_EQ(nlohmann::json::parse(lines.back())["shard"], shard);
+        for (const auto& line : lines) {
+            const auto j = nlohmann::json::parse(line);
+            if (!j.contains("id")) continue;
+            const PairId id = j["id"].get<PairId>();
+            EXPECT_TRUE(seen.insert(id).second) << "pair " << id << " in two shards";
+            EXPECT_EQ(j["t2_test"], by_id.at(id)["t2_test"]) << id;
+            EXPECT_EQ(j["t2_reliability"], by_id.at(id)["t2_reliability"]) << id;
+        }
+    }
+    EXPECT_EQ(seen.size(), 7u);
+}
+
+TEST(EvalCli, ExistingResultsNeedResumeAndJunitIsWritten) {
+    const std::string out = ::testing::TempDir() + "brec_eval_exists_" + std::to_string(::getpid()) + ".jsonl";
+    const std::string junit = out + ".xml";
+    std::remove(out.c_str());
+    std::remove(junit.c_str());
+    const std::string common = " --model gin --pairs 0,1 --q 20 --epochs 1 --torch-threads 1 --quiet --out " + out;
+    ASSERT_EQ(brec("eval" + common).code, 0);
+    const Result again = brec("eval" + common + " --junit " + junit);
+    EXPECT_EQ(again.code, 2);
+    EXPECT_NE(again.err.find("pass --resume"), std::string::npos) << again.err;
+    EXPECT_FALSE(file_exists(junit));
+    EXPECT_EQ(read_jsonl_lines(out).size(), 2u);
+    ASSERT_EQ(brec("eval" + common + " --resume --junit " + junit).code, 0);
+    const std::string x = read_text_file(junit);
+    EXPECT_NE(x.find("tests=\"2\""), std::string::npos) << x;
+    EXPECT_NE(x.find("name=\"pair 1 not distinguished\""), std::string::npos) << x;
+    std::remove(out.c_str());
+    std::remove((out + ".summary.json").c_str());
+    std::remove(junit.c_str());
 }
 
 TEST(EvalCli, BadFlagsGiveExitCode2) {

@@ -45,8 +45,9 @@ struct EvalOptions {
     bool output_norm = true;  ///< see EmbedderOptions::output_norm (ablation)
     T2Form t2_form = T2Form::standard;
     /// Differences between paired embeddings smaller than this, relative to the largest embedding
-    /// entry, are float32 rounding and carry no information: the covariance's singular values
-    /// below (noise · scale)² are dropped (see hotelling_t2_paired's atol).
+    /// entry (scale = max(1, max |entry|)), are float32 rounding and carry no information:
+    /// (noise · scale)² is added to the covariance diagonal (see hotelling_t2_paired's
+    /// noise_variance). 0 = the plain pseudo-inverse.
     double relative_noise = 1e-5;
 };
 

@@ -1,0 +1,236 @@
+#include "brec/eval/run.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <sstream>
+
+#include "brec/core/error.hpp"
+#include "brec/core/parallel.hpp"
+#include "brec/io/files.hpp"
+#include "brec/io/summary.hpp"
+
+namespace brec {
+namespace {
+
+const char* t2_form_name(T2Form f) { return f == T2Form::reference ? "reference" : "standard"; }
+
+/// FNV-1a, 64 bit: a stable fingerprint of a short canonical text (not a hot path).
+std::uint64_t fnv1a(const std::string& text) {
+    std::uint64_t h = 1469598103934665603ULL;
+    for (unsigned char c : text) {
+        h ^= c;
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+std::string xml_escape(const std::string& s) {
+    std::string o;
+    for (char c : s) {
+        switch (c) {
+            case '<': o += "&lt;"; break;
+            case '>': o += "&gt;"; break;
+            case '&': o += "&amp;"; break;
+            case '"': o += "&quot;"; break;
+            default: o += c;
+        }
+    }
+    return o;
+}
+
+using RecordKey = std::pair<std::uint64_t, PairId>;  // (seed, pair id)
+
+/// Records of earlier runs in `path` for the model of `opt`, keyed by (seed, id). Records of the
+/// same model with other settings are an error: resuming would mix two experiments.
+std::map<RecordKey, nlohmann::json> load_finished(const std::string& path, const EvalOptions& opt) {
+    std::map<RecordKey, nlohmann::json> done;
+    const std::string id = settings_id(opt);
+    std::size_t line_no = 0;
+    for (const auto& line : read_jsonl_lines(path)) {
+        ++line_no;
+        const auto j = nlohmann::json::parse(line);
+        if (j.value("model", "") != opt.model) continue;
+        if (!j.contains("seed") || !j.contains("id") || !j.contains("distinguished") || !j.contains("reliable"))
+            throw ParseError(path, static_cast<std::int64_t>(line_no), "not a brec eval record (needs seed, id, distinguished, reliable)");
+        if (j.value("settings_id", "") != id)
+            throw InvalidArgument(path + ":" + std::to_string(line_no) + ": this " + opt.model +
+                                  " result was made with other settings (settings_id " + j.value("settings_id", "none") +
+                                  ", now " + id + "); resume with the same flags or write to another --out");
+        done[{j["seed"].get<std::uint64_t>(), j["id"].get<PairId>()}] = j;
+    }
+    return done;
+}
+
+}  // namespace
+
+nlohmann::json evaluation_settings(const EvalOptions& opt) {
+    const ResolvedHyper hp = resolve_hyper(opt);
+    return {{"model", opt.model},
+            {"layers", hp.layers},
+            {"hidden", hp.hidden},
+            {"batch", hp.batch},
+            {"epochs", hp.epochs},
+            {"lr", hp.lr},
+            {"weight_decay", hp.weight_decay},
+            {"loss_threshold", hp.loss_threshold},
+            {"q", opt.q},
+            {"d", opt.out_dim},
+            {"alpha", opt.alpha},
+            {"method", opt.rapc ? "rapc" : "rpc"},
+            {"rapc_groups", opt.rapc ? opt.rapc_groups : 0},
+            {"t2_form", t2_form_name(opt.t2_form)},
+            {"noise_floor", opt.relative_noise},
+            {"trained", opt.train},
+            {"output_norm", opt.output_norm}};
+}
+
+std::string settings_id(const EvalOptions& opt) {
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx",
+                  static_cast<unsigned long long>(fnv1a(evaluation_settings(opt).dump())));
+    return buf;
+}
+
+nlohmann::json evaluation_record(const PairEvaluation& r, const EvalOptions& opt, std::uint64_t seed) {
+    return {{"model", opt.model}, {"seed", seed}, {"id", r.id}, {"category", r.category}, {"n", r.n},
+            {"distinguished", r.distinguished}, {"reliable", r.reliable}, {"t2_test", r.t2_test},
+            {"t2_reliability", r.t2_reliability}, {"threshold", r.threshold}, {"epochs", r.epochs},
+            {"final_loss", r.final_loss}, {"seconds", r.seconds}, {"losses", r.losses},
+            {"settings_id", settings_id(opt)}};
+}
+
+EvalRunResult run_evaluation(const PairDataset& dataset, const std::vector<std::size_t>& indices,
+                             const EvalRunOptions& opt, RunContext& ctx) {
+    if (opt.seeds.empty()) throw InvalidArgument("no seeds to run");
+    resolve_hyper(opt.eval);  // validates the model and hyperparameters before any file is touched
+    std::map<RecordKey, nlohmann::json> done;
+    std::unique_ptr<JsonlAppender> sink;
+    if (!opt.out.empty()) {
+        if (opt.resume) {
+            done = load_finished(opt.out, opt.eval);
+        } else if (file_exists(opt.out) && !read_text_file(opt.out).empty()) {
+            throw InvalidArgument("--out " + opt.out + " already holds results; pass --resume to continue that run, "
+                                  "or remove the file");
+        }
+        sink = std::make_unique<JsonlAppender>(opt.out, opt.resume);
+    }
+    if (!done.empty()) ctx.info("resuming: " + std::to_string(done.size()) + " results already in " + opt.out);
+
+    EvalRunResult result;
+    const auto t0 = std::chrono::steady_clock::now();
+    for (std::uint64_t seed : opt.seeds) {
+        std::vector<std::size_t> todo;
+        for (std::size_t k : indices)
+            if (!done.count({seed, dataset.pairs[k].id})) todo.push_back(k);
+        // Largest pairs first, so that a big pair started last does not leave the other workers
+        // idle; results are stored by pair id, so the order changes nothing else.
+        std::stable_sort(todo.begin(), todo.end(), [&](std::size_t x, std::size_t y) {
+            return dataset.pairs[x].a.n() > dataset.pairs[y].a.n();
+        });
+        std::mutex mutex;
+        std::size_t finished = 0;
+        const auto start = std::chrono::steady_clock::now();
+        const std::string task = "eval " + opt.eval.model + " seed " + std::to_string(seed);
+        parallel_for(todo.size(), opt.jobs, [&](std::size_t t) {
+            const auto& pair = dataset.pairs[todo[t]];
+            const auto record = evaluation_record(evaluate_pair(pair, opt.eval, seed), opt.eval, seed);
+            std::lock_guard<std::mutex> lock(mutex);
+            if (sink) sink->append(record.dump());
+            done[{seed, pair.id}] = record;
+            ctx.progress(task, ++finished, todo.size());
+        });
+        SeedRun run;
+        run.seed = seed;
+        std::vector<PairOutcome> outcomes;
+        for (std::size_t k : indices) {
+            const auto& j = done.at({seed, dataset.pairs[k].id});
+            const bool reliable = j["reliable"].get<bool>();
+            // A result counts only when the reliability check passed.
+            outcomes.push_back({j["id"].get<PairId>(), j["category"].get<std::string>(),
+                                j["distinguished"].get<bool>() && reliable, !reliable});
+            run.records.push_back(j);
+        }
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        run.summary = make_summary({"eval", opt.eval.model, opt.dataset, seed, seconds}, outcomes);
+        run.summary["model"] = opt.eval.model;
+        run.summary["settings"] = evaluation_settings(opt.eval);
+        run.summary["settings_id"] = settings_id(opt.eval);
+        if (!opt.shard.empty()) run.summary["shard"] = opt.shard;
+        run.summary["runtime"] = {{"device", opt.eval.device}, {"kernel", opt.eval.kernel}, {"jobs", opt.jobs},
+                                  {"torch_threads", opt.eval.torch_threads}};
+        result.runs.push_back(std::move(run));
+    }
+    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+    // Multi-seed protocol (SPEC §5): the best seed whose run passed every reliability check.
+    result.best_reliable = result.runs.size();
+    int best_score = -1;
+    for (std::size_t i = 0; i < result.runs.size(); ++i) {
+        const auto& total = result.runs[i].summary["total"];
+        if (total["reliability_failures"].get<int>() == 0 && total["distinguished"].get<int>() > best_score) {
+            best_score = total["distinguished"].get<int>();
+            result.best_reliable = i;
+        }
+    }
+    const std::size_t shown = result.best_reliable < result.runs.size() ? result.best_reliable : 0;
+    result.summary = result.runs[shown].summary;
+    if (result.runs.size() > 1) {
+        nlohmann::json seeds = nlohmann::json::array();
+        for (const auto& r : result.runs)
+            seeds.push_back({{"seed", r.seed}, {"total", r.summary["total"]}, {"seconds", r.summary["seconds"]}});
+        result.summary["seeds"] = seeds;
+        result.summary["best_reliable_seed"] = result.best_reliable < result.runs.size()
+                                                   ? nlohmann::json(result.runs[result.best_reliable].seed)
+                                                   : nlohmann::json();
+    }
+    result.summary["wall_seconds"] = result.seconds;
+    return result;
+}
+
+std::vector<std::string> baseline_regressions(const nlohmann::json& baseline, const nlohmann::json& summary,
+                                              const std::string& baseline_name) {
+    if (!baseline.is_object() || !baseline.contains("categories") || !baseline["categories"].is_object())
+        throw ParseError(baseline_name, 0, "not a brec summary (no 'categories' object)");
+    std::vector<std::string> out;
+    for (auto it = baseline["categories"].begin(); it != baseline["categories"].end(); ++it) {
+        if (!summary["categories"].contains(it.key())) continue;
+        const auto& old = it.value();
+        const auto& now = summary["categories"][it.key()];
+        for (const char* key : {"distinguished", "reliability_failures"})
+            if (!old.contains(key) || !old[key].is_number_integer())
+                throw ParseError(baseline_name, 0, "category '" + it.key() + "' has no integer '" + key + "'");
+        const int old_d = old["distinguished"].get<int>(), now_d = now["distinguished"].get<int>();
+        const int old_f = old["reliability_failures"].get<int>(), now_f = now["reliability_failures"].get<int>();
+        if (now_d < old_d)
+            out.push_back(it.key() + ": distinguished " + std::to_string(now_d) + " < " + std::to_string(old_d));
+        if (now_f > old_f)
+            out.push_back(it.key() + ": reliability failures " + std::to_string(now_f) + " > " + std::to_string(old_f));
+    }
+    return out;
+}
+
+std::string junit_xml(const std::vector<nlohmann::json>& records, const std::string& suite, double seconds) {
+    int failures = 0;
+    for (const auto& j : records) failures += !j["reliable"].get<bool>();
+    std::ostringstream x;
+    x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"" << xml_escape(suite) << "\" tests=\""
+      << records.size() << "\" failures=\"" << failures << "\" time=\"" << seconds << "\">\n";
+    for (const auto& j : records) {
+        x << "  <testcase classname=\"brec." << xml_escape(j["category"].get<std::string>()) << "\" name=\"pair "
+          << j["id"].get<PairId>() << (j["distinguished"].get<bool>() ? " distinguished" : " not distinguished")
+          << "\" time=\"" << j["seconds"].get<double>() << "\">";
+        if (!j["reliable"].get<bool>())
+            x << "<failure message=\"reliability check failed: T2_reliability " << j["t2_reliability"].get<double>()
+              << " &gt;= threshold " << j["threshold"].get<double>() << "\"/>";
+        x << "<system-out>T2_test=" << j["t2_test"].get<double>() << " T2_reliability=" << j["t2_reliability"].get<double>()
+          << " threshold=" << j["threshold"].get<double>() << "</system-out></testcase>\n";
+    }
+    x << "</testsuite>\n";
+    return x.str();
+}
+
+}  // namespace brec
