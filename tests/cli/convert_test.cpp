@@ -15,55 +15,20 @@
 
 #include "brec/io/collection.hpp"
 #include "brec/io/files.hpp"
+#include "cli/cli_util.hpp"
 
 namespace {
 
+// Using-declarations (not a using-directive): the function brec() must be found before namespace brec.
+using clitest::brec;
+using clitest::expect_one_line_error;
+using clitest::last_json_line;
+using clitest::Result;
+using clitest::temp_path;
+using clitest::write_file;
+
 const std::string kSrc = BREC_SOURCE_DIR;
 const std::string kBrec = kSrc + "/datasets/brec/brec_v3_pairs.tsv";
-
-struct Result {
-    int code = -1;
-    std::string out;
-    std::string err;
-};
-
-std::string temp_path(const std::string& name) {
-    return ::testing::TempDir() + "brec_conv_" + std::to_string(::getpid()) + "_" + name;
-}
-
-Result brec(const std::string& args) {
-    const std::string err_file = temp_path("stderr.txt");
-    const std::string cmd = std::string(BREC_BINARY) + " " + args + " 2>" + err_file;
-    Result r;
-    FILE* p = popen(cmd.c_str(), "r");
-    char buf[4096];
-    std::size_t n;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-    const int status = pclose(p);
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.err = brec::file_exists(err_file) ? brec::read_text_file(err_file) : "";
-    return r;
-}
-
-std::string write_file(const std::string& name, const std::string& content) {
-    const std::string path = temp_path(name);
-    std::ofstream(path, std::ios::binary) << content;
-    return path;
-}
-
-nlohmann::json last_json_line(const std::string& out) {
-    const auto end = out.find_last_not_of('\n');
-    const auto start = out.rfind('\n', end);
-    const std::size_t from = start == std::string::npos ? 0 : start + 1;
-    return nlohmann::json::parse(out.substr(from, end + 1 - from));
-}
-
-void expect_one_line_error(const Result& r, const std::string& needle) {
-    EXPECT_EQ(r.code, 2) << r.err;
-    EXPECT_NE(r.err.find(needle), std::string::npos) << "stderr was: " << r.err;
-    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "stderr was: " << r.err;
-    EXPECT_EQ(r.err.rfind("brec: error: ", 0), 0u) << r.err;
-}
 
 TEST(CliConvert, HelpDocumentsFormatsFlagsAndAnExample) {
     const Result r = brec("convert --help");
