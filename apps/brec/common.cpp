@@ -36,7 +36,24 @@ void add_pair_flags(CLI::App* sub, PairArgs& args, bool with_shard) {
         ->check(CLI::Range(1, 1024))
         ->capture_default_str();
     sub->add_flag("--json", args.json, "Print one JSON object per pair and a summary object (last line)");
-    sub->add_flag("--quiet,-q", args.quiet, "No progress on stderr");
+    sub->add_flag("--quiet,-q", args.quiet, "No progress or info lines on stderr");
+}
+
+CLI::Validator whole_number_at_least(long long min) {
+    return CLI::Validator(
+        [min](std::string& text) -> std::string {
+            std::size_t used = 0;
+            long long v = 0;
+            try {
+                v = std::stoll(text, &used);
+            } catch (const std::exception&) {
+                used = 0;
+            }
+            if (used == 0 || used != text.size() || v < min)
+                return "must be a whole number >= " + std::to_string(min) + ", got '" + text + "'";
+            return "";
+        },
+        "INT>=" + std::to_string(min));
 }
 
 std::string default_dataset_path() {
@@ -149,7 +166,10 @@ void configure_context(const GlobalArgs& global, RunContext& ctx) {
 }
 
 void set_quiet(RunContext& ctx, bool quiet) {
-    if (quiet) ctx.set_progress(nullptr);
+    if (!quiet) return;
+    ctx.set_progress(nullptr);
+    // --quiet also drops info lines; warnings and errors stay, and so does an explicit -v / debug.
+    if (ctx.log_level() == LogLevel::info) ctx.set_log_level(LogLevel::warn);
 }
 
 void print_json_line(const nlohmann::json& j) { std::cout << j.dump() << '\n' << std::flush; }

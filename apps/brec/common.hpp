@@ -34,6 +34,10 @@ struct PairArgs {
 /// Adds --dataset, --category, --pairs, --jobs, --json, --quiet (and --shard when with_shard).
 void add_pair_flags(CLI::App* sub, PairArgs& args, bool with_shard = false);
 
+/// CLI11 check: a whole number >= min, with a plain message ("must be a whole number >= 1, got
+/// '-1'"); CLI::PositiveNumber would print a range up to 1.8e308.
+CLI::Validator whole_number_at_least(long long min);
+
 /// The shipped BREC pair file: $BREC_DATASET, else the copy in the source tree, else next to the binary.
 std::string default_dataset_path();
 /// Reads the dataset named by the flags and applies the selection.
@@ -46,6 +50,7 @@ SelectedPairs load_selected_pairs(const PairArgs& args);
 /// Installs the stderr progress reporter (a live bar with ETA on a terminal, periodic plain lines
 /// otherwise; nothing with quiet) and the stderr logger.
 void configure_context(const GlobalArgs& global, RunContext& ctx);
+/// --quiet: no progress and no info lines (warnings and errors still go to stderr).
 void set_quiet(RunContext& ctx, bool quiet);
 
 /// Prints a JSON value as one line on stdout.

@@ -77,6 +77,13 @@ public:
         if (progress_) progress_(Progress{task, done, total});
     }
 
+    /// Messages below this level are dropped.
+    LogLevel log_level() const { return level_; }
+    RunContext& set_log_level(LogLevel level) {
+        level_ = level;
+        return *this;
+    }
+
     void log(LogLevel level, const std::string& msg) const {
         if (log_ && level >= level_) log_(level, msg);
     }

@@ -43,9 +43,10 @@ struct GenerateOptions {
     /// Number of pairs: with one category, that category's count; otherwise the total, spread over
     /// the categories in BREC v3 proportions. Negative = the BREC v3 composition.
     long long pairs = -1;
-    /// CFI pairs whose graphs have more vertices than this are labelled by CFI theory instead of
-    /// running 3-FWL (recorded per pair in the metadata). 2-FWL always runs.
-    std::uint32_t cfi_fwl3_max_vertices = 64;
+    /// CFI pairs not separated by 2-FWL whose graphs have more vertices than this are labelled by
+    /// CFI theory instead of running 3-FWL (params.hardness_source records which, per pair). 2-FWL
+    /// always runs. The default computes 3-FWL for every pair (cfi_max_vertices is the largest).
+    std::uint32_t cfi_fwl3_max_vertices = 200;
     /// Largest CFI graph accepted (BREC's largest has 198 vertices).
     std::uint32_t cfi_max_vertices = 200;
     /// Vertices of the exhaustive basic/extension search (BREC: 10). Smaller values make tests fast.
