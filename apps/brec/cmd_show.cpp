@@ -27,7 +27,11 @@ std::string structure(const Graph& g) {
         const auto d = g.degree_sequence();
         return "degrees " + std::to_string(d.back()) + "-" + std::to_string(d.front());
     }
-    if (const auto s = srg_parameters(g)) return s->str();
+    if (const auto s = srg_parameters(g)) {
+        const auto f = four_vertex_constants(g);
+        return f ? s->str() + " 4vtx(" + std::to_string(f->first) + "," + std::to_string(f->second) + ")" : s->str();
+    }
+    if (g.degree(0) <= 2) return std::to_string(g.degree(0)) + "-regular";  // cycles: trivially distance-regular
     if (const auto ia = intersection_array(g)) return "distance-regular " + ia->str();
     return std::to_string(g.degree(0)) + "-regular";
 }
@@ -44,7 +48,9 @@ std::string generated_kind(const std::string& dataset, PairId id) {
                 std::string s = p.at("kind").get<std::string>();
                 const auto& params = p.at("params");
                 for (const char* key : {"base", "treewidth", "hardness", "l", "base_n", "base_degree"})
-                    if (params.contains(key)) s += ", " + std::string(key) + " " + params[key].dump();
+                    if (params.contains(key))
+                        s += ", " + std::string(key) + " " +
+                             (params[key].is_string() ? params[key].get<std::string>() : params[key].dump());
                 return s;
             }
     } catch (const std::exception&) {
@@ -71,7 +77,7 @@ int run_show(const ShowArgs& args, RunContext& ctx) {
     if (!kind.empty()) caption.push_back(kind);
     caption.push_back("|Aut| " + automorphisms(a).order_text() + " / " + automorphisms(b).order_text() +
                       (are_isomorphic(a, b) ? "  (isomorphic!)" : "  (non-isomorphic)"));
-    caption.push_back(std::string("layout: ") + (a.is_regular() ? "circular" : "stress majorization"));
+    caption.push_back(pair_layout_description(a, b));
     write_text_file_atomic(args.svg, render_pair_svg(a, b, "G (graph a)", "H (graph b)", caption));
     ctx.info("wrote " + args.svg);
     for (const auto& line : caption) std::cout << line << "\n";
@@ -86,7 +92,7 @@ void add_show(CLI::App& root, Action& action) {
         "show", "Draw both graphs of a pair side by side as SVG (circular layout for regular graphs,\n"
                 "stress majorization otherwise) with the pair's parameters as caption.\n"
                 "Example: brec show 110 --svg pair110.svg");
-    sub->add_option("id", args->id, "Pair id")->required()->check(CLI::NonNegativeNumber);
+    sub->add_option("id", args->id, "Pair id")->required()->check(whole_number_at_least(0));
     sub->add_option("--dataset", args->dataset, "Pair file (default: the shipped BREC v3 pairs)");
     sub->add_option("--svg", args->svg, "Output SVG file")->required();
     sub->callback([args, &action]() { action = [args](RunContext& ctx) { return run_show(*args, ctx); }; });

@@ -60,8 +60,43 @@ std::vector<Point> stress_layout(const Graph& g, int iterations) {
     return p;
 }
 
+std::vector<int> bipartition(const Graph& g) {
+    const VertexId n = g.n();
+    if (g.m() == 0) return {};
+    std::vector<int> side(n, -1);
+    std::vector<VertexId> queue;
+    for (VertexId s = 0; s < n; ++s) {
+        if (side[s] >= 0) continue;
+        side[s] = 0;
+        queue.assign(1, s);
+        for (std::size_t qi = 0; qi < queue.size(); ++qi) {
+            const VertexId x = queue[qi];
+            for (VertexId y : g.neighbors(x)) {
+                if (side[y] < 0) {
+                    side[y] = 1 - side[x];
+                    queue.push_back(y);
+                } else if (side[y] == side[x]) {
+                    return {};
+                }
+            }
+        }
+    }
+    return side;
+}
+
 std::vector<Point> default_layout(const Graph& g) {
-    return g.n() > 0 && g.is_regular() ? circular_layout(g) : stress_layout(g);
+    // Cycles (degree <= 2) read best when stress shows them as rings.
+    if (g.n() == 0 || !g.is_regular() || g.degree(0) <= 2) return stress_layout(g);
+    const auto side = bipartition(g);
+    if (side.empty()) return circular_layout(g);
+    // Class 0 on one arc, class 1 on the other: every edge crosses between the arcs.
+    const auto slots = circular_layout(g);
+    std::vector<Point> p(g.n());
+    VertexId next = 0;
+    for (int c = 0; c < 2; ++c)
+        for (VertexId v = 0; v < g.n(); ++v)
+            if (side[v] == c) p[v] = slots[next++];
+    return p;
 }
 
 }  // namespace brec

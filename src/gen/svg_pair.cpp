@@ -1,5 +1,8 @@
-// A minimal SVG writer for `brec show`: two panels, straight edges, numbered vertices (small graphs).
+// A minimal SVG writer for `brec show`: two panels, straight edges, numbered vertices (small
+// graphs).
+#include <algorithm>
 #include <cstdio>
+#include <iterator>
 #include <sstream>
 
 #include "brec/gen/layout.hpp"
@@ -7,15 +10,27 @@
 namespace brec {
 namespace {
 
+constexpr const char* kSideColour[2] = {"#3b6fb6", "#e07b28"};
+constexpr const char* kDiffColour = "#d62728";
+
 std::string escape(const std::string& s) {
     std::string o;
     for (char c : s) {
         switch (c) {
-            case '&': o += "&amp;"; break;
-            case '<': o += "&lt;"; break;
-            case '>': o += "&gt;"; break;
-            case '"': o += "&quot;"; break;
-            default: o += c;
+            case '&':
+                o += "&amp;";
+                break;
+            case '<':
+                o += "&lt;";
+                break;
+            case '>':
+                o += "&gt;";
+                break;
+            case '"':
+                o += "&quot;";
+                break;
+            default:
+                o += c;
         }
     }
     return o;
@@ -27,44 +42,121 @@ std::string num(double x) {
     return buf;
 }
 
-void panel(std::ostringstream& out, const Graph& g, double ox, double oy, double size, const std::string& title) {
-    const auto pos = default_layout(g);
-    const double r = size * 0.42, cx = ox + size / 2, cy = oy + size / 2;
+/// How a pair is drawn: each graph with its own default layout, or both with the first graph's
+/// layout when they live on the same vertex ids and differ in few edges.
+struct PairPlan {
+    bool shared = false;
+    std::vector<Edge> only_a, only_b;
+};
+
+PairPlan plan_pair(const Graph& a, const Graph& b) {
+    PairPlan plan;
+    if (a.n() != b.n() || a.n() == 0) return plan;
+    auto ea = a.edges(), eb = b.edges();
+    std::sort(ea.begin(), ea.end());
+    std::sort(eb.begin(), eb.end());
+    std::set_difference(ea.begin(), ea.end(), eb.begin(), eb.end(),
+                        std::back_inserter(plan.only_a));
+    std::set_difference(eb.begin(), eb.end(), ea.begin(), ea.end(),
+                        std::back_inserter(plan.only_b));
+    const std::size_t diff = plan.only_a.size() + plan.only_b.size();
+    plan.shared = diff > 0 && diff <= std::max<std::size_t>(4, (ea.size() + eb.size()) / 10);
+    return plan;
+}
+
+std::string layout_name(const Graph& g) {
+    if (g.n() == 0 || !g.is_regular() || g.degree(0) <= 2) return "stress majorization";
+    return bipartition(g).empty() ? "circular" : "circular, bipartition on two arcs";
+}
+
+/// Draws one graph into the square panel at (ox, oy): positions fitted to the panel by their
+/// bounding box, edges fading with density, differing edges in red on top.
+void panel(std::ostringstream& out, const Graph& g, const std::vector<Point>& pos,
+           const std::vector<Edge>& highlight, double ox, double oy, double size,
+           const std::string& title) {
+    const double r = size * 0.42, cx = ox + size / 2, cy = oy + size / 2 + 10;
+    double lox = 0, hix = 0, loy = 0, hiy = 0;
+    for (std::size_t v = 0; v < pos.size(); ++v) {
+        lox = v == 0 ? pos[v].x : std::min(lox, pos[v].x);
+        hix = v == 0 ? pos[v].x : std::max(hix, pos[v].x);
+        loy = v == 0 ? pos[v].y : std::min(loy, pos[v].y);
+        hiy = v == 0 ? pos[v].y : std::max(hiy, pos[v].y);
+    }
+    const double half = std::max(hix - lox, hiy - loy) / 2;
+    const double scale = half > 1e-12 ? r / half : 0.0, mx = (lox + hix) / 2, my = (loy + hiy) / 2;
+    auto px = [&](VertexId v) { return num(cx + scale * (pos[v].x - mx)); };
+    auto py = [&](VertexId v) { return num(cy + scale * (pos[v].y - my)); };
+    const std::size_t m = g.m();
+    const double width = m <= 100 ? 1.2 : m <= 400 ? 0.8 : 0.5;
+    const double opacity =
+        std::clamp(100.0 / static_cast<double>(std::max<std::size_t>(m, 1)), 0.15, 1.0);
     const double dot = g.n() <= 40 ? 7.0 : g.n() <= 100 ? 4.0 : 2.5;
-    out << "<text x=\"" << num(cx) << "\" y=\"" << num(oy + 16) << "\" text-anchor=\"middle\" font-size=\"15\">"
-        << escape(title) << "</text>\n<g stroke=\"#555\" stroke-width=\"" << (g.n() <= 40 ? 1.2 : 0.5) << "\">\n";
-    for (const auto& [u, v] : g.edges())
-        out << "<line x1=\"" << num(cx + r * pos[u].x) << "\" y1=\"" << num(cy + 10 + r * pos[u].y) << "\" x2=\""
-            << num(cx + r * pos[v].x) << "\" y2=\"" << num(cy + 10 + r * pos[v].y) << "\"/>\n";
-    out << "</g>\n<g fill=\"#3b6fb6\" stroke=\"#fff\" stroke-width=\"1\">\n";
-    for (VertexId v = 0; v < g.n(); ++v)
-        out << "<circle cx=\"" << num(cx + r * pos[v].x) << "\" cy=\"" << num(cy + 10 + r * pos[v].y) << "\" r=\"" << dot
-            << "\"/>\n";
+    out << "<text x=\"" << num(cx) << "\" y=\"" << num(oy + 16)
+        << "\" text-anchor=\"middle\" font-size=\"15\">" << escape(title)
+        << "</text>\n<g stroke=\"#444\" stroke-width=\"" << num(width) << "\" stroke-opacity=\""
+        << num(opacity) << "\">\n";
+    for (const auto& [u, v] : g.edges()) {
+        if (std::binary_search(highlight.begin(), highlight.end(), Edge{u, v})) continue;
+        out << "<line x1=\"" << px(u) << "\" y1=\"" << py(u) << "\" x2=\"" << px(v) << "\" y2=\""
+            << py(v) << "\"/>\n";
+    }
     out << "</g>\n";
-    if (g.n() <= 30) {
+    if (!highlight.empty()) {
+        out << "<g stroke=\"" << kDiffColour << "\" stroke-width=\"2.5\">\n";
+        for (const auto& [u, v] : highlight)
+            out << "<line x1=\"" << px(u) << "\" y1=\"" << py(u) << "\" x2=\"" << px(v)
+                << "\" y2=\"" << py(v) << "\"/>\n";
+        out << "</g>\n";
+    }
+    const auto side = bipartition(g);
+    out << "<g stroke=\"#fff\" stroke-width=\"1\">\n";
+    for (VertexId v = 0; v < g.n(); ++v)
+        out << "<circle cx=\"" << px(v) << "\" cy=\"" << py(v) << "\" r=\"" << num(dot)
+            << "\" fill=\"" << kSideColour[side.empty() ? 0 : side[v]] << "\"/>\n";
+    out << "</g>\n";
+    if (g.n() <= 40) {
         out << "<g font-size=\"8\" fill=\"#fff\" text-anchor=\"middle\">\n";
         for (VertexId v = 0; v < g.n(); ++v)
-            out << "<text x=\"" << num(cx + r * pos[v].x) << "\" y=\"" << num(cy + 13 + r * pos[v].y) << "\">" << v
-                << "</text>\n";
+            out << "<text x=\"" << px(v) << "\" y=\"" << num(cy + 3 + scale * (pos[v].y - my))
+                << "\">" << v << "</text>\n";
         out << "</g>\n";
     }
 }
 
 }  // namespace
 
+std::string pair_layout_description(const Graph& a, const Graph& b) {
+    const PairPlan plan = plan_pair(a, b);
+    const std::string la = layout_name(a), lb = layout_name(b);
+    std::string s = "layout: " + (plan.shared || la == lb ? la : la + " / " + lb);
+    const std::size_t diff = plan.only_a.size() + plan.only_b.size();
+    if (plan.shared)
+        s += ", same positions in both drawings; red: " +
+             (diff == 1 ? std::string("the edge that differs")
+                        : "the " + std::to_string(diff) + " edges that differ");
+    return s;
+}
+
 std::string render_pair_svg(const Graph& a, const Graph& b, const std::string& title_a,
                             const std::string& title_b, const std::vector<std::string>& caption) {
     const double size = 420, width = 2 * size, height = size + 30 + 18.0 * caption.size();
+    const PairPlan plan = plan_pair(a, b);
+    const auto pos_a = default_layout(a);
+    const auto pos_b = plan.shared ? pos_a : default_layout(b);
     std::ostringstream out;
-    out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\""
-        << num(width) << "\" height=\"" << num(height) << "\" viewBox=\"0 0 " << num(width) << " " << num(height)
+    out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
+           "width=\""
+        << num(width) << "\" height=\"" << num(height) << "\" viewBox=\"0 0 " << num(width) << " "
+        << num(height)
         << "\" font-family=\"sans-serif\">\n<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n";
-    panel(out, a, 0, 0, size, title_a);
-    panel(out, b, size, 0, size, title_b);
+    // Differing edges are only meaningful (and only marked) when both drawings share positions.
+    const std::vector<Edge> none;
+    panel(out, a, pos_a, plan.shared ? plan.only_a : none, 0, 0, size, title_a);
+    panel(out, b, pos_b, plan.shared ? plan.only_b : none, size, 0, size, title_b);
     double y = size + 30;
     for (const auto& line : caption) {
-        out << "<text x=\"" << num(width / 2) << "\" y=\"" << num(y) << "\" text-anchor=\"middle\" font-size=\"13\">"
-            << escape(line) << "</text>\n";
+        out << "<text x=\"" << num(width / 2) << "\" y=\"" << num(y)
+            << "\" text-anchor=\"middle\" font-size=\"13\">" << escape(line) << "</text>\n";
         y += 18;
     }
     out << "</svg>\n";

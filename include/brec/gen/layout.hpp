@@ -26,10 +26,24 @@ std::vector<Point> circular_layout(const Graph& g);
 /// distances.
 std::vector<Point> stress_layout(const Graph& g, int iterations = 300);
 
-/// Circular for regular graphs, stress otherwise (the `brec show` rule).
+/// The two colour classes of a bipartite graph (side 0 or 1 per vertex, BFS from the smallest
+/// vertex of each component), or an empty vector when g has an odd cycle or no edge.
+std::vector<int> bipartition(const Graph& g);
+
+/// The `brec show` rule: circular for regular graphs of degree >= 3 (a bipartite one with its two
+/// classes on two arcs, each in id order), stress majorization otherwise (cycles then show as
+/// rings). Complexity: that of the layout used.
 std::vector<Point> default_layout(const Graph& g);
 
-/// An SVG document with both graphs side by side (titles above each, caption lines below).
+/// How render_pair_svg draws a pair, in words (one caption line), e.g. "layout: circular" or
+/// "layout: stress majorization, same positions in both drawings; red: the 4 edges that differ".
+/// Graphs on the same vertex ids that differ in few edges (at most max(4, (m_a + m_b) / 10), as for
+/// a CFI graph and its twist) share the layout of the first graph so that the difference shows.
+std::string pair_layout_description(const Graph& a, const Graph& b);
+
+/// An SVG document with both graphs side by side (titles above each, caption lines below), laid
+/// out as pair_layout_description says; the two classes of a bipartite graph get two colours, and
+/// edges get lighter as the graph gets denser.
 std::string render_pair_svg(const Graph& a, const Graph& b, const std::string& title_a,
                             const std::string& title_b, const std::vector<std::string>& caption);
 
