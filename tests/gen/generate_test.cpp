@@ -1,0 +1,300 @@
+// Dataset generation: the composition, verify_pair's checks (each failure names the failed check),
+// determinism under a seed and independence of the thread count, capacity errors that say how many
+// pairs exist, and the CFI hardness mix. Expected numbers come from theory (see comments).
+#include "brec/gen/generate.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+#include "brec/core/error.hpp"
+#include "brec/gen/cfi.hpp"
+#include "brec/gen/constructions.hpp"
+#include "brec/graph/algorithms.hpp"
+#include "brec/io/graph6.hpp"
+#include "brec/iso/iso.hpp"
+#include "brec/wl/wl.hpp"
+#include "common/test_graphs.hpp"
+#include "gen/gen_test_util.hpp"
+
+namespace brec {
+namespace {
+
+GeneratedPair pair_of(const std::string& category, const std::string& kind, Graph a, Graph b) {
+    GeneratedPair p;
+    p.category = category;
+    p.kind = kind;
+    p.a = std::move(a);
+    p.b = std::move(b);
+    return p;
+}
+
+/// verify_pair must throw brec::Error whose message contains `needle`.
+void expect_rejected(const GeneratedPair& p, const std::string& needle) {
+    try {
+        verify_pair(p);
+        ADD_FAILURE() << "accepted (" << p.category << ", " << p.kind << "), expected: " << needle;
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+}
+
+Graph cube() {
+    return cartesian_product(cartesian_product(make_complete(2), make_complete(2)),
+                             make_complete(2));
+}
+Graph wagner() {
+    return lcf_graph({4}, 8);
+}  // Möbius ladder on 8 vertices: cubic, not bipartite
+
+// ----- composition -----------------------------------------------------------------------------
+
+TEST(Composition, DefaultIsBrecV3) {
+    const std::vector<std::pair<std::string, std::size_t>> want = {
+        {"basic", 60},           {"regular", 50}, {"strongly_regular", 50},
+        {"extension", 100},      {"cfi", 100},    {"four_vertex_condition", 20},
+        {"distance_regular", 20}};
+    EXPECT_EQ(default_composition(), want);
+    EXPECT_EQ(resolve_composition(GenerateOptions()), want);
+}
+
+TEST(Composition, OneCategoryTakesTheCountAndSeveralShareItProportionally) {
+    GenerateOptions opt;
+    opt.with_categories({"str"}).with_pairs(7);
+    EXPECT_EQ(resolve_composition(opt),
+              (std::vector<std::pair<std::string, std::size_t>>{{"strongly_regular", 7}}));
+    opt.with_categories({}).with_pairs(40);  // 400 / 40 = 10 divides every BREC v3 count
+    const auto c = resolve_composition(opt);
+    std::map<std::string, std::size_t> got(c.begin(), c.end());
+    EXPECT_EQ(got["basic"], 6u);
+    EXPECT_EQ(got["regular"], 5u);
+    EXPECT_EQ(got["extension"], 10u);
+    EXPECT_EQ(got["cfi"], 10u);
+    EXPECT_EQ(got["distance_regular"], 2u);
+    opt.with_categories({"cfi", "regular"}).with_pairs(15);
+    const auto two = resolve_composition(opt);
+    ASSERT_EQ(two.size(), 2u);
+    EXPECT_EQ(two[0], std::make_pair(std::string("regular"), std::size_t{5}));  // BREC order kept
+    EXPECT_EQ(two[1], std::make_pair(std::string("cfi"), std::size_t{10}));
+}
+
+TEST(Composition, BadArgumentsAreInvalidArguments) {
+    GenerateOptions opt;
+    opt.with_categories({"frobnicate"});
+    try {
+        resolve_composition(opt);
+        FAIL();
+    } catch (const InvalidArgument& e) {
+        EXPECT_NE(std::string(e.what()).find("unknown category 'frobnicate'"), std::string::npos)
+            << e.what();
+        EXPECT_NE(std::string(e.what()).find("four_vertex_condition"), std::string::npos)
+            << e.what();
+    }
+    for (long long bad : {0LL, -2LL, -100LL}) {
+        GenerateOptions o;
+        o.with_pairs(bad);
+        EXPECT_THROW(resolve_composition(o), InvalidArgument) << bad;
+        RunContext ctx;
+        EXPECT_THROW(generate_dataset(o, ctx), InvalidArgument) << bad;
+    }
+}
+
+// ----- verify_pair -----------------------------------------------------------------------------
+
+TEST(VerifyPair, AcceptsGoodPairsAndRecomputesTheirParameters) {
+    const auto srg = verify_pair(
+        pair_of("strongly_regular", "srg(16,6,2,2)", rook_graph(4), shrikhande_graph()));
+    EXPECT_EQ(srg["srg"], "srg(16,6,2,2)");
+    EXPECT_EQ(srg["n"], 16);
+    EXPECT_EQ(srg["aut"], nlohmann::json::array({"1152", "192"}));
+    const auto [gh, dual] = generalized_hexagon_pair();
+    const auto dr = verify_pair(pair_of("distance_regular", "GH(2,2) vs dual", gh, dual));
+    EXPECT_EQ(dr["intersection_array"], "{6,4,4;1,1,3}");
+    const auto reg = verify_pair(pair_of("regular", "regular(8,3)", cube(), wagner()));
+    EXPECT_EQ(reg["degree"], 3);
+    const auto ext =
+        verify_pair(pair_of("extension", "C2l vs Cl,l + virtual node",
+                            add_universal_vertex(disjoint_union(make_cycle(5), make_cycle(5))),
+                            add_universal_vertex(make_cycle(10))));
+    EXPECT_EQ(ext["n"], 11);
+    const auto cfi = verify_pair(pair_of("cfi", "tw=2", cfi_graph(make_complete(3), false),
+                                         cfi_graph(make_complete(3), true)));
+    EXPECT_EQ(cfi["n"], 18);
+}
+
+TEST(VerifyPair, RejectsEachFailedCheckByName) {
+    const Graph rook = rook_graph(4), shr = shrikhande_graph();
+    Permutation p(16);
+    for (VertexId v = 0; v < 16; ++v) p[v] = (v * 5 + 3) % 16;
+    expect_rejected(pair_of("strongly_regular", "x", rook, permute(rook, p)), "isomorphic");
+    const Graph path4 = make_path(4), star = make_graph(4, {{0, 1}, {0, 2}, {0, 3}});
+    expect_rejected(pair_of("basic", "x", path4, star), "1-WL distinguishes");
+    expect_rejected(pair_of("basic", "x", rook, make_cycle(5)), "different sizes");
+    expect_rejected(
+        pair_of("basic", "x", make_cycle(6), disjoint_union(make_cycle(3), make_cycle(3))),
+        "regular");
+    expect_rejected(pair_of("regular", "x", rook, shr), "strongly regular");
+    expect_rejected(pair_of("strongly_regular", "x", cube(), wagner()), "not strongly regular");
+    expect_rejected(pair_of("four_vertex_condition", "x", rook, shr), "4-vertex condition");
+    // Strongly regular graphs are distance-regular of diameter 2: the category needs diameter >= 3.
+    expect_rejected(pair_of("distance_regular", "x", rook, shr), "diameter below 3");
+    expect_rejected(pair_of("distance_regular", "x", cube(), wagner()), "not distance-regular");
+    const Graph c6u = add_universal_vertex(make_cycle(6));
+    const Graph c33u = add_universal_vertex(disjoint_union(make_cycle(3), make_cycle(3)));
+    ASSERT_TRUE(wl1_equivalent(c6u, c33u));
+    expect_rejected(pair_of("extension", "S3", c6u, c33u), "s3 distinguishes");
+    expect_rejected(pair_of("extension", "virtual node (regular)",
+                            cfi_graph(make_complete(3), false), cfi_graph(make_complete(3), true)),
+                    "no virtual node");
+    try {
+        verify_pair(
+            pair_of("nonsense", "x", make_cycle(6), disjoint_union(make_cycle(3), make_cycle(3))));
+        FAIL();
+    } catch (const InvalidArgument& e) {
+        EXPECT_NE(std::string(e.what()).find("unknown category 'nonsense'"), std::string::npos);
+    }
+}
+
+// ----- whole datasets --------------------------------------------------------------------------
+
+std::vector<std::string> fingerprint(const GeneratedDataset& d) {
+    std::vector<std::string> out;
+    for (const auto& p : d.pairs)
+        out.push_back(p.category + "|" + p.kind + "|" + to_graph6(p.a) + "|" + to_graph6(p.b));
+    return out;
+}
+
+GeneratedDataset generate(GenerateOptions opt, int threads) {
+    RunContext ctx;
+    ctx.set_threads(threads);
+    return generate_dataset(opt, ctx);
+}
+
+/// Checks that hold for every generated dataset.
+void expect_valid(const GeneratedDataset& d, std::uint64_t seed) {
+    std::set<std::string> certs;
+    for (const auto& p : d.pairs) {
+        EXPECT_NO_THROW(verify_pair(p)) << p.category << " " << p.kind;
+        EXPECT_TRUE(certs.insert(canonical_certificate(p.a).bytes).second) << "graph repeated";
+        EXPECT_TRUE(certs.insert(canonical_certificate(p.b).bytes).second) << "graph repeated";
+    }
+    EXPECT_EQ(d.meta["seed"], seed);
+    EXPECT_EQ(d.meta["generator_version"], kGeneratorVersion);
+    ASSERT_EQ(d.meta["pairs"].size(), d.pairs.size());
+    for (std::size_t i = 0; i < d.pairs.size(); ++i) {
+        EXPECT_EQ(d.meta["pairs"][i]["id"], i);
+        EXPECT_EQ(d.meta["pairs"][i]["category"], d.pairs[i].category);
+        EXPECT_EQ(d.meta["pairs"][i]["kind"], d.pairs[i].kind);
+    }
+}
+
+TEST(GenerateDataset, SameSeedSameDatasetForAnyThreadCount) {
+    GenerateOptions opt;
+    opt.with_seed(17).with_categories({"regular", "cfi"}).with_pairs(12);
+    opt.cfi_max_vertices = 64;
+    const auto a = generate(opt, 1), b = generate(opt, 2), c = generate(opt, 1);
+    ASSERT_EQ(a.pairs.size(), 12u);
+    EXPECT_EQ(fingerprint(a), fingerprint(b));
+    EXPECT_EQ(fingerprint(a), fingerprint(c));
+    EXPECT_EQ(a.meta.dump(), b.meta.dump());
+    EXPECT_EQ(a.meta.dump(), c.meta.dump());
+    expect_valid(a, 17);
+    opt.with_seed(18);
+    const auto other = generate(opt, 2);
+    EXPECT_NE(fingerprint(a), fingerprint(other));
+    expect_valid(other, 18);
+}
+
+TEST(GenerateDataset, BasicAndExtensionFromASmallExhaustiveSearch) {
+    GenerateOptions opt;
+    opt.with_seed(3).with_categories({"basic", "extension"}).with_pairs(16);
+    opt.ten_vertex_n = 8;
+    const auto a = generate(opt, 2);
+    expect_valid(a, 3);
+    std::map<std::string, std::size_t> cats;
+    for (const auto& p : a.pairs) {
+        ++cats[p.category];
+        if (p.category == "basic") {
+            EXPECT_EQ(p.a.n(), 8u);
+            EXPECT_TRUE(is_connected(p.a) && is_connected(p.b));
+        }
+        if (p.kind == "S3" || p.kind == "N1" || p.kind == "S4") {
+            // The pair stays 1-WL- and ext-equivalent but 2-FWL separates it (BREC's extension
+            // rule).
+            EXPECT_TRUE(gentest::separates("2fwl", p.a, p.b)) << p.kind;
+        }
+    }
+    EXPECT_EQ(cats["basic"] + cats["extension"], 16u);
+    std::map<std::string, std::size_t> kinds;
+    for (const auto& p : a.pairs) ++kinds[p.kind];
+    EXPECT_GT(kinds["S3"], 0u);
+    EXPECT_GT(cats["basic"], 0u);
+    EXPECT_GT(cats["extension"], 0u);
+    EXPECT_EQ(fingerprint(generate(opt, 1)), fingerprint(a));
+}
+
+TEST(GenerateDataset, CategoryThatCannotSupplyTheCountSaysHowManyExist) {
+    // Connected k-regular graphs on 6..10 vertices with 3 <= k <= n-2, without the strongly regular
+    // ones, per (n,k): (7,4) 2, (8,3) 5, (8,4) 5, (8,5) 3, (9,4) 15, (9,6) 3, (10,3) 18, (10,4) 59,
+    // (10,5) 59, (10,6) 20, (10,7) 5, others 0 or 1 (counts of regular graphs: OEIS A002851,
+    // A006820, A006821; the srg removed are K3,3, the octahedron, K4,4, Paley(9), K3,3,3, Petersen,
+    // K5,5, T(5), ...): 1+2+2+1+7+1+9+29+29+10+2 = 93 disjoint pairs.
+    GenerateOptions opt;
+    opt.with_categories({"regular"}).with_pairs(94);
+    try {
+        generate(opt, 2);
+        FAIL();
+    } catch (const InvalidArgument& e) {
+        EXPECT_NE(std::string(e.what()).find("at most 93"), std::string::npos) << e.what();
+    }
+    opt.with_pairs(93);
+    const auto all = generate(opt, 2);
+    EXPECT_EQ(all.pairs.size(), 93u);
+    expect_valid(all, 0);
+}
+
+TEST(GenerateDataset, CfiPairsCarryTheirCertifiedHardness) {
+    GenerateOptions opt;
+    opt.with_seed(5).with_categories({"cfi"}).with_pairs(10);
+    opt.cfi_max_vertices = 100;  // K5 (80) and the Petersen graph (100) are the smallest tw-4 bases
+    opt.cfi_fwl3_max_vertices =
+        64;  // larger pairs are labelled by theory (the full run is in gen_slow)
+    const auto d = generate(opt, 2);
+    ASSERT_EQ(d.pairs.size(), 10u);
+    std::map<std::string, std::size_t> kinds;
+    for (const auto& p : d.pairs) {
+        ++kinds[p.kind];
+        const Graph base = parse_graph6(p.params.at("base").get<std::string>());
+        const std::uint32_t tw = treewidth(base);
+        EXPECT_EQ(p.params.at("treewidth"), tw);
+        EXPECT_EQ(p.kind, tw <= 2 ? "tw=2" : tw == 3 ? "tw=3" : "tw>=4");
+        EXPECT_EQ(cfi_size(base), p.a.n());
+        EXPECT_LE(p.a.n(), 100u);
+        // The untwisted and twisted graphs over the recorded base (independent rebuild).
+        EXPECT_TRUE(are_isomorphic(p.a, testing::cfi_graph(base, false)));
+        EXPECT_TRUE(are_isomorphic(p.b, testing::cfi_graph(base, true)));
+        const std::string want = tw <= 2   ? "3-WL (2-FWL)"
+                                 : tw == 3 ? "4-WL (3-FWL)"
+                                           : "beyond 4-WL";
+        EXPECT_EQ(p.params.at("hardness"), want) << to_graph6(base);
+        const bool fwl2 = gentest::separates("2fwl", p.a, p.b);
+        EXPECT_EQ(fwl2, tw <= 2);
+        const std::string source = p.params.at("hardness_source");
+        const bool computed3 = source.find("3-FWL computed") != std::string::npos;
+        EXPECT_EQ(computed3, !fwl2 && p.a.n() <= 64) << source;
+        if (!fwl2 && p.a.n() <= 64) {
+            EXPECT_EQ(gentest::separates("3fwl", p.a, p.b), tw <= 3);
+        }
+        if (!fwl2 && p.a.n() > 64) {
+            EXPECT_NE(source.find("CFI theory"), std::string::npos) << source;
+        }
+    }
+    // The default 60/20/20 mix, scaled to 10 pairs.
+    EXPECT_EQ(kinds["tw=2"], 6u);
+    EXPECT_EQ(kinds["tw=3"], 2u);
+    EXPECT_EQ(kinds["tw>=4"], 2u);
+}
+
+}  // namespace
+}  // namespace brec
