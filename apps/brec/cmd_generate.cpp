@@ -109,13 +109,18 @@ int run_generate(const GenerateArgs& args, RunContext& ctx) {
                          {"seconds", seconds}});
         return 0;
     }
-    TextTable t({"category", "pairs", "nodes", "seconds", "families"});
+    // The families are long free text: listed below the table rather than as a (right-aligned) column.
+    TextTable t({"category", "pairs", "nodes", "seconds"});
+    std::string families;
     for (const auto& r : ds.reports) {
-        std::string fam;
-        for (const auto& k : r.kinds) fam += (fam.empty() ? "" : ", ") + k;
-        t.add_row({r.category, std::to_string(r.pairs), r.node_range, format_seconds(r.seconds), fam});
+        t.add_row({r.category, std::to_string(r.pairs), r.node_range, format_seconds(r.seconds)});
+        if (r.kinds.empty()) continue;
+        families += "  " + r.category + ":";
+        for (std::size_t i = 0; i < r.kinds.size(); ++i) families += (i ? ", " : " ") + r.kinds[i];
+        families += "\n";
     }
-    std::cout << t.str() << "\n"
+    std::cout << t.str() << "\nfamilies:\n"
+              << families << "\n"
               << ds.pairs.size() << " pairs written to " << dir << "/pairs.tsv (+ meta.json) in "
               << format_seconds(seconds) << "\n";
     return 0;

@@ -90,7 +90,7 @@ TEST(CliGenerate, OutputReadsBackWithInfoAndWl) {
     const auto s = last_json_line(g.out);
     EXPECT_EQ(s["command"], "generate");
     EXPECT_EQ(s["pairs"], 6);
-    const Result info = brec("info --json " + d + "/pairs.tsv");
+    const Result info = brec("info --json --dataset " + d + "/pairs.tsv");
     ASSERT_EQ(info.code, 0) << info.err;
     const auto j = last_json_line(info.out);
     EXPECT_EQ(j["pairs"], 6);
