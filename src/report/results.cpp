@@ -5,9 +5,8 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <set>
-
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "brec/core/error.hpp"
 #include "brec/io/files.hpp"
@@ -29,7 +28,8 @@ std::string lower(std::string s) {
 }
 
 /// Splits one CSV line; fields may be double-quoted ("" inside quotes is a quote).
-std::vector<std::string> split_csv(const std::string& line, const std::string& source, std::int64_t no) {
+std::vector<std::string> split_csv(const std::string& line, const std::string& source,
+                                   std::int64_t no) {
     std::vector<std::string> out;
     std::string field;
     bool quoted = false, was_quoted = false;
@@ -44,7 +44,8 @@ std::vector<std::string> split_csv(const std::string& line, const std::string& s
                 std::size_t k = i + 1;
                 while (k < line.size() && std::isspace(static_cast<unsigned char>(line[k]))) ++k;
                 if (k < line.size() && line[k] != ',')
-                    throw ParseError(source, no, "unexpected text after a closing double quote", static_cast<std::int64_t>(k));
+                    throw ParseError(source, no, "unexpected text after a closing double quote",
+                                     static_cast<std::int64_t>(k));
                 i = k - 1;
             } else {
                 field += c;
@@ -96,7 +97,9 @@ std::string compact_sources(std::vector<std::pair<std::string, std::int64_t>> wh
         bool first = true;
         while (i < where.size() && where[i].first == file) {
             std::size_t j = i;
-            while (j + 1 < where.size() && where[j + 1].first == file && where[j + 1].second == where[j].second + 1) ++j;
+            while (j + 1 < where.size() && where[j + 1].first == file &&
+                   where[j + 1].second == where[j].second + 1)
+                ++j;
             out += (first ? "" : ",") + std::to_string(where[i].second);
             if (j > i) out += "-" + std::to_string(where[j].second);
             first = false;
@@ -114,7 +117,8 @@ std::string model_of(const nlohmann::json& j, const std::string& source, std::in
     for (const char* field : {"model", "method"}) {
         if (!j.contains(field)) continue;
         if (!j[field].is_string() || j[field].get<std::string>().empty())
-            throw ParseError(source, line, std::string("\"") + field + "\" must be a non-empty string");
+            throw ParseError(source, line,
+                             std::string("\"") + field + "\" must be a non-empty string");
         return j[field].get<std::string>();
     }
     throw ParseError(source, line, "no \"model\" or \"method\" field to name the model");
@@ -124,7 +128,8 @@ std::uint64_t seed_of(const nlohmann::json& j, const std::string& source, std::i
     for (const char* field : {"seed", "reliability_seed"}) {
         if (!j.contains(field)) continue;
         if (!j[field].is_number_unsigned())
-            throw ParseError(source, line, std::string("\"") + field + "\" must be a non-negative integer");
+            throw ParseError(source, line,
+                             std::string("\"") + field + "\" must be a non-negative integer");
         return j[field].get<std::uint64_t>();
     }
     return 0;
@@ -133,17 +138,21 @@ std::uint64_t seed_of(const nlohmann::json& j, const std::string& source, std::i
 }  // namespace
 
 void ResultReader::note_model(const std::string& model) {
-    if (std::find(model_order_.begin(), model_order_.end(), model) == model_order_.end()) model_order_.push_back(model);
+    if (std::find(model_order_.begin(), model_order_.end(), model) == model_order_.end())
+        model_order_.push_back(model);
 }
 
-void ResultReader::add_file(const std::string& path) { add_text(read_text_file(path), path); }
+void ResultReader::add_file(const std::string& path) {
+    add_text(read_text_file(path), path);
+}
 
 void ResultReader::add_text(const std::string& text, const std::string& source) {
     inputs_.push_back(source);
     const auto lines = split_lines(text);
     std::size_t first = 0;
     while (first < lines.size() && trim(lines[first]).empty()) ++first;
-    if (first == lines.size()) throw ParseError(source, 0, "empty file: expected CSV rows or JSON results");
+    if (first == lines.size())
+        throw ParseError(source, 0, "empty file: expected CSV rows or JSON results");
     const bool csv_name = source.size() >= 4 && lower(source.substr(source.size() - 4)) == ".csv";
     if (csv_name || trim(lines[first])[0] != '{') {
         add_csv(lines, source);
@@ -164,7 +173,8 @@ void ResultReader::add_text(const std::string& text, const std::string& source) 
         const auto j = nlohmann::json::parse(line, nullptr, false);
         if (j.is_discarded() || !j.is_object()) {
             if (i + 1 == last && !text.empty() && text.back() != '\n') {
-                notes_.push_back(source + ":" + std::to_string(no) + ": torn last line skipped (interrupted run?)");
+                notes_.push_back(source + ":" + std::to_string(no) +
+                                 ": torn last line skipped (interrupted run?)");
                 continue;
             }
             throw ParseError(source, no, "expected one JSON object per line");
@@ -186,34 +196,45 @@ void ResultReader::add_csv(const std::vector<std::string>& lines, const std::str
         }
         header_allowed = false;
         if (f.size() != 4 && f.size() != 5)
-            throw ParseError(source, no, "expected task,model,seed,value[,direction] but found " + std::to_string(f.size()) + " fields");
+            throw ParseError(source, no,
+                             "expected task,model,seed,value[,direction] but found " +
+                                 std::to_string(f.size()) + " fields");
         ResultRecord r;
         r.task = f[0];
         r.model = f[1];
         if (r.task.empty()) throw ParseError(source, no, "empty task name");
         if (r.model.empty()) throw ParseError(source, no, "empty model name");
-        if (!parse_u64(f[2], r.seed)) throw ParseError(source, no, "seed must be a non-negative integer, found '" + f[2] + "'");
-        if (!parse_double(f[3], r.value)) throw ParseError(source, no, "value must be a finite number, found '" + f[3] + "'");
+        if (!parse_u64(f[2], r.seed))
+            throw ParseError(source, no,
+                             "seed must be a non-negative integer, found '" + f[2] + "'");
+        if (!parse_double(f[3], r.value))
+            throw ParseError(source, no, "value must be a finite number, found '" + f[3] + "'");
         if (f.size() == 5 && !f[4].empty()) {
             const std::string d = lower(f[4]);
-            if (d != "max" && d != "min") throw ParseError(source, no, "direction must be max or min, found '" + f[4] + "'");
+            if (d != "max" && d != "min")
+                throw ParseError(source, no, "direction must be max or min, found '" + f[4] + "'");
             r.higher_is_better = d == "max";
         }
         r.source = source + ":" + std::to_string(no);
         if (f.size() == 5 && !f[4].empty()) {
-            const auto [it, fresh] = csv_direction_.emplace(r.task, std::make_pair(r.higher_is_better, r.source));
+            const auto [it, fresh] =
+                csv_direction_.emplace(r.task, std::make_pair(r.higher_is_better, r.source));
             if (!fresh && it->second.first != r.higher_is_better)
-                throw ParseError(source, no, "task '" + r.task + "' has direction " + (it->second.first ? "max" : "min") +
-                                                 " at " + it->second.second);
+                throw ParseError(source, no,
+                                 "task '" + r.task + "' has direction " +
+                                     (it->second.first ? "max" : "min") + " at " +
+                                     it->second.second);
         }
         note_model(r.model);
         csv_.push_back(std::move(r));
     }
 }
 
-void ResultReader::add_json_object(const nlohmann::json& j, const std::string& source, std::int64_t line) {
+void ResultReader::add_json_object(const nlohmann::json& j, const std::string& source,
+                                   std::int64_t line) {
     if (j.contains("categories")) {
-        if (!j["categories"].is_object()) throw ParseError(source, line, "\"categories\" must be an object");
+        if (!j["categories"].is_object())
+            throw ParseError(source, line, "\"categories\" must be an object");
         const RunKey key{model_of(j, source, line), seed_of(j, source, line)};
         Summary s;
         s.source = source + ":" + std::to_string(line);
@@ -222,11 +243,16 @@ void ResultReader::add_json_object(const nlohmann::json& j, const std::string& s
             std::vector<long long> counts(3, 0);
             const char* fields[] = {"pairs", "distinguished", "reliability_failures"};
             for (int f = 0; f < 3; ++f) {
-                if (!c.is_object() || !c.contains(fields[f]) || !c[fields[f]].is_number_integer() || c[fields[f]].get<long long>() < 0)
-                    throw ParseError(source, line, "category '" + name + "' needs a non-negative integer \"" + fields[f] + "\"");
+                if (!c.is_object() || !c.contains(fields[f]) || !c[fields[f]].is_number_integer() ||
+                    c[fields[f]].get<long long>() < 0)
+                    throw ParseError(source, line,
+                                     "category '" + name + "' needs a non-negative integer \"" +
+                                         fields[f] + "\"");
                 counts[static_cast<std::size_t>(f)] = c[fields[f]].get<long long>();
             }
-            if (counts[1] > counts[0]) throw ParseError(source, line, "category '" + name + "' distinguishes more pairs than it has");
+            if (counts[1] > counts[0])
+                throw ParseError(source, line,
+                                 "category '" + name + "' distinguishes more pairs than it has");
             s.categories[name] = counts;
         }
         note_model(key.first);
@@ -235,8 +261,10 @@ void ResultReader::add_json_object(const nlohmann::json& j, const std::string& s
         return;
     }
     if (j.contains("id") && j.contains("distinguished")) {
-        if (!j["id"].is_number_integer()) throw ParseError(source, line, "\"id\" must be an integer");
-        if (!j["distinguished"].is_boolean()) throw ParseError(source, line, "\"distinguished\" must be true or false");
+        if (!j["id"].is_number_integer())
+            throw ParseError(source, line, "\"id\" must be an integer");
+        if (!j["distinguished"].is_boolean())
+            throw ParseError(source, line, "\"distinguished\" must be true or false");
         if (!j.contains("category") || !j["category"].is_string())
             throw ParseError(source, line, "per-pair record without a \"category\" string");
         const RunKey key{model_of(j, source, line), seed_of(j, source, line)};
@@ -244,7 +272,8 @@ void ResultReader::add_json_object(const nlohmann::json& j, const std::string& s
         p.category = j["category"].get<std::string>();
         p.distinguished = j["distinguished"].get<bool>();
         if (j.contains("reliable")) {
-            if (!j["reliable"].is_boolean()) throw ParseError(source, line, "\"reliable\" must be true or false");
+            if (!j["reliable"].is_boolean())
+                throw ParseError(source, line, "\"reliable\" must be true or false");
             p.reliable = j["reliable"].get<bool>();
         } else if (j.contains("reliability_failure")) {
             if (!j["reliability_failure"].is_boolean())
@@ -259,16 +288,19 @@ void ResultReader::add_json_object(const nlohmann::json& j, const std::string& s
         const auto it = run.find(id);
         if (it != run.end()) {
             const auto& o = it->second;
-            if (o.category != p.category || o.distinguished != p.distinguished || o.reliable != p.reliable)
-                throw ParseError(source, line, "pair " + std::to_string(id) + " of " + run_name(key) +
-                                                   " conflicts with the record at " + o.source);
+            if (o.category != p.category || o.distinguished != p.distinguished ||
+                o.reliable != p.reliable)
+                throw ParseError(source, line,
+                                 "pair " + std::to_string(id) + " of " + run_name(key) +
+                                     " conflicts with the record at " + o.source);
             return;  // the same record in two shards or twice in one file
         }
         run.emplace(id, std::move(p));
         return;
     }
     throw ParseError(source, line,
-                     "expected a summary object (with \"categories\") or a per-pair record (with \"id\" and \"distinguished\")");
+                     "expected a summary object (with \"categories\") or a per-pair record (with "
+                     "\"id\" and \"distinguished\")");
 }
 
 ResultSet ResultReader::finish() const {
@@ -283,7 +315,8 @@ ResultSet ResultReader::finish() const {
     };
     auto split_source = [](const std::string& s) {
         const auto colon = s.rfind(':');
-        return std::make_pair(s.substr(0, colon), static_cast<std::int64_t>(std::stoll(s.substr(colon + 1))));
+        return std::make_pair(s.substr(0, colon),
+                              static_cast<std::int64_t>(std::stoll(s.substr(colon + 1))));
     };
     std::vector<ResultRecord> brec_records;
     std::set<std::string> brec_tasks;
@@ -300,7 +333,9 @@ ResultSet ResultReader::finish() const {
                 c.where.push_back(split_source(p.source));
             }
             if (sit != summaries_.end())
-                rs.notes.push_back(run_name(key) + ": per-pair records used; summary object(s) at " + sit->second[0].source +
+                rs.notes.push_back(run_name(key) +
+                                   ": per-pair records used; summary object(s) at " +
+                                   sit->second[0].source +
                                    (sit->second.size() > 1 ? " and others" : "") + " ignored");
         } else {
             // Summaries: a whole-run summary wins; otherwise distinct shards are summed.
@@ -311,12 +346,15 @@ ResultSet ResultReader::finish() const {
                     by_shard[s.shard] = &s;
                 } else if (found->second->categories != s.categories) {
                     const auto [file, line] = split_source(s.source);
-                    throw ParseError(file, line, "summary of " + run_name(key) + (s.shard.empty() ? "" : " shard " + s.shard) +
-                                                     " conflicts with the one at " + found->second->source);
+                    throw ParseError(file, line,
+                                     "summary of " + run_name(key) +
+                                         (s.shard.empty() ? "" : " shard " + s.shard) +
+                                         " conflicts with the one at " + found->second->source);
                 }
             }
             if (by_shard.count("") && by_shard.size() > 1) {
-                rs.notes.push_back(run_name(key) + ": whole-run summary at " + by_shard[""]->source + " used, shard summaries ignored");
+                rs.notes.push_back(run_name(key) + ": whole-run summary at " +
+                                   by_shard[""]->source + " used, shard summaries ignored");
                 const Summary* whole = by_shard[""];
                 by_shard.clear();
                 by_shard[""] = whole;
@@ -344,7 +382,8 @@ ResultSet ResultReader::finish() const {
             t.failures += c.failures;
             t.where.insert(t.where.end(), c.where.begin(), c.where.end());
             for (const auto& s : c.summary_sources)
-                if (std::find(t.summary_sources.begin(), t.summary_sources.end(), s) == t.summary_sources.end())
+                if (std::find(t.summary_sources.begin(), t.summary_sources.end(), s) ==
+                    t.summary_sources.end())
                     t.summary_sources.push_back(s);
         }
         for (const auto& [task, c] : tasks) {
@@ -359,7 +398,8 @@ ResultSet ResultReader::finish() const {
             if (!c.where.empty()) {
                 r.source = compact_sources(c.where);
             } else {
-                for (const auto& s : c.summary_sources) r.source += (r.source.empty() ? "" : "; ") + s;
+                for (const auto& s : c.summary_sources)
+                    r.source += (r.source.empty() ? "" : "; ") + s;
             }
             brec_tasks.insert(task);
             brec_records.push_back(std::move(r));
@@ -367,17 +407,26 @@ ResultSet ResultReader::finish() const {
     }
     rs.records = csv_;
     rs.records.insert(rs.records.end(), brec_records.begin(), brec_records.end());
-    if (rs.records.empty()) throw InvalidArgument("no results found in " + std::to_string(inputs_.size()) + " input file(s)");
+    if (rs.records.empty())
+        throw InvalidArgument("no results found in " + std::to_string(inputs_.size()) +
+                              " input file(s)");
     rs.brec = csv_.empty();
     // A (task, model, seed) may occur once.
     std::map<std::tuple<std::string, std::string, std::uint64_t>, const ResultRecord*> seen;
     for (const auto& r : rs.records) {
         const auto [it, fresh] = seen.emplace(std::make_tuple(r.task, r.model, r.seed), &r);
         if (!fresh) {
-            const auto colon = r.source.find(':');
-            throw ParseError(r.source.substr(0, colon), 0, "task '" + r.task + "', model '" + r.model + "', seed " +
-                                                               std::to_string(r.seed) + " given twice (also at " +
-                                                               it->second->source + ")");
+            // A CSV row's source is "file:line"; a merged BREC record names several lines.
+            const auto colon = r.source.rfind(':');
+            const std::string tail = colon == std::string::npos ? "" : r.source.substr(colon + 1);
+            const bool one_line =
+                !tail.empty() && std::all_of(tail.begin(), tail.end(),
+                                             [](char ch) { return ch >= '0' && ch <= '9'; });
+            const std::string file = r.source.substr(0, one_line ? colon : r.source.find(':'));
+            throw ParseError(file, one_line ? std::stoll(tail) : 0,
+                             "task '" + r.task + "', model '" + r.model + "', seed " +
+                                 std::to_string(r.seed) + " given twice (also at " +
+                                 it->second->source + ")");
         }
     }
     // A CSV direction given on any row of a task applies to its rows without one.
@@ -390,7 +439,8 @@ ResultSet ResultReader::finish() const {
     for (const auto& t : official)
         if (brec_tasks.count(t)) rs.tasks.push_back(t);
     for (const auto& r : rs.records)
-        if (std::find(rs.tasks.begin(), rs.tasks.end(), r.task) == rs.tasks.end()) rs.tasks.push_back(r.task);
+        if (std::find(rs.tasks.begin(), rs.tasks.end(), r.task) == rs.tasks.end())
+            rs.tasks.push_back(r.task);
     rs.models = model_order_;
     return rs;
 }

@@ -1,14 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "brec/core/error.hpp"
 #include "brec/report/analysis.hpp"
@@ -20,7 +14,8 @@ namespace {
 
 const std::string kData = std::string(BREC_SOURCE_DIR) + "/tests/data/";
 
-ResultSet from_text(const std::string& text, const std::string& name = "mem.csv", bool fine = false) {
+ResultSet from_text(const std::string& text, const std::string& name = "mem.csv",
+                    bool fine = false) {
     ResultReader r(ResultReadOptions{fine});
     r.add_text(text, name);
     return r.finish();
@@ -36,7 +31,8 @@ std::string parse_error(const std::string& text, const std::string& name = "bad.
     return "";
 }
 
-const ResultRecord& find(const ResultSet& rs, const std::string& task, const std::string& model, std::uint64_t seed) {
+const ResultRecord& find(const ResultSet& rs, const std::string& task, const std::string& model,
+                         std::uint64_t seed) {
     for (const auto& r : rs.records)
         if (r.task == task && r.model == model && r.seed == seed) return r;
     throw std::runtime_error("no record " + task + "/" + model);
@@ -55,7 +51,8 @@ TEST(ResultCsv, ParsesHeaderQuotesCommentsAndDirections) {
     EXPECT_EQ(rs.tasks, (std::vector<std::string>{"acc", "mae"}));
     EXPECT_EQ(rs.models, (std::vector<std::string>{"gin", "ppgn, v2"}));
     EXPECT_DOUBLE_EQ(find(rs, "acc", "ppgn, v2", 1).value, 0.75);
-    EXPECT_FALSE(find(rs, "mae", "gin", 2).higher_is_better);  // direction of the task applies to every row
+    EXPECT_FALSE(
+        find(rs, "mae", "gin", 2).higher_is_better);  // direction of the task applies to every row
     EXPECT_TRUE(find(rs, "acc", "gin", 1).higher_is_better);
     EXPECT_EQ(find(rs, "acc", "gin", 1).source, "mem.csv:3");
     EXPECT_FALSE(rs.brec);
@@ -64,14 +61,21 @@ TEST(ResultCsv, ParsesHeaderQuotesCommentsAndDirections) {
 TEST(ResultCsv, BadRowsNameFileAndLine) {
     EXPECT_EQ(parse_error("task,model,seed,value\nacc,gin,1\n"),
               "bad.csv:2: expected task,model,seed,value[,direction] but found 3 fields");
-    EXPECT_EQ(parse_error("acc,gin,-1,0.5\n"), "bad.csv:1: seed must be a non-negative integer, found '-1'");
-    EXPECT_EQ(parse_error("acc,gin,1,0.5x\n"), "bad.csv:1: value must be a finite number, found '0.5x'");
-    EXPECT_EQ(parse_error("acc,gin,1,nan\n"), "bad.csv:1: value must be a finite number, found 'nan'");
-    EXPECT_EQ(parse_error("acc,gin,1,0.5,up\n"), "bad.csv:1: direction must be max or min, found 'up'");
-    EXPECT_EQ(parse_error("acc,gin,1,0.5,max\nacc,gin,2,0.5,min\n"), "bad.csv:2: task 'acc' has direction max at bad.csv:1");
+    EXPECT_EQ(parse_error("acc,gin,-1,0.5\n"),
+              "bad.csv:1: seed must be a non-negative integer, found '-1'");
+    EXPECT_EQ(parse_error("acc,gin,1,0.5x\n"),
+              "bad.csv:1: value must be a finite number, found '0.5x'");
+    EXPECT_EQ(parse_error("acc,gin,1,nan\n"),
+              "bad.csv:1: value must be a finite number, found 'nan'");
+    EXPECT_EQ(parse_error("acc,gin,1,0.5,up\n"),
+              "bad.csv:1: direction must be max or min, found 'up'");
+    EXPECT_EQ(parse_error("acc,gin,1,0.5,max\nacc,gin,2,0.5,min\n"),
+              "bad.csv:2: task 'acc' has direction max at bad.csv:1");
     EXPECT_EQ(parse_error("acc,\"gin,1,0.5\n"), "bad.csv:1: unterminated double quote");
-    EXPECT_EQ(parse_error("acc,\"gin\"x,1,0.5\n"), "bad.csv:1:10: unexpected text after a closing double quote");
-    EXPECT_NE(parse_error("acc,gin,1,0.5\nacc,gin,1,0.6\n").find("given twice (also at bad.csv:1)"), std::string::npos);
+    EXPECT_EQ(parse_error("acc,\"gin\"x,1,0.5\n"),
+              "bad.csv:1:10: unexpected text after a closing double quote");
+    EXPECT_EQ(parse_error("acc,gin,1,0.5\n# c\nacc,gin,1,0.6\n"),
+              "bad.csv:3: task 'acc', model 'gin', seed 1 given twice (also at bad.csv:1)");
     EXPECT_EQ(parse_error("\n\n"), "bad.csv: empty file: expected CSV rows or JSON results");
 }
 
@@ -96,8 +100,8 @@ TEST(ResultJson, PerPairShardsAreMergedAndDeduplicated) {
     EXPECT_EQ(rs.tasks, (std::vector<std::string>{"Basic", "CFI"}));
     ASSERT_EQ(rs.records.size(), 2u);
     const auto& basic = find(rs, "Basic", "ppgn", 100);
-    EXPECT_EQ(basic.pairs, 4);                 // id 2 counted once
-    EXPECT_DOUBLE_EQ(basic.value, 2.0);        // id 1 is distinguished but unreliable
+    EXPECT_EQ(basic.pairs, 4);           // id 2 counted once
+    EXPECT_DOUBLE_EQ(basic.value, 2.0);  // id 1 is distinguished but unreliable
     EXPECT_EQ(basic.reliability_failures, 1);
     EXPECT_EQ(basic.source, "a.jsonl:1-3; b.jsonl:2");
     EXPECT_DOUBLE_EQ(find(rs, "CFI", "ppgn", 100).value, 1.0);
@@ -107,11 +111,16 @@ TEST(ResultJson, ConflictingDuplicateNamesBothPlaces) {
     ResultReader r;
     r.add_text(kShardA, "a.jsonl");
     try {
-        r.add_text("\n" + std::string(R"({"model":"ppgn","seed":100,"id":2,"category":"basic","distinguished":true,"reliable":true})"),
-                   "c.jsonl");
+        r.add_text(
+            "\n" +
+                std::string(
+                    R"({"model":"ppgn","seed":100,"id":2,"category":"basic","distinguished":true,"reliable":true})"),
+            "c.jsonl");
         FAIL() << "no error";
     } catch (const ParseError& e) {
-        EXPECT_EQ(std::string(e.what()), "c.jsonl:2: pair 2 of model ppgn seed 100 conflicts with the record at a.jsonl:3");
+        EXPECT_EQ(
+            std::string(e.what()),
+            "c.jsonl:2: pair 2 of model ppgn seed 100 conflicts with the record at a.jsonl:3");
     }
 }
 
@@ -129,10 +138,11 @@ TEST(ResultJson, SummariesAndWlRecords) {
     r.add_text(summary, "wl.summary.json");
     r.add_text(summary, "copy.json");
     // wl per-pair records: model from "method", seed from "reliability_seed".
-    r.add_text(R"({"id":0,"category":"basic","method":"1wl","distinguished":false,"reliability_failure":false,"reliability_seed":7}
+    r.add_text(
+        R"({"id":0,"category":"basic","method":"1wl","distinguished":false,"reliability_failure":false,"reliability_seed":7}
 {"id":1,"category":"basic","method":"1wl","distinguished":true,"reliability_failure":true,"reliability_seed":7}
 )",
-               "wl.jsonl");
+        "wl.jsonl");
     const auto rs = r.finish();
     EXPECT_EQ(rs.models, (std::vector<std::string>{"3fwl", "1wl"}));
     EXPECT_EQ(rs.tasks, (std::vector<std::string>{"Basic", "Regular", "CFI"}));
@@ -150,11 +160,12 @@ TEST(ResultJson, SummariesAndWlRecords) {
 
 TEST(ResultJson, ShardSummariesAreSummedAndPerPairRecordsWin) {
     ResultReader r;
-    r.add_text(R"({"model":"gin","seed":1,"shard":"0/2","categories":{"basic":{"pairs":30,"distinguished":3,"reliability_failures":1}}}
+    r.add_text(
+        R"({"model":"gin","seed":1,"shard":"0/2","categories":{"basic":{"pairs":30,"distinguished":3,"reliability_failures":1}}}
 {"model":"gin","seed":1,"shard":"1/2","categories":{"basic":{"pairs":30,"distinguished":4,"reliability_failures":0}}}
 {"model":"ppgn","seed":100,"categories":{"basic":{"pairs":60,"distinguished":60,"reliability_failures":0}}}
 )",
-               "s.jsonl");
+        "s.jsonl");
     r.add_text(kShardA, "a.jsonl");
     const auto rs = r.finish();
     const auto& gin = find(rs, "Basic", "gin", 1);
@@ -167,21 +178,28 @@ TEST(ResultJson, ShardSummariesAreSummedAndPerPairRecordsWin) {
 }
 
 TEST(ResultJson, TornLastLineIsSkippedOtherBadLinesAreErrors) {
-    const auto rs = from_text(kShardA + R"({"model":"ppgn","seed":100,"id":9,"categ)", "torn.jsonl");
+    const auto rs =
+        from_text(kShardA + R"({"model":"ppgn","seed":100,"id":9,"categ)", "torn.jsonl");
     EXPECT_EQ(find(rs, "Basic", "ppgn", 100).pairs, 3);
     ASSERT_EQ(rs.notes.size(), 1u);
     EXPECT_EQ(rs.notes[0], "torn.jsonl:4: torn last line skipped (interrupted run?)");
-    EXPECT_EQ(parse_error("{\"id\":1}\nnot json\n{\"id\":2}\n", "x.jsonl"), "x.jsonl:1: expected a summary object (with "
-                                                                         "\"categories\") or a per-pair record (with \"id\" "
-                                                                         "and \"distinguished\")");
-    EXPECT_EQ(parse_error(kShardA + "not json\n" + kShardA, "x.jsonl"), "x.jsonl:4: expected one JSON object per line");
+    EXPECT_EQ(parse_error("{\"id\":1}\nnot json\n{\"id\":2}\n", "x.jsonl"),
+              "x.jsonl:1: expected a summary object (with "
+              "\"categories\") or a per-pair record (with \"id\" "
+              "and \"distinguished\")");
+    EXPECT_EQ(parse_error(kShardA + "not json\n" + kShardA, "x.jsonl"),
+              "x.jsonl:4: expected one JSON object per line");
     EXPECT_EQ(parse_error(R"({"id":1,"category":"basic","distinguished":true})", "x.jsonl"),
               "x.jsonl:1: no \"model\" or \"method\" field to name the model");
-    EXPECT_EQ(parse_error(R"({"model":"m","seed":-3,"id":1,"category":"basic","distinguished":true})", "x.jsonl"),
-              "x.jsonl:1: \"seed\" must be a non-negative integer");
-    EXPECT_EQ(parse_error(R"({"model":"m","categories":{"basic":{"pairs":2,"distinguished":3,"reliability_failures":0}}})",
-                          "x.json"),
-              "x.json:1: category 'basic' distinguishes more pairs than it has");
+    EXPECT_EQ(
+        parse_error(R"({"model":"m","seed":-3,"id":1,"category":"basic","distinguished":true})",
+                    "x.jsonl"),
+        "x.jsonl:1: \"seed\" must be a non-negative integer");
+    EXPECT_EQ(
+        parse_error(
+            R"({"model":"m","categories":{"basic":{"pairs":2,"distinguished":3,"reliability_failures":0}}})",
+            "x.json"),
+        "x.json:1: category 'basic' distinguishes more pairs than it has");
 }
 
 TEST(Analysis, CellsTestsAndHolmOnTheFixture) {
@@ -216,7 +234,8 @@ TEST(Analysis, CellsTestsAndHolmOnTheFixture) {
     // With 5 seeds the smallest two-sided exact Wilcoxon p is 2/32: never below 0.05, so the
     // agreement column can only say "neither" or "t only".
     for (const auto& tc : a.comparisons)
-        for (const auto& r : tc.rows) EXPECT_TRUE(r.agreement == "neither" || r.agreement == "t only") << r.agreement;
+        for (const auto& r : tc.rows)
+            EXPECT_TRUE(r.agreement == "neither" || r.agreement == "t only") << r.agreement;
     // k = 4 models over N = 10 tasks: CD = 1.48 (SPEC §6).
     ASSERT_TRUE(a.ranks.available);
     EXPECT_NEAR(a.ranks.cd, 1.48, 0.005);
@@ -242,15 +261,16 @@ TEST(Analysis, DirectionRespectedInRanksAndBetterColumn) {
 
 TEST(Analysis, MissingCellsAndSingleSeeds) {
     // Model c lacks task t2 and has a single seed: no interval, no tests, t2 left out of Friedman.
-    const auto rs = from_text("t1,a,1,1\nt1,a,2,2\nt1,b,1,3\nt1,b,2,5\nt1,c,1,4\nt2,a,1,1\nt2,a,2,1\nt2,b,1,2\nt2,b,2,2\n"
-                              "t3,a,1,1\nt3,b,1,2\nt3,c,1,0\n");
+    const auto rs = from_text(
+        "t1,a,1,1\nt1,a,2,2\nt1,b,1,3\nt1,b,2,5\nt1,c,1,4\nt2,a,1,1\nt2,a,2,1\nt2,b,1,2\nt2,b,2,2\n"
+        "t3,a,1,1\nt3,b,1,2\nt3,c,1,0\n");
     const auto a = analyse_results(rs);
     EXPECT_EQ(a.cell("t1", "c")->t.half_width, 0.0);
     EXPECT_EQ(a.cell("t2", "c"), nullptr);
     const auto& t1 = a.comparisons[0];
     ASSERT_EQ(t1.rows.size(), 3u);
-    EXPECT_TRUE(t1.rows[0].testable);          // a vs b: 2 shared seeds
-    EXPECT_FALSE(t1.rows[1].testable);         // a vs c: 1 shared seed
+    EXPECT_TRUE(t1.rows[0].testable);   // a vs b: 2 shared seeds
+    EXPECT_FALSE(t1.rows[1].testable);  // a vs c: 1 shared seed
     EXPECT_EQ(t1.rows[1].agreement, "n/a");
     // t2: a and b have constant, different values: differences are constant, t is infinite.
     EXPECT_EQ(a.comparisons[1].rows[0].t.p_value, 0.0);
@@ -265,6 +285,30 @@ TEST(Analysis, MissingCellsAndSingleSeeds) {
     EXPECT_THROW(analyse_results(rs, ReportOptions{1.5}), InvalidArgument);
 }
 
+TEST(Analysis, NotesWhenTheWilcoxonTestCannotReject) {
+    // Exact two-sided Wilcoxon p >= 2 / 2^n: with n = 5 seeds that is 0.0625 >= 0.05, with 6 it is
+    // 0.03125 (any table of the signed-rank null distribution).
+    auto csv = [](int seeds) {
+        std::string t;
+        for (int s = 1; s <= seeds; ++s)
+            t += "acc,a," + std::to_string(s) + ",0." + std::to_string(50 + s) + "\nacc,b," +
+                 std::to_string(s) + ",0." + std::to_string(30 + 2 * s) + "\n";
+        return t;
+    };
+    auto has_note = [](const ReportAnalysis& a) {
+        for (const auto& n : a.notes)
+            if (n.find("cannot reject") != std::string::npos) return true;
+        return false;
+    };
+    const auto five = analyse_results(from_text(csv(5)));
+    EXPECT_TRUE(has_note(five));
+    EXPECT_DOUBLE_EQ(five.comparisons[0].rows[0].wilcoxon.p_value, 0.0625);
+    const auto six = analyse_results(from_text(csv(6)));
+    EXPECT_FALSE(has_note(six));
+    EXPECT_DOUBLE_EQ(six.comparisons[0].rows[0].wilcoxon.p_value, 0.03125);
+    EXPECT_EQ(six.comparisons[0].rows[0].agreement, "both");
+}
+
 TEST(Analysis, BootstrapIsSeededAndPerCell) {
     const auto rs = read_results({kData + "report_fixture.csv"});
     ReportOptions o;
@@ -275,7 +319,8 @@ TEST(Analysis, BootstrapIsSeededAndPerCell) {
         EXPECT_TRUE(a.cells[i].has_bootstrap);
         EXPECT_DOUBLE_EQ(a.cells[i].bootstrap.half_width, b.cells[i].bootstrap.half_width);
         EXPECT_GT(a.cells[i].bootstrap.half_width, 0.0);
-        EXPECT_LT(a.cells[i].bootstrap.half_width, a.cells[i].t.half_width);  // 5 seeds: bootstrap is narrower
+        EXPECT_LT(a.cells[i].bootstrap.half_width,
+                  a.cells[i].t.half_width);  // 5 seeds: bootstrap is narrower
     }
 }
 
@@ -301,33 +346,200 @@ void expect_well_formed_svg(const std::string& svg) {
         const std::size_t end = svg.find('>', i);
         ASSERT_NE(end, std::string::npos);
         const std::string tag = svg.substr(i, end - i + 1);
-        if (tag[1] == '/') --depth;
-        else if (tag[tag.size() - 2] != '/') ++depth;
+        if (tag[1] == '/')
+            --depth;
+        else if (tag[tag.size() - 2] != '/')
+            ++depth;
         ASSERT_GE(depth, 0) << tag;
         i = end;
     }
     EXPECT_EQ(depth, 0);
 }
 
-TEST(Svg, CdDiagramAndBarChart) {
-    const auto a = analyse_results(read_results({kData + "report_fixture.csv"}));
-    const std::string svg = cd_diagram_svg(a.ranks.models, a.ranks.friedman.mean_ranks, a.ranks.cd, a.ranks.cliques, "t<1>");
+/// Value of attribute `name` in the first element of `svg` whose opening tag contains `marker`.
+double attr(const std::string& svg, const std::string& marker, const std::string& name,
+            std::size_t from = 0) {
+    const std::size_t at = svg.find(marker, from);
+    if (at == std::string::npos) throw std::runtime_error("no element with " + marker);
+    const std::size_t start = svg.rfind('<', at), end = svg.find('>', at);
+    const std::string tag = svg.substr(start, end - start);
+    const std::size_t a = tag.find(" " + name + "=\"");
+    if (a == std::string::npos) throw std::runtime_error("no attribute " + name + " in " + tag);
+    return std::stod(tag.substr(a + name.size() + 3));
+}
+
+std::size_t count(const std::string& s, const std::string& needle) {
+    std::size_t n = 0;
+    for (std::size_t i = s.find(needle); i != std::string::npos; i = s.find(needle, i + 1)) ++n;
+    return n;
+}
+
+/// Checks a CD diagram against its inputs: structure, labels, CD bar and clique bars in axis units.
+void expect_cd_diagram(const std::string& svg, const std::vector<std::string>& models,
+                       const std::vector<double>& ranks, double cd,
+                       const std::vector<std::vector<int>>& cliques) {
     expect_well_formed_svg(svg);
-    for (const auto& m : a.ranks.models) EXPECT_NE(svg.find(">" + m + "</text>"), std::string::npos) << m;
+    EXPECT_NE(svg.find("viewBox=\"0 0 "), std::string::npos);
+    const double width = attr(svg, "<svg", "width");
+    // One label per model, each holding the name once.
+    EXPECT_EQ(count(svg, "class=\"model\""), models.size());
+    for (const auto& m : models) EXPECT_EQ(count(svg, ">" + xml_escape(m) + "<"), 1u) << m;
+    // Axis from rank 1 to rank k: one rank unit in pixels.
+    const int k = static_cast<int>(models.size());
+    const double x1 = attr(svg, "class=\"axis\"", "x1"), x2 = attr(svg, "class=\"axis\"", "x2");
+    const double unit = (x2 - x1) / (k - 1);
+    // The CD scale bar starts at rank 1 and is CD rank units long (rounding: 2 decimals in pixels).
+    EXPECT_NEAR(attr(svg, "class=\"cd-bar\"", "x1"), x1, 0.01);
+    EXPECT_NEAR((attr(svg, "class=\"cd-bar\"", "x2") - x1) / unit, cd, 0.02 / unit);
+    EXPECT_LE(attr(svg, "class=\"cd-bar\"", "x2"), width);
+    // One bar per clique from its best to its worst mean rank (4 px caps each side).
+    ASSERT_EQ(count(svg, "class=\"clique\""), cliques.size());
+    std::size_t pos = 0;
+    for (const auto& c : cliques) {
+        pos = svg.find("class=\"clique\"", pos);
+        double lo = 1e9, hi = -1e9;
+        for (int m : c)
+            lo = std::min(lo, ranks[static_cast<std::size_t>(m)]),
+            hi = std::max(hi, ranks[static_cast<std::size_t>(m)]);
+        EXPECT_NEAR(attr(svg, "class=\"clique\"", "x1", pos), x1 + (lo - 1) * unit - 4, 0.02);
+        EXPECT_NEAR(attr(svg, "class=\"clique\"", "x2", pos), x1 + (hi - 1) * unit + 4, 0.02);
+        ++pos;
+    }
+}
+
+TEST(Svg, CdDiagramOfTheFixture) {
+    const auto a = analyse_results(read_results({kData + "report_fixture.csv"}));
+    const auto& r = a.ranks;
+    const std::string svg =
+        cd_diagram_svg(r.models, r.friedman.mean_ranks, r.cd, r.cliques, "t<1>");
+    expect_cd_diagram(svg, r.models, r.friedman.mean_ranks, r.cd, r.cliques);
     EXPECT_NE(svg.find("CD = 1.48"), std::string::npos);
     EXPECT_NE(svg.find("t&lt;1&gt;"), std::string::npos);
+    // Mean ranks i2_gnn 1.6, kp_gnn 1.7, ppgn 2.8, gin 3.9 with CD 1.48 (computed by hand from the
+    // per-task ranks): the maximal groups spanning less than CD are {i2_gnn, kp_gnn, ppgn} (1.2)
+    // and {ppgn, gin} (1.1); kp_gnn–gin (2.2) differ.
+    ASSERT_EQ(r.cliques.size(), 2u);
+    auto names = [&](const std::vector<int>& c) {
+        std::vector<std::string> n;
+        for (int m : c) n.push_back(r.models[static_cast<std::size_t>(m)]);
+        return n;
+    };
+    EXPECT_EQ(names(r.cliques[0]), (std::vector<std::string>{"i2_gnn", "kp_gnn", "ppgn"}));
+    EXPECT_EQ(names(r.cliques[1]), (std::vector<std::string>{"ppgn", "gin"}));
     EXPECT_THROW(cd_diagram_svg({"a"}, {1.0}, 1.0, {}), InvalidArgument);
-    expect_well_formed_svg(category_chart_svg(a));
+    EXPECT_THROW(cd_diagram_svg({"a", "b"}, {1.0, 2.0}, 0.0, {}), InvalidArgument);
+    EXPECT_THROW(cd_diagram_svg({"a", "b"}, {1.0, 2.0}, 1.0, {{0, 2}}), InvalidArgument);
+}
 
+TEST(Svg, CdDiagramEdgeCases) {
+    // CD longer than the axis (k = 2, CD = 3): the bar keeps its true length.
+    expect_cd_diagram(cd_diagram_svg({"a", "b"}, {1.2, 1.8}, 3.0, {{0, 1}}), {"a", "b"}, {1.2, 1.8},
+                      3.0, {{0, 1}});
+    // Many models with long, escaped names, tied ranks and overlapping cliques.
+    const std::vector<std::string> m = {
+        "gin", "a<b & c", "graphormer_with_a_very_long_name", "x", "y", "z", "w"};
+    const std::vector<double> r = {7.0, 1.5, 1.5, 3.0, 4.25, 5.0, 5.75};
+    const auto c = cd_cliques(r, 2.0);
+    expect_cd_diagram(cd_diagram_svg(m, r, 2.0, c), m, r, 2.0, c);
+    // Labels are placed inside the drawing: the longest label's estimated width fits on its side.
+    const std::string svg = cd_diagram_svg(m, r, 2.0, c);
+    EXPECT_GT(attr(svg, "class=\"axis\"", "x1"),
+              0.62 * 14 * std::string("graphormer_with_a_very_long_name (1.50)").size());
+}
+
+TEST(Svg, CategoryChartForBrecEvalResults) {
     ResultReader r;
     r.add_file(kData + "report_eval_ppgn_shard0.jsonl");
     r.add_file(kData + "report_eval_ppgn_shard1.jsonl");
     r.add_file(kData + "report_eval_gin.jsonl");
     const auto b = analyse_results(r.finish());
+    ASSERT_TRUE(b.results.brec);
     const std::string bars = category_chart_svg(b);
     expect_well_formed_svg(bars);
+    EXPECT_NE(bars.find("viewBox=\"0 0 "), std::string::npos);
     EXPECT_NE(bars.find("% of pairs distinguished"), std::string::npos);
-    EXPECT_NE(bars.find("Basic (10)"), std::string::npos);
+    for (const char* t : {"Basic (10)", "Regular (10)", "CFI (10)"})
+        EXPECT_NE(bars.find(t), std::string::npos) << t;
+    // One bar per cell, one legend entry per model.
+    EXPECT_EQ(count(bars, "class=\"bar\""), b.cells.size());
+    EXPECT_EQ(count(bars, "class=\"legend\""), b.results.models.size());
+    // Every mark stays inside the drawing (error bars of a share are cut at 0 % and 100 %).
+    const double height = attr(bars, "<svg", "height");
+    for (std::size_t i = bars.find(" y"); i != std::string::npos; i = bars.find(" y", i + 1)) {
+        if (bars.compare(i, 4, " y=\"") != 0 && bars.compare(i, 5, " y1=\"") != 0 &&
+            bars.compare(i, 5, " y2=\"") != 0)
+            continue;
+        const double y = std::stod(bars.substr(bars.find('"', i) + 1));
+        EXPECT_GE(y, 0.0);
+        EXPECT_LE(y, height);
+    }
+    // report_files adds it for BREC results only.
+    bool has = false;
+    for (const auto& [name, content] : report_files(b, {"md"}))
+        has = has || name == "categories.svg";
+    EXPECT_TRUE(has);
+    const auto csv = analyse_results(read_results({kData + "report_fixture.csv"}));
+    for (const auto& [name, content] : report_files(csv, {"md"})) EXPECT_NE(name, "categories.svg");
+    expect_well_formed_svg(category_chart_svg(csv));  // also drawable for other results
+}
+
+/// The report JSON without the parts that name input files (inputs and per-value sources).
+nlohmann::json without_sources(nlohmann::json j) {
+    j.erase("inputs");
+    for (auto& c : j["cells"])
+        for (auto& v : c["values"]) v.erase("source");
+    return j;
+}
+
+TEST(Shards, TwoShardFilesGiveTheReportOfOneUnshardedFile) {
+    // report_eval_ppgn_full.jsonl is the unsharded run (90 pairs x seeds); the two shard files
+    // split it (with six records present in both, as after a requeued job).
+    const auto full = analyse_results(
+        read_results({kData + "report_eval_ppgn_full.jsonl", kData + "report_eval_gin.jsonl"}));
+    const auto shards = analyse_results(
+        read_results({kData + "report_eval_ppgn_shard0.jsonl",
+                      kData + "report_eval_ppgn_shard1.jsonl", kData + "report_eval_gin.jsonl"}));
+    const auto reversed = analyse_results(
+        read_results({kData + "report_eval_gin.jsonl", kData + "report_eval_ppgn_shard1.jsonl",
+                      kData + "report_eval_ppgn_shard0.jsonl"}));
+    EXPECT_EQ(without_sources(report_json(full)), without_sources(report_json(shards)));
+    // File order changes the model order only: the cells are the same.
+    ASSERT_EQ(reversed.cells.size(), full.cells.size());
+    for (const auto& c : full.cells) {
+        const ReportCell* o = reversed.cell(c.task, c.model);
+        ASSERT_NE(o, nullptr);
+        EXPECT_EQ(o->values, c.values);
+        EXPECT_EQ(o->pairs, c.pairs);
+        EXPECT_EQ(o->reliability_failures, c.reliability_failures);
+    }
+    // The sources name both shard files.
+    const ReportCell* basic = shards.cell("Basic", "ppgn");
+    ASSERT_NE(basic, nullptr);
+    EXPECT_NE(basic->sources[0].find("report_eval_ppgn_shard0.jsonl:"), std::string::npos);
+    EXPECT_NE(basic->sources[0].find("report_eval_ppgn_shard1.jsonl:"), std::string::npos);
+}
+
+TEST(Shards, DuplicatesAreCountedOnceConflictsAreErrors) {
+    // The same file twice (a shard passed twice, or a shard and the unsharded file): every pair
+    // counted once, the result unchanged.
+    const auto once = analyse_results(read_results({kData + "report_eval_ppgn_full.jsonl"}));
+    const auto twice = analyse_results(
+        read_results({kData + "report_eval_ppgn_full.jsonl", kData + "report_eval_ppgn_full.jsonl",
+                      kData + "report_eval_ppgn_shard0.jsonl"}));
+    EXPECT_EQ(without_sources(report_json(once)), without_sources(report_json(twice)));
+    // The same pair and seed with a different outcome: an error naming both places.
+    ResultReader r;
+    r.add_file(kData + "report_eval_ppgn_full.jsonl");
+    try {
+        r.add_text(
+            R"({"model": "ppgn", "seed": 100, "id": 0, "category": "basic", "distinguished": false, "reliable": true})",
+            "other.jsonl");
+        FAIL() << "no error";
+    } catch (const ParseError& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  "other.jsonl:1: pair 0 of model ppgn seed 100 conflicts with the record at " +
+                      kData + "report_eval_ppgn_full.jsonl:1");
+    }
 }
 
 TEST(Render, MarkdownLatexJsonAgree) {
@@ -342,6 +554,9 @@ TEST(Render, MarkdownLatexJsonAgree) {
     EXPECT_EQ(j["cells"].size(), 40u);
     EXPECT_EQ(j["cells"][0]["values"].size(), 5u);
     EXPECT_NEAR(j["friedman"]["cd"].get<double>(), a.ranks.cd, 0);
+    for (const char* key : {"mean_ranks", "ranks", "chi2", "df", "p_value", "chi2_ties",
+                            "p_value_ties", "q_alpha", "cliques"})
+        EXPECT_TRUE(j["friedman"].contains(key)) << key;
     EXPECT_EQ(j["comparisons"][0]["rows"].size(), 6u);
     // Every per-seed number of the JSON is one of the CSV's.
     const auto rs = read_results({kData + "report_fixture.csv"});
@@ -350,61 +565,6 @@ TEST(Render, MarkdownLatexJsonAgree) {
     EXPECT_EQ(values, rs.records.size());
     EXPECT_THROW(report_files(a, {"html"}), InvalidArgument);
 }
-
-#ifdef BREC_BINARY
-int run_brec(const std::string& args, std::string* out = nullptr) {
-    const std::string log = ::testing::TempDir() + "brec_report_test.log";
-    const int rc = std::system((std::string(BREC_BINARY) + " " + args + " > " + log + " 2>&1").c_str());
-    if (out) {
-        std::ifstream in(log);
-        std::stringstream ss;
-        ss << in.rdbuf();
-        *out = ss.str();
-    }
-    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
-
-TEST(ReportCli, EndToEndOnFixture) {
-    if (!std::filesystem::exists(BREC_BINARY)) GTEST_SKIP() << "brec binary not built";
-    const std::string dir = ::testing::TempDir() + "brec_report_e2e";
-    std::filesystem::remove_all(dir);
-    std::string out;
-    ASSERT_EQ(run_brec("report " + kData + "report_fixture.csv --out " + dir + " --quiet", &out), 0) << out;
-    for (const char* f : {"report.md", "report.tex", "report.json", "cd.svg"})
-        EXPECT_TRUE(std::filesystem::exists(dir + "/" + f)) << f;
-    EXPECT_FALSE(std::filesystem::exists(dir + "/categories.svg"));  // not BREC results
-    std::ifstream in(dir + "/report.json");
-    const auto j = nlohmann::json::parse(in);
-    EXPECT_NEAR(j["friedman"]["cd"].get<double>(), 1.48, 0.005);
-    // BREC per-pair shards: categories chart too; stdout gets Markdown without --out.
-    ASSERT_EQ(run_brec("report " + kData + "report_eval_ppgn_shard0.jsonl " + kData + "report_eval_ppgn_shard1.jsonl " +
-                           kData + "report_eval_gin.jsonl --format md --quiet",
-                       &out),
-              0)
-        << out;
-    EXPECT_NE(out.find("| Basic (10) | max |"), std::string::npos) << out;
-    // Bad input: exit 2, one-line error naming file and line, no output directory.
-    const std::string bad = ::testing::TempDir() + "brec_report_bad.csv";
-    std::ofstream(bad) << "task,model,seed,value\nacc,gin,1,0.5\nacc,gin,x,0.5\n";
-    const std::string bad_dir = ::testing::TempDir() + "brec_report_bad_out";
-    std::filesystem::remove_all(bad_dir);
-    EXPECT_EQ(run_brec("report " + bad + " --out " + bad_dir, &out), 2);
-    EXPECT_EQ(out, "brec: error: " + bad + ":3: seed must be a non-negative integer, found 'x'\n");
-    EXPECT_FALSE(std::filesystem::exists(bad_dir));
-}
-
-TEST(StatsCli, ThresholdAndCriticalDifference) {
-    if (!std::filesystem::exists(BREC_BINARY)) GTEST_SKIP() << "brec binary not built";
-    std::string out;
-    ASSERT_EQ(run_brec("stats threshold --q 32 --d 16 --alpha 0.05", &out), 0) << out;
-    EXPECT_EQ(out, "72.3380\n");
-    ASSERT_EQ(run_brec("stats cd --k 4 --n 10 --json", &out), 0) << out;
-    const auto j = nlohmann::json::parse(out);
-    EXPECT_NEAR(j["cd"].get<double>(), 1.48, 0.005);
-    EXPECT_NEAR(j["q_alpha"].get<double>(), 2.569, 0.001);
-    EXPECT_EQ(run_brec("stats threshold --q 16 --d 16", &out), 2);  // q must exceed d
-}
-#endif
 
 }  // namespace
 }  // namespace brec

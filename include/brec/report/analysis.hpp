@@ -17,11 +17,11 @@
 namespace brec {
 
 struct ReportOptions {
-    double alpha = 0.05;           ///< for the intervals, the tests' verdicts and the CD
-    bool bootstrap = false;        ///< also compute percentile bootstrap intervals
-    int resamples = 10000;         ///< bootstrap resamples B
+    double alpha = 0.05;     ///< for the intervals, the tests' verdicts and the CD
+    bool bootstrap = false;  ///< also compute percentile bootstrap intervals
+    int resamples = 10000;   ///< bootstrap resamples B
     std::uint64_t bootstrap_seed = 1;
-    int wilcoxon_exact_limit = 50; ///< exact Wilcoxon null up to this many non-zero differences
+    int wilcoxon_exact_limit = 50;  ///< exact Wilcoxon null up to this many non-zero differences
 };
 
 /// One task × model cell: its per-seed values (seed order) and interval.
@@ -31,8 +31,8 @@ struct ReportCell {
     std::vector<std::uint64_t> seeds;
     std::vector<double> values;
     std::vector<std::string> sources;
-    Interval t;                 ///< Student-t interval (half_width 0 with one seed)
-    Interval bootstrap;         ///< percentile bootstrap (only with ReportOptions::bootstrap)
+    Interval t;          ///< Student-t interval (half_width 0 with one seed)
+    Interval bootstrap;  ///< percentile bootstrap (only with ReportOptions::bootstrap)
     bool has_bootstrap = false;
     int pairs = -1;                 ///< BREC: pairs in the category (max over seeds), else -1
     int reliability_failures = -1;  ///< BREC: summed over seeds, else -1
@@ -41,17 +41,17 @@ struct ReportCell {
 /// Model a against model b on one task, paired by seed.
 struct PairComparison {
     std::string a, b;
-    int n = 0;                  ///< seeds both models have
-    double mean_difference = 0; ///< mean of a − b over the shared seeds
-    TestResult t;               ///< paired t-test
-    double t_holm = 1.0;        ///< Holm-adjusted over the task's comparisons
-    TestResult wilcoxon;        ///< Wilcoxon signed-rank (zeros dropped)
+    int n = 0;                   ///< seeds both models have
+    double mean_difference = 0;  ///< mean of a − b over the shared seeds
+    TestResult t;                ///< paired t-test
+    double t_holm = 1.0;         ///< Holm-adjusted over the task's comparisons
+    TestResult wilcoxon;         ///< Wilcoxon signed-rank (zeros dropped)
     double wilcoxon_holm = 1.0;
-    double dz = 0.0;            ///< Cohen's d_z of a − b
-    bool testable = false;      ///< n >= 2
+    double dz = 0.0;        ///< Cohen's d_z of a − b
+    bool testable = false;  ///< n >= 2
     /// "both", "neither", "t only", "W only" (significant at α after Holm), or "n/a".
     std::string agreement = "n/a";
-    std::string better;         ///< the model with the better mean (respecting direction), "" if equal
+    std::string better;  ///< the model with the better mean (respecting direction), "" if equal
 };
 
 struct TaskComparisons {
@@ -63,12 +63,12 @@ struct TaskComparisons {
 /// Friedman test and Nemenyi CD over the tasks that have every model.
 struct RankAnalysis {
     bool available = false;
-    std::string reason;               ///< why not, when !available
-    std::vector<std::string> models;  ///< model order of the ResultSet
-    std::vector<std::string> tasks;   ///< tasks used (complete rows)
+    std::string reason;                      ///< why not, when !available
+    std::vector<std::string> models;         ///< model order of the ResultSet
+    std::vector<std::string> tasks;          ///< tasks used (complete rows)
     std::vector<std::vector<double>> ranks;  ///< ranks[task][model] (1 = best, ties averaged)
     FriedmanResult friedman;
-    double q_alpha = 0.0;             ///< studentised range quantile / √2
+    double q_alpha = 0.0;  ///< studentised range quantile / √2
     double cd = 0.0;
     /// Maximal groups of models (indices into models) whose mean ranks span less than CD.
     std::vector<std::vector<int>> cliques;

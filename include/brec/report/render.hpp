@@ -5,11 +5,10 @@
 // @article{demsar2006statistical, title={Statistical comparisons of classifiers over multiple data
 //   sets}, author={Dem{\v{s}}ar, Janez}, journal={JMLR}, volume={7}, pages={1--30}, year={2006}}
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "brec/report/analysis.hpp"
 
@@ -28,16 +27,21 @@ std::string report_latex(const ReportAnalysis& a);
 /// half_width, lower, upper, [bootstrap_half_width], [pairs, reliability_failures],
 /// values:[{seed, value, source}]}], "comparisons":[{task, direction, rows:[{a, b, n,
 /// mean_difference, t, p_t, p_t_holm, w_plus, p_w, p_w_holm, wilcoxon_exact, dz, agreement,
-/// better}]}], "friedman":{available, reason | tasks, mean_ranks, chi2, df, p_value, q_alpha, cd,
-/// cliques}, "notes"}.
+/// better}]}], "friedman":{available, reason | tasks, mean_ranks, ranks, chi2, df, p_value,
+/// chi2_ties, p_value_ties, q_alpha, cd, cliques}, "notes"}.
 nlohmann::json report_json(const ReportAnalysis& a);
 
-/// Demšar's critical-difference diagram: a mean-rank axis 1..k (1 = best, on the left), the CD
-/// scale bar, one labelled line per model (best half to the left, rest to the right) and thick
-/// bars joining each clique of models whose mean ranks span less than CD.
-/// Throws InvalidArgument if names and ranks differ in size or fewer than 2 models are given.
-std::string cd_diagram_svg(const std::vector<std::string>& models, const std::vector<double>& mean_ranks, double cd,
-                           const std::vector<std::vector<int>>& cliques, const std::string& title = "");
+/// Demšar's critical-difference diagram: a mean-rank axis 1..k (1 = best, on the left;
+/// `class="axis"`), the CD scale bar from rank 1 to rank 1 + CD (`class="cd-bar"`, true length even
+/// when CD exceeds k − 1), one line per model to its label "name (mean rank)" (`class="model"`;
+/// best half to the left, rest to the right) and one thick bar per clique (`class="clique"`)
+/// joining models whose mean ranks span less than CD. The drawing is sized from the label lengths.
+/// Throws InvalidArgument if names and ranks differ in size, fewer than 2 models are given, CD is
+/// not positive or a clique names no model.
+std::string cd_diagram_svg(const std::vector<std::string>& models,
+                           const std::vector<double>& mean_ranks, double cd,
+                           const std::vector<std::vector<int>>& cliques,
+                           const std::string& title = "");
 
 /// Grouped bar chart of a report: per task a bar per model, height = mean as a percentage of
 /// the category's pairs (BREC) or the raw mean otherwise, with the CI as error bars.
@@ -46,8 +50,8 @@ std::string category_chart_svg(const ReportAnalysis& a);
 /// The files of a report directory, (name, content): report.md, report.tex and report.json for
 /// the requested formats ("md", "latex", "json"), cd.svg when the ranks could be computed, and
 /// categories.svg for BREC results. Throws InvalidArgument for an unknown format.
-std::vector<std::pair<std::string, std::string>> report_files(const ReportAnalysis& a,
-                                                              const std::vector<std::string>& formats);
+std::vector<std::pair<std::string, std::string>> report_files(
+    const ReportAnalysis& a, const std::vector<std::string>& formats);
 
 /// Escapes &, <, >, " for XML text and attributes.
 std::string xml_escape(const std::string& s);

@@ -5,10 +5,9 @@
 
 #include <cstdint>
 #include <map>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 namespace brec {
 
@@ -19,9 +18,10 @@ struct ResultRecord {
     std::uint64_t seed = 0;
     double value = 0.0;
     bool higher_is_better = true;
-    int pairs = -1;                 ///< BREC tasks: pairs run in the category; -1 otherwise
-    int reliability_failures = -1;  ///< BREC tasks: pairs whose reliability check failed; -1 otherwise
-    std::string source;             ///< "file:line" (or "file:line1,line2,..." when merged) of the raw data
+    int pairs = -1;  ///< BREC tasks: pairs run in the category; -1 otherwise
+    int reliability_failures =
+        -1;              ///< BREC tasks: pairs whose reliability check failed; -1 otherwise
+    std::string source;  ///< "file:line" (or "file:line1,line2,..." when merged) of the raw data
 };
 
 /// All results read from a set of files.
@@ -30,8 +30,8 @@ struct ResultSet {
     std::vector<std::string> tasks;   ///< in report order (BREC categories in official order first)
     std::vector<std::string> models;  ///< in the order first seen
     std::vector<std::string> inputs;  ///< the files read
-    bool brec = false;                ///< every record is a BREC category count (distinguished pairs)
-    std::vector<std::string> notes;   ///< things the reader decided that a user should know about
+    bool brec = false;  ///< every record is a BREC category count (distinguished pairs)
+    std::vector<std::string> notes;  ///< things the reader decided that a user should know about
 };
 
 struct ResultReadOptions {
@@ -45,7 +45,8 @@ struct ResultReadOptions {
 /// Formats (detected per file: `.csv` or a first character other than `{` means CSV):
 /// - CSV `task,model,seed,value[,direction]`, direction `max` (default) or `min`; an optional
 ///   header line starting with `task`; `#` comments and blank lines are skipped; fields may be
-///   double-quoted. A (task, model, seed) given twice, or a task given both directions, is an error.
+///   double-quoted. A (task, model, seed) given twice, or a task given both directions, is an
+///   error.
 /// - A JSON summary object (SPEC §9; one object per file, or one per JSONL line) with "categories"
 ///   {name: {pairs, distinguished, reliability_failures}}, "model" (eval) or "method" (wl) and
 ///   "seed": one task per category, value = distinguished. Summaries of distinct shards
@@ -76,7 +77,8 @@ private:
         std::string source;
     };
     struct Summary {
-        std::map<std::string, std::vector<long long>> categories;  ///< pairs, distinguished, failures
+        std::map<std::string, std::vector<long long>>
+            categories;  ///< pairs, distinguished, failures
         std::string shard;
         std::string source;
     };
@@ -88,7 +90,8 @@ private:
 
     ResultReadOptions options_;
     std::vector<ResultRecord> csv_;
-    std::map<std::string, std::pair<bool, std::string>> csv_direction_;  ///< task -> (max?, where set)
+    std::map<std::string, std::pair<bool, std::string>>
+        csv_direction_;  ///< task -> (max?, where set)
     std::map<RunKey, std::map<long long, PairRecord>> pairs_;
     std::map<RunKey, std::vector<Summary>> summaries_;
     std::vector<RunKey> run_order_;
@@ -98,6 +101,7 @@ private:
 };
 
 /// Convenience: reads every path with a ResultReader.
-ResultSet read_results(const std::vector<std::string>& paths, const ResultReadOptions& options = {});
+ResultSet read_results(const std::vector<std::string>& paths,
+                       const ResultReadOptions& options = {});
 
 }  // namespace brec
