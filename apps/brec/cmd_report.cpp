@@ -4,13 +4,13 @@
 #include <iostream>
 #include <sstream>
 
-#include "commands.hpp"
-#include "common.hpp"
 #include "brec/core/error.hpp"
 #include "brec/io/files.hpp"
 #include "brec/report/analysis.hpp"
 #include "brec/report/render.hpp"
 #include "brec/report/results.hpp"
+#include "commands.hpp"
+#include "common.hpp"
 
 namespace brec::cli {
 namespace {
@@ -44,13 +44,15 @@ int run_report(const ReportArgs& args, RunContext& ctx) {
 
     if (args.out.empty()) {
         const auto formats = split_formats(args.formats.empty() ? "md" : args.formats);
-        if (formats.size() != 1) throw InvalidArgument("without --out, give exactly one --format (md, latex or json)");
+        if (formats.size() != 1)
+            throw InvalidArgument("without --out, give exactly one --format (md, latex or json)");
         const auto files = report_files(analysis, formats);
         std::cout << files.front().second;
         return 0;
     }
     // Everything is rendered before anything is written; each file is written atomically.
-    const auto files = report_files(analysis, split_formats(args.formats.empty() ? "md,latex,json" : args.formats));
+    const auto files = report_files(
+        analysis, split_formats(args.formats.empty() ? "md,latex,json" : args.formats));
     std::error_code ec;
     std::filesystem::create_directories(args.out, ec);
     if (ec) throw IoError("cannot create directory " + args.out + ": " + ec.message());
@@ -68,34 +70,83 @@ void add_report(CLI::App& root, Action& action) {
     auto args = std::make_shared<ReportArgs>();
     auto* sub = root.add_subcommand(
         "report",
-        "Statistics over result files: per task x model the mean +- Student-t CI over seeds, per task the\n"
-        "paired t-test and Wilcoxon signed-rank test of every model pair (Holm-corrected, with Cohen's d_z\n"
-        "and whether the two tests agree), the Friedman test and Nemenyi critical difference across tasks,\n"
+        "Statistics over result files: per task x model the mean +- Student-t CI over seeds, per "
+        "task the\n"
+        "paired t-test and Wilcoxon signed-rank test of every model pair (Holm-corrected, with "
+        "Cohen's d_z\n"
+        "and whether the two tests agree), the Friedman test and Nemenyi critical difference "
+        "across tasks,\n"
         "a critical-difference diagram (cd.svg) and, for BREC results, a per-category bar chart\n"
         "(categories.svg).\n"
-        "Inputs: CSV rows task,model,seed,value[,direction] (direction max|min, default max; optional\n"
-        "header); the JSONL or summary JSON of brec eval / brec wl (one task per BREC group, or per fine\n"
-        "category with --fine; value = pairs distinguished, counted only when reliable). Per-pair records\n"
-        "of several shard files are merged per (model, seed); ids repeated across shards are counted once.\n"
-        "Without --out the report is printed (Markdown unless --format says otherwise); with --out DIR the\n"
-        "directory gets report.md, report.tex, report.json (or those named by --format) and the SVGs.\n"
-        "Example: brec report results/*.jsonl --out report/   or   brec report scores.csv --format latex");
-    sub->add_option("results", args->inputs, "Result files (CSV, JSONL or summary JSON)")->required()->check(CLI::ExistingFile);
-    sub->add_option("--format", args->formats, "Comma-separated md, latex, json (default: md to stdout; all three with --out)");
-    sub->add_option("--out,-o", args->out, "Directory for the report files and SVG figures (created if missing)");
+        "Inputs (format detected per file):\n"
+        "  CSV   rows task,model,seed,value[,direction]; direction max|min (default max); an "
+        "optional\n"
+        "        header line starting with 'task'; '#' comments. A (task, model, seed) given twice "
+        "is an error.\n"
+        "  JSONL the per-pair records of brec eval --out (model, seed, id, category, "
+        "distinguished,\n"
+        "        reliable) or brec wl --json (method, reliability_seed, ...), and summary objects "
+        "(brec eval's\n"
+        "        FILE.summary.json, the last line of brec wl --json). One task per BREC group, or "
+        "per fine\n"
+        "        category with --fine; value = pairs distinguished, counted only when reliable.\n"
+        "  Shards of one run (brec eval --shard i/N, one JSONL each) are merged per (model, seed): "
+        "a pair id\n"
+        "  found in several files with the same outcome is counted once (so overlapping or "
+        "repeated files\n"
+        "  are harmless); the same id with a different outcome is an error naming both lines.\n"
+        "Output: without --out the report is printed (Markdown unless --format says otherwise); "
+        "with --out DIR\n"
+        "the directory gets report.md, report.tex, report.json (or those named by --format) and "
+        "the SVGs.\n"
+        "Nothing is written when an input is bad (exit code 2, one line naming the file and "
+        "line).\n"
+        "JSON: {\"command\":\"report\", \"inputs\", \"alpha\", \"tasks\", \"models\",\n"
+        "  \"cells\":[{task, model, n, mean, half_width, lower, upper, values:[{seed, value, "
+        "source}], ...}],\n"
+        "  \"comparisons\":[{task, direction, rows:[{a, b, n, mean_difference, t, p_t, p_t_holm, "
+        "w_plus, p_w,\n"
+        "  p_w_holm, wilcoxon_exact, dz, agreement, better}]}],\n"
+        "  \"friedman\":{available, mean_ranks, ranks, chi2, df, p_value, chi2_ties, p_value_ties, "
+        "q_alpha, cd,\n"
+        "  cliques}, \"notes\"}; every value keeps the file:line it came from.\n"
+        "Example: brec report runs/ppgn/*.jsonl runs/gin/*.jsonl --out report/   or   brec report "
+        "scores.csv --format latex");
+    sub->add_option("results", args->inputs, "Result files (CSV, JSONL or summary JSON)")
+        ->required()
+        ->check(CLI::ExistingFile);
+    sub->add_option("--format", args->formats,
+                    "Comma-separated md, latex, json (default: md to stdout; all three with --out)")
+        ->check(CLI::Validator(
+            [](std::string& value) {
+                for (const auto& f : split_formats(value))
+                    if (f != "md" && f != "markdown" && f != "latex" && f != "tex" && f != "json")
+                        return "unknown report format '" + f + "' (expected md, latex or json)";
+                return std::string();
+            },
+            "md|latex|json[,...]"));
+    sub->add_option("--out,-o", args->out,
+                    "Directory for the report files and SVG figures (created if missing)");
     sub->add_option("--alpha", args->opt.alpha, "Significance level of intervals, tests and CD")
         ->check(CLI::Range(1e-6, 0.5))
         ->capture_default_str();
-    sub->add_flag("--bootstrap", args->opt.bootstrap, "Also report percentile bootstrap intervals of the cell means");
-    sub->add_option("--resamples", args->opt.resamples, "Bootstrap resamples B")->check(CLI::Range(100, 10000000))->capture_default_str();
-    sub->add_option("--bootstrap-seed", args->opt.bootstrap_seed, "Seed of the bootstrap")->capture_default_str();
-    sub->add_option("--exact-limit", args->opt.wilcoxon_exact_limit,
-                    "Exact Wilcoxon null up to this many non-zero differences, normal approximation above")
+    sub->add_flag("--bootstrap", args->opt.bootstrap,
+                  "Also report percentile bootstrap intervals of the cell means");
+    sub->add_option("--resamples", args->opt.resamples, "Bootstrap resamples B")
+        ->check(CLI::Range(100, 10000000))
+        ->capture_default_str();
+    sub->add_option("--bootstrap-seed", args->opt.bootstrap_seed, "Seed of the bootstrap")
+        ->capture_default_str();
+    sub->add_option(
+           "--exact-limit", args->opt.wilcoxon_exact_limit,
+           "Exact Wilcoxon null up to this many non-zero differences, normal approximation above")
         ->check(CLI::Range(0, 1000))
         ->capture_default_str();
-    sub->add_flag("--fine", args->fine, "BREC results: one task per fine category instead of the four groups");
+    sub->add_flag("--fine", args->fine,
+                  "BREC results: one task per fine category instead of the four groups");
     sub->add_flag("--quiet,-q", args->quiet, "No notes on stderr");
-    sub->callback([args, &action]() { action = [args](RunContext& ctx) { return run_report(*args, ctx); }; });
+    sub->callback(
+        [args, &action]() { action = [args](RunContext& ctx) { return run_report(*args, ctx); }; });
 }
 
 }  // namespace brec::cli

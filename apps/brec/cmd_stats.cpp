@@ -3,10 +3,10 @@
 #include <iomanip>
 #include <iostream>
 
-#include "commands.hpp"
-#include "common.hpp"
 #include "brec/stats/hotelling.hpp"
 #include "brec/stats/tests.hpp"
+#include "commands.hpp"
+#include "common.hpp"
 
 namespace brec::cli {
 namespace {
@@ -24,36 +24,60 @@ struct StatsArgs {
 
 void add_stats(CLI::App& root, Action& action) {
     auto args = std::make_shared<StatsArgs>();
-    auto* sub = root.add_subcommand("stats", "Statistical helpers.\nExample: brec stats threshold --q 32 --d 16 --alpha 0.05");
+    auto* sub = root.add_subcommand(
+        "stats", "Statistical helpers.\nExample: brec stats threshold --q 32 --d 16 --alpha 0.05");
     sub->require_subcommand(1);
     auto* thr = sub->add_subcommand(
-        "threshold", "The RPC threshold (q-1)d/(q-d) F_{d,q-d}(1-alpha) of BREC's reliable paired comparison.\n"
-                     "Example: brec stats threshold --q 32 --d 16 --alpha 0.05   (prints 72.3380)");
-    thr->add_option("--q", args->q, "Relabelings per graph (paired samples)")->check(CLI::Range(2, 1000000))->capture_default_str();
-    thr->add_option("--d", args->d, "Embedding dimension")->check(CLI::Range(1, 1000000))->capture_default_str();
-    thr->add_option("--alpha", args->alpha, "Significance level")->check(CLI::Range(1e-12, 0.999999))->capture_default_str();
+        "threshold",
+        "The RPC threshold (q-1)d/(q-d) F_{d,q-d}(1-alpha) of BREC's reliable paired comparison.\n"
+        "Example: brec stats threshold --q 32 --d 16 --alpha 0.05   (prints 72.3380)");
+    thr->add_option("--q", args->q, "Relabelings per graph (paired samples)")
+        ->check(CLI::Range(2, 1000000))
+        ->capture_default_str();
+    thr->add_option("--d", args->d, "Embedding dimension")
+        ->check(CLI::Range(1, 1000000))
+        ->capture_default_str();
+    thr->add_option("--alpha", args->alpha, "Significance level")
+        ->check(CLI::Range(1e-12, 0.999999))
+        ->capture_default_str();
     thr->add_flag("--json", args->json, "Print JSON");
     thr->callback([args, &action]() {
         action = [args](RunContext&) {
             const double t = rpc_threshold(args->q, args->d, args->alpha);
-            if (args->json) print_json_line({{"q", args->q}, {"d", args->d}, {"alpha", args->alpha}, {"threshold", t}});
-            else std::cout << std::fixed << std::setprecision(4) << t << '\n';
+            if (args->json)
+                print_json_line(
+                    {{"q", args->q}, {"d", args->d}, {"alpha", args->alpha}, {"threshold", t}});
+            else
+                std::cout << std::fixed << std::setprecision(4) << t << '\n';
             return 0;
         };
     });
-    auto* cd = sub->add_subcommand(
-        "cd", "The Nemenyi critical difference for k models over N tasks (studentised range, infinite df).\n"
-              "Example: brec stats cd --k 4 --n 10   (prints 1.4832)");
-    cd->add_option("--k", args->k, "Number of models")->check(CLI::Range(2, 1000))->capture_default_str();
-    cd->add_option("--n", args->n, "Number of tasks")->check(CLI::Range(1, 1000000))->capture_default_str();
-    cd->add_option("--alpha", args->alpha, "Significance level")->check(CLI::Range(1e-6, 0.5))->capture_default_str();
+    auto* cd = sub->add_subcommand("cd",
+                                   "The Nemenyi critical difference for k models over N tasks "
+                                   "(studentised range, infinite df).\n"
+                                   "Example: brec stats cd --k 4 --n 10   (prints 1.4832)");
+    cd->add_option("--k", args->k, "Number of models")
+        ->check(CLI::Range(2, 1000))
+        ->capture_default_str();
+    cd->add_option("--n", args->n, "Number of tasks")
+        ->check(CLI::Range(1, 1000000))
+        ->capture_default_str();
+    cd->add_option("--alpha", args->alpha, "Significance level")
+        ->check(CLI::Range(1e-6, 0.5))
+        ->capture_default_str();
     cd->add_flag("--json", args->json, "Print JSON");
     cd->callback([args, &action]() {
         action = [args](RunContext&) {
             const double c = nemenyi_cd(args->k, args->n, args->alpha);
             const double q = studentized_range_quantile(args->alpha, args->k) / std::sqrt(2.0);
-            if (args->json) print_json_line({{"k", args->k}, {"n", args->n}, {"alpha", args->alpha}, {"q_alpha", q}, {"cd", c}});
-            else std::cout << std::fixed << std::setprecision(4) << c << '\n';
+            if (args->json)
+                print_json_line({{"k", args->k},
+                                 {"n", args->n},
+                                 {"alpha", args->alpha},
+                                 {"q_alpha", q},
+                                 {"cd", c}});
+            else
+                std::cout << std::fixed << std::setprecision(4) << c << '\n';
             return 0;
         };
     });
