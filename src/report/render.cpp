@@ -135,6 +135,13 @@ int common_seeds(const ReportAnalysis& a) {
     return s < 0 ? -1 : s;
 }
 
+/// Whether some cell has a single seed (and so no interval).
+bool single_seed_cells(const ReportAnalysis& a) {
+    for (const auto& c : a.cells)
+        if (c.values.size() < 2) return true;
+    return false;
+}
+
 std::string percent_label(double alpha) {
     const double conf = 100.0 * (1.0 - alpha);
     return conf == std::floor(conf) ? fixed(conf, 0) : fixed(conf, 1);
@@ -182,7 +189,8 @@ std::string report_markdown(const ReportAnalysis& a) {
     o << "  \n"
       << rs.records.size() << " per-seed results: " << rs.tasks.size() << " tasks × "
       << rs.models.size() << " models"
-      << (seeds > 0 ? ", " + std::to_string(seeds) + " seeds per cell" : "")
+      << (seeds > 0 ? ", " + std::to_string(seeds) + (seeds == 1 ? " seed" : " seeds") + " per cell"
+                    : "")
       << "; α = " << a.options.alpha
       << (rs.brec ? "; values are distinguished pairs per category (reliable pairs only)" : "")
       << ".\n\n";
@@ -191,7 +199,9 @@ std::string report_markdown(const ReportAnalysis& a) {
     o << "Mean ± half-width of the " << conf
       << "% Student-t interval, t_{S−1, 1−α/2} · s / √S over the S seeds"
       << (seeds > 0 ? "" : " (S in parentheses)") << "; best mean per task in bold"
-      << (rs.brec ? "; [rf N]: reliability failures summed over seeds" : "") << ".\n\n";
+      << (rs.brec ? "; [rf N]: reliability failures summed over seeds" : "")
+      << (single_seed_cells(a) ? "; a cell with one seed shows its value only (no interval)" : "")
+      << ".\n\n";
     o << "| task | dir |";
     for (const auto& m : rs.models) o << " " << md_escape(m) << " |";
     o << "\n|---|---|";
@@ -208,7 +218,8 @@ std::string report_markdown(const ReportAnalysis& a) {
                 o << " – |";
                 continue;
             }
-            std::string v = fixed(c->t.mean, dv) + " ± " + fixed(c->t.half_width, dv);
+            std::string v = fixed(c->t.mean, dv);
+            if (c->values.size() >= 2) v += " ± " + fixed(c->t.half_width, dv);
             if (std::find(best.begin(), best.end(), m) != best.end()) v = "**" + v + "**";
             if (seeds <= 0) v += " (" + std::to_string(c->values.size()) + ")";
             if (c->reliability_failures > 0)
@@ -269,9 +280,13 @@ std::string report_markdown(const ReportAnalysis& a) {
             o << r.agreement << " | " << (r.better.empty() ? "–" : md_escape(r.better)) << " |\n";
         }
         o << "\np-values: Holm-adjusted (raw in parentheses)";
-        bool approx = false;
-        for (const auto& r : tc.rows) approx = approx || (r.testable && !r.wilcoxon.exact);
-        o << (approx ? "; * normal approximation" : "") << ".\n";
+        bool approx = false, untestable = false;
+        for (const auto& r : tc.rows) {
+            approx = approx || (r.testable && !r.wilcoxon.exact);
+            untestable = untestable || !r.testable;
+        }
+        o << (approx ? "; * normal approximation" : "")
+          << (untestable ? "; n/a: fewer than two seeds shared by A and B, no test" : "") << ".\n";
     }
 
     o << "\n## Ranks across tasks (Friedman test, Nemenyi critical difference)\n\n";
@@ -343,7 +358,9 @@ std::string report_latex(const ReportAnalysis& a) {
     o << "\\begin{table}[t]\n\\centering\n\\caption{Mean $\\pm$ half-width of the "
       << percent_label(a.options.alpha) << "\\% Student-$t$ interval over "
       << (seeds > 0 ? std::to_string(seeds) + " seeds" : "the seeds (count in parentheses)")
-      << "; best mean per task in bold.}\n\\begin{tabular}{ll";
+      << "; best mean per task in bold"
+      << (single_seed_cells(a) ? "; a cell with one seed shows its value only" : "")
+      << ".}\n\\begin{tabular}{ll";
     for (std::size_t i = 0; i < rs.models.size(); ++i) o << "r";
     o << "}\n\\toprule\nTask & Dir.";
     for (const auto& m : rs.models) o << " & " << tex_escape(m);
@@ -359,8 +376,9 @@ std::string report_latex(const ReportAnalysis& a) {
                 continue;
             }
             const bool b = std::find(best.begin(), best.end(), m) != best.end();
-            o << " & $" << (b ? "\\mathbf{" : "") << fixed(c->t.mean, dv) << " \\pm "
-              << fixed(c->t.half_width, dv) << (b ? "}" : "") << "$";
+            o << " & $" << (b ? "\\mathbf{" : "") << fixed(c->t.mean, dv);
+            if (c->values.size() >= 2) o << " \\pm " << fixed(c->t.half_width, dv);
+            o << (b ? "}" : "") << "$";
             if (seeds <= 0) o << " (" << c->values.size() << ")";
             if (c->reliability_failures > 0) o << " [rf " << c->reliability_failures << "]";
         }
@@ -426,13 +444,15 @@ nlohmann::json report_json(const ReportAnalysis& a) {
     j["models"] = rs.models;
     json cells = json::array();
     for (const auto& c : a.cells) {
+        // One seed gives no interval: half_width, lower and upper are null.
+        const bool interval = c.values.size() >= 2;
         json cj{{"task", c.task},
                 {"model", c.model},
                 {"n", c.values.size()},
                 {"mean", c.t.mean},
-                {"half_width", c.t.half_width},
-                {"lower", c.t.lower()},
-                {"upper", c.t.upper()}};
+                {"half_width", interval ? json(c.t.half_width) : json()},
+                {"lower", interval ? json(c.t.lower()) : json()},
+                {"upper", interval ? json(c.t.upper()) : json()}};
         if (c.has_bootstrap) {
             cj["bootstrap_half_width"] = c.bootstrap.half_width;
             cj["bootstrap_resamples"] = a.options.resamples;

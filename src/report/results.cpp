@@ -318,6 +318,42 @@ ResultSet ResultReader::finish() const {
         return std::make_pair(s.substr(0, colon),
                               static_cast<std::int64_t>(std::stoll(s.substr(colon + 1))));
     };
+    // The summaries of a run merged into counts per category: a whole-run summary wins over
+    // shard summaries, distinct shards are summed, two different summaries of one shard conflict.
+    auto merge_summaries = [&](const RunKey& key, const std::vector<Summary>& summaries,
+                               std::map<std::string, Counts>& cats, bool strict) {
+        std::map<std::string, const Summary*> by_shard;
+        for (const auto& s : summaries) {
+            const auto found = by_shard.find(s.shard);
+            if (found == by_shard.end()) {
+                by_shard[s.shard] = &s;
+            } else if (found->second->categories != s.categories) {
+                if (!strict) return false;
+                const auto [file, line] = split_source(s.source);
+                throw ParseError(file, line,
+                                 "summary of " + run_name(key) +
+                                     (s.shard.empty() ? "" : " shard " + s.shard) +
+                                     " conflicts with the one at " + found->second->source);
+            }
+        }
+        if (by_shard.count("") && by_shard.size() > 1) {
+            if (strict)
+                rs.notes.push_back(run_name(key) + ": whole-run summary at " +
+                                   by_shard[""]->source + " used, shard summaries ignored");
+            const Summary* whole = by_shard[""];
+            by_shard.clear();
+            by_shard[""] = whole;
+        }
+        for (const auto& [shard, s] : by_shard)
+            for (const auto& [name, v] : s->categories) {
+                auto& c = cats[name];
+                c.pairs += v[0];
+                c.distinguished += v[1];
+                c.failures += v[2];
+                c.summary_sources.push_back(s->source);
+            }
+        return true;
+    };
     std::vector<ResultRecord> brec_records;
     std::set<std::string> brec_tasks;
     for (const auto& key : run_order_) {
@@ -332,41 +368,27 @@ ResultSet ResultReader::finish() const {
                 c.failures += !p.reliable;
                 c.where.push_back(split_source(p.source));
             }
-            if (sit != summaries_.end())
-                rs.notes.push_back(run_name(key) +
-                                   ": per-pair records used; summary object(s) at " +
-                                   sit->second[0].source +
-                                   (sit->second.size() > 1 ? " and others" : "") + " ignored");
+            // Per-pair records are the raw data and win. A summary that agrees with them (the
+            // last line of `brec wl --json`, the summary.json of a complete run) needs no note.
+            if (sit != summaries_.end()) {
+                std::map<std::string, Counts> from_summaries;
+                bool agree = merge_summaries(key, sit->second, from_summaries, false) &&
+                             from_summaries.size() == cats.size();
+                for (const auto& [name, c] : cats) {
+                    const auto f = from_summaries.find(name);
+                    agree = agree && f != from_summaries.end() && f->second.pairs == c.pairs &&
+                            f->second.distinguished == c.distinguished &&
+                            f->second.failures == c.failures;
+                }
+                if (!agree)
+                    rs.notes.push_back(run_name(key) + ": summary object(s) at " +
+                                       sit->second[0].source +
+                                       (sit->second.size() > 1 ? " and others" : "") +
+                                       " disagree with the per-pair records (a partial, resumed or "
+                                       "multi-seed run?); the per-pair records are used");
+            }
         } else {
-            // Summaries: a whole-run summary wins; otherwise distinct shards are summed.
-            std::map<std::string, const Summary*> by_shard;
-            for (const auto& s : sit->second) {
-                const auto found = by_shard.find(s.shard);
-                if (found == by_shard.end()) {
-                    by_shard[s.shard] = &s;
-                } else if (found->second->categories != s.categories) {
-                    const auto [file, line] = split_source(s.source);
-                    throw ParseError(file, line,
-                                     "summary of " + run_name(key) +
-                                         (s.shard.empty() ? "" : " shard " + s.shard) +
-                                         " conflicts with the one at " + found->second->source);
-                }
-            }
-            if (by_shard.count("") && by_shard.size() > 1) {
-                rs.notes.push_back(run_name(key) + ": whole-run summary at " +
-                                   by_shard[""]->source + " used, shard summaries ignored");
-                const Summary* whole = by_shard[""];
-                by_shard.clear();
-                by_shard[""] = whole;
-            }
-            for (const auto& [shard, s] : by_shard)
-                for (const auto& [name, v] : s->categories) {
-                    auto& c = cats[name];
-                    c.pairs += v[0];
-                    c.distinguished += v[1];
-                    c.failures += v[2];
-                    c.summary_sources.push_back(s->source);
-                }
+            merge_summaries(key, sit->second, cats, true);
         }
         // Fine categories -> tasks (groups unless fine).
         std::map<std::string, Counts> tasks;

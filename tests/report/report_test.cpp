@@ -175,6 +175,15 @@ TEST(ResultJson, ShardSummariesAreSummedAndPerPairRecordsWin) {
     EXPECT_EQ(find(rs, "Basic", "ppgn", 100).pairs, 3);  // the per-pair records, not the summary
     ASSERT_FALSE(rs.notes.empty());
     EXPECT_NE(rs.notes[0].find("summary object(s) at s.jsonl:3"), std::string::npos);
+    EXPECT_NE(rs.notes[0].find("disagree with the per-pair records"), std::string::npos);
+    // A summary that agrees with the records (as `brec wl --json` prints after them) is silent:
+    // kShardA has 3 basic pairs, 1 distinguished and reliable, 1 reliability failure.
+    ResultReader agreeing;
+    agreeing.add_text(
+        kShardA +
+            R"({"model":"ppgn","seed":100,"categories":{"basic":{"pairs":3,"distinguished":1,"reliability_failures":1}}})",
+        "run.jsonl");
+    EXPECT_TRUE(agreeing.finish().notes.empty());
 }
 
 TEST(ResultJson, TornLastLineIsSkippedOtherBadLinesAreErrors) {
@@ -282,6 +291,19 @@ TEST(Analysis, MissingCellsAndSingleSeeds) {
     const auto j = report_json(a);
     EXPECT_TRUE(j["comparisons"][1]["rows"][0]["t"].is_null());
     EXPECT_NO_THROW(nlohmann::json::parse(j.dump()));
+    // One seed: no interval (null in JSON, the value alone in Markdown). Half-widths by hand:
+    // qt(0.975, 1) = 12.7062 times s / sqrt(2) with s = 0.7071 (a) and 1.4142 (b).
+    for (const auto& c : j["cells"])
+        if (c["task"] == "t1" && c["model"] == "c") {
+            EXPECT_TRUE(c["half_width"].is_null());
+            EXPECT_TRUE(c["lower"].is_null());
+            EXPECT_EQ(c["mean"], 4.0);
+        }
+    const std::string md = report_markdown(a);
+    EXPECT_NE(md.find("| t1 | max | 1.50 ± 6.35 (2) | **4.00 ± 12.71** (2) | **4.00** (1) |"),
+              std::string::npos)
+        << md;
+    EXPECT_NE(md.find("n/a: fewer than two seeds shared by A and B"), std::string::npos);
     EXPECT_THROW(analyse_results(rs, ReportOptions{1.5}), InvalidArgument);
 }
 

@@ -28,7 +28,8 @@ std::string report_latex(const ReportAnalysis& a);
 /// values:[{seed, value, source}]}], "comparisons":[{task, direction, rows:[{a, b, n,
 /// mean_difference, t, p_t, p_t_holm, w_plus, p_w, p_w_holm, wilcoxon_exact, dz, agreement,
 /// better}]}], "friedman":{available, reason | tasks, mean_ranks, ranks, chi2, df, p_value,
-/// chi2_ties, p_value_ties, q_alpha, cd, cliques}, "notes"}.
+/// chi2_ties, p_value_ties, q_alpha, cd, cliques}, "notes"}. A cell with one seed has no
+/// interval: its half_width, lower and upper are null. Infinite statistics are null as well.
 nlohmann::json report_json(const ReportAnalysis& a);
 
 /// Demšar's critical-difference diagram: a mean-rank axis 1..k (1 = best, on the left;
