@@ -1,17 +1,14 @@
 // brec certify: per-pair hardness certificate (smallest of 1-WL, 2-FWL, 3-FWL that separates the
 // pair), as a table or JSON lines; resumable through --out FILE.jsonl --resume.
-#include <algorithm>
 #include <chrono>
 #include <iostream>
 #include <map>
-#include <mutex>
 #include <set>
 
 #include "commands.hpp"
 #include "common.hpp"
 #include "brec/core/error.hpp"
-#include "brec/core/parallel.hpp"
-#include "brec/io/files.hpp"
+#include "brec/io/pair_records.hpp"
 #include "brec/io/summary.hpp"
 #include "brec/wl/wl.hpp"
 
@@ -41,53 +38,32 @@ int run_certify(const CertifyArgs& args, RunContext& ctx) {
     if (args.resume && args.out.empty()) throw InvalidArgument("--resume needs --out FILE.jsonl");
     const auto sel = load_selected_pairs(args.pairs);
     // Finished pairs of an earlier run (same file) are not recomputed.
-    std::map<PairId, nlohmann::json> done_records;
-    if (args.resume) {
-        for (const auto& line : read_jsonl_lines(args.out)) {
-            auto j = nlohmann::json::parse(line);
-            if (j.contains("id") && j.contains("level") && j.value("max_fwl", 3) == args.max_fwl)
-                done_records[j["id"].get<PairId>()] = j;
-        }
-    }
-    std::unique_ptr<JsonlAppender> sink;
-    if (!args.out.empty()) sink = std::make_unique<JsonlAppender>(args.out, args.resume);
-    std::vector<std::size_t> todo;
-    for (std::size_t k : sel.indices)
-        if (!done_records.count(sel.dataset.pairs[k].id)) todo.push_back(k);
-    if (!done_records.empty())
-        ctx.info("resuming: " + std::to_string(done_records.size()) + " pairs already certified in " + args.out);
-    // Largest pairs first (longest-processing-time order): a big pair started last would leave the
-    // other workers idle. Results are stored by pair id, so the order changes nothing else.
-    std::stable_sort(todo.begin(), todo.end(), [&](std::size_t x, std::size_t y) {
-        const auto& px = sel.dataset.pairs[x];
-        const auto& py = sel.dataset.pairs[y];
-        return std::max(px.a.n(), px.b.n()) > std::max(py.a.n(), py.b.n());
+    PairRecords records(args.out, args.resume, [&](const nlohmann::json& j, std::size_t) {
+        return j.contains("level") && j.value("max_fwl", 3) == args.max_fwl;
     });
+    if (records.loaded())
+        ctx.info("resuming: " + std::to_string(records.loaded()) + " pairs already certified in " + args.out);
     const auto start = std::chrono::steady_clock::now();
-    std::mutex mutex;
-    std::size_t finished = 0;
-    parallel_for(todo.size(), args.pairs.jobs, [&](std::size_t t) {
-        const auto& p = sel.dataset.pairs[todo[t]];
-        const HardnessResult h = certify_hardness(p.a, p.b, args.max_fwl, args.threads_per_pair);
-        nlohmann::json j{{"id", p.id},
-                         {"category", p.category},
-                         {"level", level_key(h.level)},
-                         {"hardness", hardness_name(h.level)},
-                         {"max_fwl", args.max_fwl},
-                         {"n", p.a.n()}};
-        double secs = 0;
-        nlohmann::json steps = nlohmann::json::array();
-        for (const auto& s : h.steps) {
-            steps.push_back({{"distinguished", s.distinguished}, {"rounds", s.rounds}, {"seconds", s.seconds}});
-            secs += s.seconds;
-        }
-        j["steps"] = steps;
-        j["seconds"] = secs;
-        std::lock_guard<std::mutex> lock(mutex);
-        if (sink) sink->append(j.dump());
-        done_records[p.id] = j;
-        ctx.progress("certify", ++finished, todo.size());
-    });
+    compute_missing_pairs(sel.dataset, sel.indices, 0, args.pairs.jobs, records, "certify", ctx,
+                          [&](const GraphPairRecord& p) {
+                              const HardnessResult h = certify_hardness(p.a, p.b, args.max_fwl, args.threads_per_pair);
+                              nlohmann::json j{{"id", p.id},
+                                               {"category", p.category},
+                                               {"level", level_key(h.level)},
+                                               {"hardness", hardness_name(h.level)},
+                                               {"max_fwl", args.max_fwl},
+                                               {"n", p.a.n()}};
+                              double secs = 0;
+                              nlohmann::json steps = nlohmann::json::array();
+                              for (const auto& s : h.steps) {
+                                  steps.push_back({{"distinguished", s.distinguished}, {"rounds", s.rounds},
+                                                   {"seconds", s.seconds}});
+                                  secs += s.seconds;
+                              }
+                              j["steps"] = steps;
+                              j["seconds"] = secs;
+                              return j;
+                          });
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
     // Tally per category: pairs per level, in dataset order.
@@ -97,7 +73,7 @@ int run_certify(const CertifyArgs& args, RunContext& ctx) {
     std::vector<PairOutcome> outcomes;
     for (std::size_t k : sel.indices) {
         const auto& p = sel.dataset.pairs[k];
-        const auto& j = done_records.at(p.id);
+        const auto& j = records.at(0, p.id);
         if (args.pairs.json) print_json_line(j);
         if (!tally.count(p.category)) cat_order.push_back(p.category);
         ++tally[p.category][j["level"].get<std::string>()];

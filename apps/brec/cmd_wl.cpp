@@ -1,18 +1,14 @@
 // brec wl: one WL-family test on every selected pair; per-category table or JSON lines.
-#include <algorithm>
 #include <chrono>
 #include <iostream>
-#include <map>
 #include <memory>
-#include <mutex>
 
 #include "commands.hpp"
 #include "common.hpp"
 #include "brec/core/error.hpp"
-#include "brec/core/parallel.hpp"
 #include "brec/core/rng.hpp"
 #include "brec/graph/algorithms.hpp"
-#include "brec/io/files.hpp"
+#include "brec/io/pair_records.hpp"
 #include "brec/io/summary.hpp"
 #include "brec/wl/wl.hpp"
 
@@ -71,52 +67,28 @@ int run_wl(const WlArgs& args, RunContext& ctx) {
     const auto sel = load_selected_pairs(args.pairs);
 
     // Records of finished pairs: from an earlier run (--resume) or computed now.
-    std::map<PairId, nlohmann::json> records;
-    if (args.resume) {
-        for (const auto& line : read_jsonl_lines(args.out)) {
-            auto j = nlohmann::json::parse(line);
-            if (reusable(j, args, method)) records[j["id"].get<PairId>()] = j;
-        }
-        if (!records.empty())
-            ctx.info("resuming: " + std::to_string(records.size()) + " pairs already done in " + args.out);
-    }
-    std::unique_ptr<JsonlAppender> sink;
-    if (!args.out.empty()) sink = std::make_unique<JsonlAppender>(args.out, args.resume);
-    std::vector<std::size_t> todo;
-    for (std::size_t k : sel.indices)
-        if (!records.count(sel.dataset.pairs[k].id)) todo.push_back(k);
-
-    // Largest pairs first (longest-processing-time order): a big pair started last would leave the
-    // other workers idle. Results are stored by pair id, so the order changes nothing else.
-    std::stable_sort(todo.begin(), todo.end(), [&](std::size_t x, std::size_t y) {
-        const auto& px = sel.dataset.pairs[x];
-        const auto& py = sel.dataset.pairs[y];
-        return std::max(px.a.n(), px.b.n()) > std::max(py.a.n(), py.b.n());
-    });
+    PairRecords records(args.out, args.resume,
+                        [&](const nlohmann::json& j, std::size_t) { return reusable(j, args, method); });
+    if (records.loaded())
+        ctx.info("resuming: " + std::to_string(records.loaded()) + " pairs already done in " + args.out);
     const auto start = std::chrono::steady_clock::now();
-    std::mutex mutex;
-    std::size_t done = 0;
-    parallel_for(todo.size(), args.pairs.jobs, [&](std::size_t t) {
-        const auto& p = sel.dataset.pairs[todo[t]];
-        WlResult result;
-        bool failure = false;
-        std::string unsupported;
-        try {
-            result = compare_pair(p.a, p.b, opt);
-            if (args.reliability) {
-                Rng rng(stream_seed(args.seed, static_cast<std::uint64_t>(p.id)));
-                const Graph relabelled = permute(p.a, rng.permutation(p.a.n()));
-                failure = compare_pair(p.a, relabelled, opt).distinguished;
-            }
-        } catch (const Unsupported& e) {
-            unsupported = e.what();
-        }
-        const nlohmann::json j = pair_record(p, args, method, result, failure, unsupported);
-        std::lock_guard<std::mutex> lock(mutex);
-        if (sink) sink->append(j.dump());
-        records[p.id] = j;
-        ctx.progress("wl " + method, ++done, todo.size());
-    });
+    compute_missing_pairs(sel.dataset, sel.indices, 0, args.pairs.jobs, records, "wl " + method, ctx,
+                          [&](const GraphPairRecord& p) {
+                              WlResult result;
+                              bool failure = false;
+                              std::string unsupported;
+                              try {
+                                  result = compare_pair(p.a, p.b, opt);
+                                  if (args.reliability) {
+                                      Rng rng(stream_seed(args.seed, static_cast<std::uint64_t>(p.id)));
+                                      const Graph relabelled = permute(p.a, rng.permutation(p.a.n()));
+                                      failure = compare_pair(p.a, relabelled, opt).distinguished;
+                                  }
+                              } catch (const Unsupported& e) {
+                                  unsupported = e.what();
+                              }
+                              return pair_record(p, args, method, result, failure, unsupported);
+                          });
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
     std::vector<PairOutcome> outcomes;
@@ -124,7 +96,7 @@ int run_wl(const WlArgs& args, RunContext& ctx) {
     double pair_seconds = 0;
     for (std::size_t k : sel.indices) {
         const auto& p = sel.dataset.pairs[k];
-        const auto& j = records.at(p.id);
+        const auto& j = records.at(0, p.id);
         if (j.contains("unsupported")) {
             ++unsupported;
             if (!args.pairs.json)

@@ -1,16 +1,11 @@
 #include "brec/eval/run.hpp"
 
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <map>
-#include <memory>
-#include <mutex>
 #include <sstream>
 
 #include "brec/core/error.hpp"
-#include "brec/core/parallel.hpp"
-#include "brec/io/files.hpp"
+#include "brec/io/pair_records.hpp"
 #include "brec/io/summary.hpp"
 
 namespace brec {
@@ -40,29 +35,6 @@ std::string xml_escape(const std::string& s) {
         }
     }
     return o;
-}
-
-using RecordKey = std::pair<std::uint64_t, PairId>;  // (seed, pair id)
-
-/// Records of earlier runs in `path` for the model of `opt`, keyed by (seed, id). Records of the
-/// same model with other settings are an error: resuming would mix two experiments.
-std::map<RecordKey, nlohmann::json> load_finished(const std::string& path, const EvalOptions& opt) {
-    std::map<RecordKey, nlohmann::json> done;
-    const std::string id = settings_id(opt);
-    std::size_t line_no = 0;
-    for (const auto& line : read_jsonl_lines(path)) {
-        ++line_no;
-        const auto j = nlohmann::json::parse(line);
-        if (j.value("model", "") != opt.model) continue;
-        if (!j.contains("seed") || !j.contains("id") || !j.contains("distinguished") || !j.contains("reliable"))
-            throw ParseError(path, static_cast<std::int64_t>(line_no), "not a brec eval record (needs seed, id, distinguished, reliable)");
-        if (j.value("settings_id", "") != id)
-            throw InvalidArgument(path + ":" + std::to_string(line_no) + ": this " + opt.model +
-                                  " result was made with other settings (settings_id " + j.value("settings_id", "none") +
-                                  ", now " + id + "); resume with the same flags or write to another --out");
-        done[{j["seed"].get<std::uint64_t>(), j["id"].get<PairId>()}] = j;
-    }
-    return done;
 }
 
 }  // namespace
@@ -107,47 +79,35 @@ EvalRunResult run_evaluation(const PairDataset& dataset, const std::vector<std::
                              const EvalRunOptions& opt, RunContext& ctx) {
     if (opt.seeds.empty()) throw InvalidArgument("no seeds to run");
     resolve_hyper(opt.eval);  // validates the model and hyperparameters before any file is touched
-    std::map<RecordKey, nlohmann::json> done;
-    std::unique_ptr<JsonlAppender> sink;
-    if (!opt.out.empty()) {
-        if (opt.resume) {
-            done = load_finished(opt.out, opt.eval);
-        } else if (file_exists(opt.out) && !read_text_file(opt.out).empty()) {
-            throw InvalidArgument("--out " + opt.out + " already holds results; pass --resume to continue that run, "
-                                  "or remove the file");
-        }
-        sink = std::make_unique<JsonlAppender>(opt.out, opt.resume);
-    }
-    if (!done.empty()) ctx.info("resuming: " + std::to_string(done.size()) + " results already in " + opt.out);
+    const std::string id = settings_id(opt.eval);
+    PairRecords records(opt.out, opt.resume, [&](const nlohmann::json& j, std::size_t line) {
+        if (j.value("model", "") != opt.eval.model) return false;  // another model's results
+        if (!j.contains("seed") || !j.contains("distinguished") || !j.contains("reliable") || !j.contains("category"))
+            throw ParseError(opt.out, static_cast<std::int64_t>(line),
+                             "not a brec eval record (needs seed, id, category, distinguished, reliable)");
+        // Resuming with other settings would mix two experiments in one result.
+        if (j.value("settings_id", "") != id)
+            throw InvalidArgument(opt.out + ":" + std::to_string(line) + ": this " + opt.eval.model +
+                                  " result was made with other settings (settings_id " + j.value("settings_id", "none") +
+                                  ", now " + id + "); resume with the same flags or write to another --out");
+        return true;
+    });
+    if (records.loaded()) ctx.info("resuming: " + std::to_string(records.loaded()) + " results already in " + opt.out);
 
     EvalRunResult result;
     const auto t0 = std::chrono::steady_clock::now();
     for (std::uint64_t seed : opt.seeds) {
-        std::vector<std::size_t> todo;
-        for (std::size_t k : indices)
-            if (!done.count({seed, dataset.pairs[k].id})) todo.push_back(k);
-        // Largest pairs first, so that a big pair started last does not leave the other workers
-        // idle; results are stored by pair id, so the order changes nothing else.
-        std::stable_sort(todo.begin(), todo.end(), [&](std::size_t x, std::size_t y) {
-            return dataset.pairs[x].a.n() > dataset.pairs[y].a.n();
-        });
-        std::mutex mutex;
-        std::size_t finished = 0;
         const auto start = std::chrono::steady_clock::now();
-        const std::string task = "eval " + opt.eval.model + " seed " + std::to_string(seed);
-        parallel_for(todo.size(), opt.jobs, [&](std::size_t t) {
-            const auto& pair = dataset.pairs[todo[t]];
-            const auto record = evaluation_record(evaluate_pair(pair, opt.eval, seed), opt.eval, seed);
-            std::lock_guard<std::mutex> lock(mutex);
-            if (sink) sink->append(record.dump());
-            done[{seed, pair.id}] = record;
-            ctx.progress(task, ++finished, todo.size());
-        });
+        compute_missing_pairs(dataset, indices, seed, opt.jobs, records,
+                              "eval " + opt.eval.model + " seed " + std::to_string(seed), ctx,
+                              [&](const GraphPairRecord& pair) {
+                                  return evaluation_record(evaluate_pair(pair, opt.eval, seed), opt.eval, seed);
+                              });
         SeedRun run;
         run.seed = seed;
         std::vector<PairOutcome> outcomes;
         for (std::size_t k : indices) {
-            const auto& j = done.at({seed, dataset.pairs[k].id});
+            const auto& j = records.at(seed, dataset.pairs[k].id);
             const bool reliable = j["reliable"].get<bool>();
             // A result counts only when the reliability check passed.
             outcomes.push_back({j["id"].get<PairId>(), j["category"].get<std::string>(),
