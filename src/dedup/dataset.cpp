@@ -1,7 +1,6 @@
 #include "brec/dedup/dataset.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cstdio>
 
 #include "brec/core/error.hpp"
@@ -73,9 +72,8 @@ LabelledGraphs read_graph_lines_with_labels(const std::string& path, const std::
             const auto b = s.find_first_not_of(" \t\r"), e = s.find_last_not_of(" \t\r");
             if (b == std::string::npos) continue;
             s = s.substr(b, e - b + 1);
-            Label y = 0;
-            const auto [p, ec] = std::from_chars(s.data() + (s[0] == '+'), s.data() + s.size(), y);
-            if (ec != std::errc() || p != s.data() + s.size())
+            std::int64_t y = 0;
+            if (!parse_int64(s, y))
                 throw ParseError(labels_path, static_cast<std::int64_t>(i + 1), "expected one integer label, found '" + s + "'");
             d.labels.push_back(y);
             last = static_cast<std::int64_t>(i + 1);

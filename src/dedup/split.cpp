@@ -1,7 +1,6 @@
 #include "brec/dedup/split.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <limits>
 #include <set>
@@ -43,15 +42,9 @@ std::vector<Line> token_lines(const std::string& path) {
     return out;
 }
 
-bool parse_i64(const std::string& s, std::int64_t& v) {
-    const char* b = s.data() + (!s.empty() && s[0] == '+' ? 1 : 0);
-    const auto [p, ec] = std::from_chars(b, s.data() + s.size(), v);
-    return !s.empty() && ec == std::errc() && p == s.data() + s.size();
-}
-
 std::int64_t need_int(const std::string& tok, const std::string& path, std::int64_t line, const char* what) {
     std::int64_t v = 0;
-    if (!parse_i64(tok, v)) throw ParseError(path, line, std::string("expected an integer ") + what + ", found '" + tok + "'");
+    if (!parse_int64(tok, v)) throw ParseError(path, line, std::string("expected an integer ") + what + ", found '" + tok + "'");
     return v;
 }
 
@@ -146,7 +139,7 @@ std::vector<Fold> read_split_file(const std::string& path, std::size_t n, bool o
     const auto lines = token_lines(path);
     if (lines.empty()) throw ParseError(path, 0, "file has no data lines");
     std::int64_t dummy = 0;
-    const bool role_lines = lines[0].tokens.size() == 2 && !parse_i64(lines[0].tokens[1], dummy);
+    const bool role_lines = lines[0].tokens.size() == 2 && !parse_int64(lines[0].tokens[1], dummy);
     if (role_lines) {
         Fold f;
         f.name = "split";

@@ -27,25 +27,6 @@ std::vector<std::string_view> fields_of(std::string_view line) {
     return out;
 }
 
-bool parse_int(std::string_view s, std::int64_t& out) {
-    if (s.empty()) return false;
-    std::size_t i = 0;
-    bool neg = false;
-    if (s[0] == '-' || s[0] == '+') {
-        neg = s[0] == '-';
-        i = 1;
-    }
-    if (i == s.size()) return false;
-    std::int64_t v = 0;
-    for (; i < s.size(); ++i) {
-        if (!std::isdigit(static_cast<unsigned char>(s[i]))) return false;
-        if (v > (INT64_MAX - 9) / 10) return false;
-        v = v * 10 + (s[i] - '0');
-    }
-    out = neg ? -v : v;
-    return true;
-}
-
 struct PendingEdge {
     VertexId u, v;  // u < v
     Label label;
@@ -136,7 +117,7 @@ std::vector<Graph> parse_edge_lists(std::string_view text, const std::string& so
                                  "'n' line after edges: in a file with 'n N' lines the first data "
                                  "line must be one (each graph starts with its 'n N' line)");
             std::int64_t n = -1;
-            if (f.size() != 2 || !parse_int(f[1], n) || n < 0)
+            if (f.size() != 2 || !parse_int64(f[1], n) || n < 0)
                 throw ParseError(source, line_no, "expected 'n N' with a vertex count N >= 0");
             finish();
             seen_data = true;
@@ -152,11 +133,11 @@ std::vector<Graph> parse_edge_lists(std::string_view text, const std::string& so
                              "expected an edge 'u v' or 'u v label' (or 'n N'), found " +
                                  std::to_string(f.size()) + " fields");
         std::int64_t u = 0, v = 0, label = 0;
-        if (!parse_int(f[0], u) || !parse_int(f[1], v))
+        if (!parse_int64(f[0], u) || !parse_int64(f[1], v))
             throw ParseError(source, line_no,
                              "expected integer vertex ids 'u v', found '" + std::string(f[0]) +
                                  " " + std::string(f[1]) + "'");
-        if (f.size() == 3 && !parse_int(f[2], label))
+        if (f.size() == 3 && !parse_int64(f[2], label))
             throw ParseError(source, line_no,
                              "expected an integer edge label, found '" + std::string(f[2]) + "'");
         if (!open) {

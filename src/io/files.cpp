@@ -1,6 +1,7 @@
 #include "brec/io/files.hpp"
 
 #include <cerrno>
+#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <sstream>
@@ -12,6 +13,21 @@
 #include "brec/core/error.hpp"
 
 namespace brec {
+
+bool parse_int64(std::string_view text, std::int64_t& value) {
+    if (text.empty()) return false;
+    const char* begin = text.data();
+    const char* end = text.data() + text.size();
+    if (*begin == '+') {
+        ++begin;
+        if (begin == end || *begin == '-') return false;
+    }
+    std::int64_t v = 0;
+    const auto [ptr, ec] = std::from_chars(begin, end, v);
+    if (ec != std::errc() || ptr != end) return false;
+    value = v;
+    return true;
+}
 
 std::string read_text_file(const std::string& path) {
     struct stat st {};

@@ -32,25 +32,6 @@ std::string trim(const std::string& s) {
     return s.substr(b, e - b);
 }
 
-bool parse_int64(const std::string& s, std::int64_t& out) {
-    if (s.empty()) return false;
-    std::size_t i = 0;
-    bool neg = false;
-    if (s[0] == '-' || s[0] == '+') {
-        neg = s[0] == '-';
-        i = 1;
-    }
-    if (i == s.size()) return false;
-    std::int64_t v = 0;
-    for (; i < s.size(); ++i) {
-        if (!std::isdigit(static_cast<unsigned char>(s[i]))) return false;
-        if (v > (INT64_MAX - 9) / 10) return false;
-        v = v * 10 + (s[i] - '0');
-    }
-    out = neg ? -v : v;
-    return true;
-}
-
 }  // namespace
 
 PairDataset parse_pair_text(const std::string& text, const std::string& source) {

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -68,11 +67,8 @@ void split_fields(std::string_view line, std::vector<std::string_view>& out) {
 
 std::int64_t parse_int(std::string_view s, const std::string& file, std::int64_t line, const char* what) {
     if (s.empty()) throw ParseError(file, line, std::string("empty ") + what + ", expected an integer");
-    const char* b = s.data();
-    if (*b == '+') ++b;
     std::int64_t v = 0;
-    const auto [ptr, ec] = std::from_chars(b, s.data() + s.size(), v);
-    if (ec != std::errc() || ptr != s.data() + s.size()) {
+    if (!parse_int64(s, v)) {
         // Accept integral floats such as "3.0" (some exports write labels that way).
         const std::string copy(s);
         char* end = nullptr;

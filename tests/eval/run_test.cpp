@@ -14,6 +14,7 @@
 #include "brec/graph/algorithms.hpp"
 #include "brec/io/files.hpp"
 #include "common/test_graphs.hpp"
+#include "common/test_util.hpp"
 
 namespace brec {
 namespace {
@@ -56,11 +57,7 @@ EvalRunOptions small_gin_run(const std::string& out) {
     return run;
 }
 
-std::string temp_file(const std::string& name) {
-    const std::string p = ::testing::TempDir() + "brec_run_" + std::to_string(::getpid()) + "_" + name;
-    std::remove(p.c_str());
-    return p;
-}
+std::string temp_file(const std::string& name) { return fresh_temp_file("run", name); }
 
 TEST(EvalRun, SettingsIdFollowsTheSettingsThatDecideResultsOnly) {
     EvalOptions a;

@@ -12,25 +12,17 @@
 #include "brec/io/files.hpp"
 #include "brec/io/graph6.hpp"
 #include "common/test_graphs.hpp"
+#include "common/test_util.hpp"
 
 namespace brec {
 namespace {
 
+using testing::error_of;
+
 const std::string kData = std::string(BREC_SOURCE_DIR) + "/tests/data/";
 const std::string kBrec = std::string(BREC_SOURCE_DIR) + "/datasets/brec/brec_v3_pairs.tsv";
 
-std::string tmp(const std::string& name) {
-    return ::testing::TempDir() + "brec_coll_" + std::to_string(::getpid()) + "_" + name;
-}
-
-std::string error_of(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "";
-}
+std::string tmp(const std::string& name) { return testing::temp_path("coll", name); }
 
 TEST(Collections, OfficialPairsThroughEveryFormatComeBackIdentical) {
     const GraphCollection brec = read_collection(kBrec, GraphFormat::pairs);

@@ -9,18 +9,12 @@
 #include "brec/core/error.hpp"
 #include "brec/io/files.hpp"
 #include "common/test_graphs.hpp"
+#include "common/test_util.hpp"
 
 namespace brec {
 namespace {
 
-std::string error_of(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "";
-}
+using testing::error_of;
 
 std::string err(const std::string& text) {
     return error_of([&] { parse_dataset_json(text, "d.json"); });

@@ -9,18 +9,12 @@
 #include "brec/core/error.hpp"
 #include "brec/io/files.hpp"
 #include "common/test_graphs.hpp"
+#include "common/test_util.hpp"
 
 namespace brec {
 namespace {
 
-std::string error_of(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "";
-}
+using testing::error_of;
 
 std::vector<Graph> parse(const std::string& text, EdgeListOptions opt = {}, EdgeListStats* st = nullptr) {
     return parse_edge_lists(text, "g.el", opt, st);

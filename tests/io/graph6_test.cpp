@@ -8,21 +8,14 @@
 #include "brec/core/error.hpp"
 #include "brec/io/pairs.hpp"
 #include "common/test_graphs.hpp"
+#include "common/test_util.hpp"
 
 namespace brec {
 namespace {
 
-std::string brec_file() { return std::string(BREC_SOURCE_DIR) + "/datasets/brec/brec_v3_pairs.tsv"; }
+using testing::error_of;
 
-template <typename F>
-std::string error_of(F f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "";
-}
+std::string brec_file() { return std::string(BREC_SOURCE_DIR) + "/datasets/brec/brec_v3_pairs.tsv"; }
 
 TEST(Graph6, KnownEncodings) {
     // Values from nauty's formats.txt and networkx: K4 is "C~", the empty graph on 0 vertices "?".

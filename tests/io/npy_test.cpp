@@ -11,9 +11,12 @@
 #include "brec/io/graph6.hpp"
 #include "brec/iso/iso.hpp"
 #include "common/test_graphs.hpp"
+#include "common/test_util.hpp"
 
 namespace brec {
 namespace {
+
+using testing::error_of;
 
 // Fixtures written by NumPy 1.24 itself (tests/data/npy/make_fixtures.py), an independent writer.
 const std::string kNpy = std::string(BREC_SOURCE_DIR) + "/tests/data/npy/";
@@ -33,18 +36,7 @@ std::vector<std::string> first_three_flat() {
     return v;
 }
 
-std::string error_of(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "";
-}
-
-std::string tmp(const std::string& name) {
-    return ::testing::TempDir() + "brec_npy_" + std::to_string(::getpid()) + "_" + name;
-}
+std::string tmp(const std::string& name) { return testing::temp_path("npy", name); }
 
 // A v1.0 file with the given header dict and data bytes.
 std::string npy_bytes(const std::string& dict, const std::string& data, char major = 1) {

@@ -10,17 +10,14 @@
 #include "brec/io/files.hpp"
 #include "brec/io/pair_records.hpp"
 #include "common/test_graphs.hpp"
+#include "common/test_util.hpp"
 
 namespace brec {
 namespace {
 
 using namespace brec::testing;
 
-std::string temp_file(const std::string& name) {
-    const std::string p = ::testing::TempDir() + "brec_records_" + std::to_string(::getpid()) + "_" + name;
-    std::remove(p.c_str());
-    return p;
-}
+std::string temp_file(const std::string& name) { return fresh_temp_file("records", name); }
 
 PairDataset paths_dataset() {
     PairDataset ds;

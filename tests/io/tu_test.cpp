@@ -11,9 +11,12 @@
 #include "brec/core/error.hpp"
 #include "brec/io/files.hpp"
 #include "brec/iso/iso.hpp"
+#include "common/test_util.hpp"
 
 namespace brec {
 namespace {
+
+using testing::error_of;
 
 const std::string kSmall = std::string(BREC_SOURCE_DIR) + "/tests/data/tu_small";
 
@@ -24,15 +27,6 @@ std::string fresh_dir(const std::string& name) {
 }
 
 void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
-
-std::string error_of(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "";
-}
 
 TEST(TuFormat, ReadsHandMadeFixtureWithIsolatedNodesLoopsAndDuplicates) {
     const TuDataset ds = read_tu_dataset(kSmall);

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "brec/core/types.hpp"
@@ -16,6 +17,9 @@ std::string read_text_file(const std::string& path);
 /// Splits text into lines (without the newline; a trailing '\r' is removed).
 std::vector<std::string> split_lines(const std::string& text);
 bool file_exists(const std::string& path);
+/// Parses a whole decimal integer (optional sign, no blanks, in range) into `value`; false when
+/// the text is anything else. The one integer parser of every reader.
+bool parse_int64(std::string_view text, std::int64_t& value);
 
 /// Writes to PATH.tmp.<pid> and renames onto PATH on commit(); a writer destroyed without commit()
 /// removes the temporary file, so a failed run leaves no partial output.
