@@ -12,6 +12,7 @@
 #include "brec/eval/siamese.hpp"
 #include "brec/io/files.hpp"
 #include "brec/io/summary.hpp"
+#include "brec/nn/models.hpp"
 
 namespace brec::cli {
 namespace {
@@ -58,6 +59,7 @@ int run_eval(EvalArgs args, RunContext& ctx) {
     args.opt.torch_threads = args.torch_threads > 0 ? args.torch_threads : std::max(1, hw / args.pairs.jobs);
     args.opt.single_thread_below = args.torch_threads > 0 ? 0 : 32;
     set_torch_threads(args.opt.torch_threads);
+    tune_cpu_allocator();
 
     EvalRunOptions run;
     run.eval = args.opt;

@@ -54,120 +54,218 @@ int as_int(std::int64_t v) {
     return static_cast<int>(v);
 }
 
+/// Sum of len floats in 8 interleaved float lanes (vectorised; a chunk is at most kChunk long, so
+/// the float partial sums lose nothing that matters), combined in double in a fixed order.
+double chunk_sum(const float* x, std::int64_t len) {
+    float lanes[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    std::int64_t j = 0;
+    for (; j + 8 <= len; j += 8)
+        for (int l = 0; l < 8; ++l) lanes[l] += x[j + l];
+    double s = 0.0;
+    for (float v : lanes) s += v;
+    for (; j < len; ++j) s += x[j];
+    return s;
+}
+
+/// y[out, P] = w[:, :c1] · x1[c1, P] + w[:, c1:] · x2[c2, P] + bias, optionally followed by ReLU,
+/// in fixed column chunks (x2 = nullptr when c2 = 0; w has leading dimension c1 + c2).
+void pointwise_forward(const Tensor& w, const Tensor& bias, const Tensor& x1, const Tensor& x2, bool relu, Tensor& y) {
+    const std::int64_t out = w.size(0), ld = w.size(1), c1 = x1.size(0), p = x1.size(1);
+    const std::int64_t c2 = x2.defined() ? x2.size(0) : 0;
+    const float *pw = w.data_ptr<float>(), *pb = bias.data_ptr<float>(), *px1 = x1.data_ptr<float>();
+    const float* px2 = c2 ? x2.data_ptr<float>() : nullptr;
+    float* py = y.data_ptr<float>();
+    const std::int64_t chunks = (p + kChunk - 1) / kChunk;
+    at::parallel_for(0, chunks, 1, [&](std::int64_t lo, std::int64_t hi) {
+        for (std::int64_t k = lo; k < hi; ++k) {
+            const std::int64_t c0 = k * kChunk, len = std::min(kChunk, p - c0);
+            for (std::int64_t o = 0; o < out; ++o) std::fill_n(py + o * p + c0, len, pb[o]);
+            gemm_rm(false, false, as_int(out), as_int(len), as_int(c1), 1.0f, pw, as_int(ld), px1 + c0, as_int(p),
+                    1.0f, py + c0, as_int(p));
+            if (c2)
+                gemm_rm(false, false, as_int(out), as_int(len), as_int(c2), 1.0f, pw + c1, as_int(ld), px2 + c0,
+                        as_int(p), 1.0f, py + c0, as_int(p));
+            if (relu)
+                for (std::int64_t o = 0; o < out; ++o) {
+                    float* row = py + o * p + c0;
+                    for (std::int64_t j = 0; j < len; ++j) row[j] = std::max(row[j], 0.0f);
+                }
+        }
+    });
+}
+
+/// Gradients of pointwise_forward (before any ReLU) for the output gradient gy [out, P]:
+/// gw = gy · [x1; x2]ᵀ, gb = row sums of gy, gx1 = w[:, :c1]ᵀ · gy, gx2 = w[:, c1:]ᵀ · gy (each only
+/// when wanted). Per-chunk partial sums are reduced in a fixed order: the result does not depend
+/// on the number of threads.
+tensor_list pointwise_backward(const Tensor& w, const Tensor& x1, const Tensor& x2, const Tensor& gy, bool need_x1,
+                               bool need_x2) {
+    const std::int64_t out = w.size(0), ld = w.size(1), c1 = x1.size(0), p = x1.size(1);
+    const std::int64_t c2 = x2.defined() ? x2.size(0) : 0;
+    need_x2 = need_x2 && c2;
+    const std::int64_t chunks = (p + kChunk - 1) / kChunk;
+    const float *pw = w.data_ptr<float>(), *pg = gy.data_ptr<float>(), *px1 = x1.data_ptr<float>();
+    const float* px2 = c2 ? x2.data_ptr<float>() : nullptr;
+    Tensor gx1, gx2;
+    if (need_x1) gx1 = torch::empty_like(x1);
+    if (need_x2) gx2 = torch::empty_like(x2);
+    std::vector<float> part_w(static_cast<std::size_t>(chunks * out * ld));
+    std::vector<double> part_b(static_cast<std::size_t>(chunks * out));
+    at::parallel_for(0, chunks, 1, [&](std::int64_t lo, std::int64_t hi) {
+        for (std::int64_t k = lo; k < hi; ++k) {
+            const std::int64_t c0 = k * kChunk, len = std::min(kChunk, p - c0);
+            float* pwk = part_w.data() + k * out * ld;
+            gemm_rm(false, true, as_int(out), as_int(c1), as_int(len), 1.0f, pg + c0, as_int(p), px1 + c0, as_int(p),
+                    0.0f, pwk, as_int(ld));
+            if (c2)
+                gemm_rm(false, true, as_int(out), as_int(c2), as_int(len), 1.0f, pg + c0, as_int(p), px2 + c0,
+                        as_int(p), 0.0f, pwk + c1, as_int(ld));
+            for (std::int64_t o = 0; o < out; ++o)
+                part_b[static_cast<std::size_t>(k * out + o)] = chunk_sum(pg + o * p + c0, len);
+            if (need_x1)
+                gemm_rm(true, false, as_int(c1), as_int(len), as_int(out), 1.0f, pw, as_int(ld), pg + c0, as_int(p),
+                        0.0f, gx1.data_ptr<float>() + c0, as_int(p));
+            if (need_x2)
+                gemm_rm(true, false, as_int(c2), as_int(len), as_int(out), 1.0f, pw + c1, as_int(ld), pg + c0,
+                        as_int(p), 0.0f, gx2.data_ptr<float>() + c0, as_int(p));
+        }
+    });
+    auto gw = torch::zeros_like(w);
+    auto gb = torch::zeros({out}, w.options());
+    float* pgw = gw.data_ptr<float>();
+    float* pgb = gb.data_ptr<float>();
+    for (std::int64_t k = 0; k < chunks; ++k) {
+        const float* src = part_w.data() + k * out * ld;
+        for (std::int64_t i = 0; i < out * ld; ++i) pgw[i] += src[i];
+    }
+    for (std::int64_t o = 0; o < out; ++o) {
+        double sum = 0.0;
+        for (std::int64_t k = 0; k < chunks; ++k) sum += part_b[static_cast<std::size_t>(k * out + o)];
+        pgb[o] = static_cast<float>(sum);
+    }
+    return {gw, gb, gx1, gx2};
+}
+
+/// c[i] = op(a[i]) · op(b[i]) for stacks of m contiguous n×n matrices, in parallel over i.
+void matmul_stack(bool ta, bool tb, std::int64_t m, std::int64_t n, const float* pa, const float* pb, float* pc) {
+    const std::int64_t s = n * n;
+    const int ni = as_int(n);
+    at::parallel_for(0, m, 1, [&](std::int64_t lo, std::int64_t hi) {
+        for (std::int64_t i = lo; i < hi; ++i)
+            gemm_rm(ta, tb, ni, ni, ni, 1.0f, pa + i * s, ni, pb + i * s, ni, 0.0f, pc + i * s, ni);
+    });
+}
+
+/// g[i] = 0 where h[i] <= 0 (the ReLU's gradient); branch-free so that it vectorises.
+void relu_mask(const float* __restrict h, float* __restrict g, std::int64_t len) {
+    for (std::int64_t i = 0; i < len; ++i) g[i] = h[i] > 0.0f ? g[i] : 0.0f;
+}
+
 /// Custom autograd function for the (possibly two-input) pointwise layer.
 struct PointwiseFn : torch::autograd::Function<PointwiseFn> {
     static Tensor forward(AutogradContext* ctx, Tensor w, Tensor bias, Tensor x1, Tensor x2) {
-        const std::int64_t out = w.size(0), ld = w.size(1), c1 = x1.size(0), p = x1.size(1);
-        const std::int64_t c2 = x2.size(0);  // 0: one input
-        auto y = torch::empty({out, p}, x1.options());
-        const float *pw = w.data_ptr<float>(), *pb = bias.data_ptr<float>(), *px1 = x1.data_ptr<float>();
-        const float* px2 = c2 ? x2.data_ptr<float>() : nullptr;
-        float* py = y.data_ptr<float>();
-        const std::int64_t chunks = (p + kChunk - 1) / kChunk;
-        at::parallel_for(0, chunks, 1, [&](std::int64_t lo, std::int64_t hi) {
-            for (std::int64_t k = lo; k < hi; ++k) {
-                const std::int64_t c0 = k * kChunk, len = std::min(kChunk, p - c0);
-                for (std::int64_t o = 0; o < out; ++o) std::fill_n(py + o * p + c0, len, pb[o]);
-                gemm_rm(false, false, as_int(out), as_int(len), as_int(c1), 1.0f, pw, as_int(ld), px1 + c0,
-                        as_int(p), 1.0f, py + c0, as_int(p));
-                if (c2)
-                    gemm_rm(false, false, as_int(out), as_int(len), as_int(c2), 1.0f, pw + c1, as_int(ld),
-                            px2 + c0, as_int(p), 1.0f, py + c0, as_int(p));
-            }
-        });
+        auto y = torch::empty({w.size(0), x1.size(1)}, x1.options());
+        pointwise_forward(w, bias, x1, x2.size(0) ? x2 : Tensor(), false, y);
         ctx->save_for_backward({w, x1, x2});
         return y;
     }
 
     static tensor_list backward(AutogradContext* ctx, tensor_list grads) {
         const auto saved = ctx->get_saved_variables();
-        const Tensor &w = saved[0], &x1 = saved[1], &x2 = saved[2];
-        const Tensor gy = grads[0].contiguous();
-        const std::int64_t out = w.size(0), ld = w.size(1), c1 = x1.size(0), p = x1.size(1);
-        const std::int64_t c2 = x2.size(0);
-        const std::int64_t chunks = (p + kChunk - 1) / kChunk;
-        const float *pw = w.data_ptr<float>(), *pg = gy.data_ptr<float>(), *px1 = x1.data_ptr<float>();
-        const float* px2 = c2 ? x2.data_ptr<float>() : nullptr;
-        const bool need_x1 = ctx->needs_input_grad(2), need_x2 = c2 && ctx->needs_input_grad(3);
-        Tensor gx1, gx2;
-        if (need_x1) gx1 = torch::empty_like(x1);
-        if (need_x2) gx2 = torch::empty_like(x2);
-        // Per-chunk partial weight gradients and bias sums, reduced below in a fixed order.
-        std::vector<float> part_w(static_cast<std::size_t>(chunks * out * ld));
-        std::vector<double> part_b(static_cast<std::size_t>(chunks * out));
-        at::parallel_for(0, chunks, 1, [&](std::int64_t lo, std::int64_t hi) {
-            for (std::int64_t k = lo; k < hi; ++k) {
-                const std::int64_t c0 = k * kChunk, len = std::min(kChunk, p - c0);
-                float* pwk = part_w.data() + k * out * ld;
-                gemm_rm(false, true, as_int(out), as_int(c1), as_int(len), 1.0f, pg + c0, as_int(p), px1 + c0,
-                        as_int(p), 0.0f, pwk, as_int(ld));
-                if (c2)
-                    gemm_rm(false, true, as_int(out), as_int(c2), as_int(len), 1.0f, pg + c0, as_int(p), px2 + c0,
-                            as_int(p), 0.0f, pwk + c1, as_int(ld));
-                for (std::int64_t o = 0; o < out; ++o) {
-                    double s = 0.0;
-                    for (std::int64_t j = 0; j < len; ++j) s += pg[o * p + c0 + j];
-                    part_b[static_cast<std::size_t>(k * out + o)] = s;
-                }
-                if (need_x1)
-                    gemm_rm(true, false, as_int(c1), as_int(len), as_int(out), 1.0f, pw, as_int(ld), pg + c0, as_int(p),
-                            0.0f, gx1.data_ptr<float>() + c0, as_int(p));
-                if (need_x2)
-                    gemm_rm(true, false, as_int(c2), as_int(len), as_int(out), 1.0f, pw + c1, as_int(ld), pg + c0,
-                            as_int(p), 0.0f, gx2.data_ptr<float>() + c0, as_int(p));
-            }
-        });
-        auto gw = torch::zeros_like(w);
-        auto gb = torch::zeros({out}, w.options());
-        float* pgw = gw.data_ptr<float>();
-        float* pgb = gb.data_ptr<float>();
-        for (std::int64_t k = 0; k < chunks; ++k) {
-            const float* src = part_w.data() + k * out * ld;
-            for (std::int64_t i = 0; i < out * ld; ++i) pgw[i] += src[i];
-        }
-        for (std::int64_t o = 0; o < out; ++o) {
-            double s = 0.0;
-            for (std::int64_t k = 0; k < chunks; ++k) s += part_b[static_cast<std::size_t>(k * out + o)];
-            pgb[o] = static_cast<float>(s);
-        }
-        return {gw, gb, gx1, gx2};
+        const Tensor& x2 = saved[2];
+        return pointwise_backward(saved[0], saved[1], x2.size(0) ? x2 : Tensor(), grads[0].contiguous(),
+                                  ctx->needs_input_grad(2), ctx->needs_input_grad(3));
     }
 };
 
-/// Custom autograd function for the per-matrix product of two [M, n, n] stacks.
-struct BatchedMatmulFn : torch::autograd::Function<BatchedMatmulFn> {
-    /// c[i] = op(a[i]) · op(b[i]).
-    static void run(bool ta, bool tb, const Tensor& a, const Tensor& b, Tensor& c) {
-        const std::int64_t m = a.size(0), n = a.size(1), s = n * n;
-        const float *pa = a.data_ptr<float>(), *pb = b.data_ptr<float>();
-        float* pc = c.data_ptr<float>();
-        const int ni = as_int(n);
-        at::parallel_for(0, m, 1, [&](std::int64_t lo, std::int64_t hi) {
-            for (std::int64_t i = lo; i < hi; ++i)
-                gemm_rm(ta, tb, ni, ni, ni, 1.0f, pa + i * s, ni, pb + i * s, ni, 0.0f, pc + i * s, ni);
-        });
-    }
-
-    static Tensor forward(AutogradContext* ctx, Tensor a, Tensor b) {
-        auto c = torch::empty_like(a);
-        run(false, false, a, b, c);
-        ctx->save_for_backward({a, b});
+/// PPGN's product branch as one autograd function: h = relu(w · x + bias) with w = [2·out, C]
+/// (the two MLP branches fused), seen as two stacks of M = out·B matrices n×n, and
+/// c[i] = h[i] · h[M + i]. One node instead of relu, two selects and a matmul: the selects' backward
+/// alone allocated and zeroed two full-size gradients per block (a third of a training step at
+/// n = 63); here the gradient of h is written in place and masked by the ReLU.
+struct MlpProductFn : torch::autograd::Function<MlpProductFn> {
+    static Tensor forward(AutogradContext* ctx, Tensor w, Tensor bias, Tensor x, int64_t n) {
+        const std::int64_t m = w.size(0) / 2 * (x.size(1) / (n * n));
+        auto h = torch::empty({w.size(0), x.size(1)}, x.options());
+        pointwise_forward(w, bias, x, Tensor(), true, h);
+        auto c = torch::empty({m, n, n}, x.options());
+        const float* ph = h.data_ptr<float>();
+        matmul_stack(false, false, m, n, ph, ph + m * n * n, c.data_ptr<float>());
+        ctx->save_for_backward({w, x, h});
+        ctx->saved_data["n"] = n;
         return c;
     }
 
     static tensor_list backward(AutogradContext* ctx, tensor_list grads) {
         const auto saved = ctx->get_saved_variables();
+        const Tensor &w = saved[0], &x = saved[1], &h = saved[2];
+        const std::int64_t n = ctx->saved_data["n"].toInt();
         const Tensor gc = grads[0].contiguous();
-        Tensor ga, gb;
-        if (ctx->needs_input_grad(0)) {
-            ga = torch::empty_like(saved[0]);
-            run(false, true, gc, saved[1], ga);  // dA = dC · Bᵀ
-        }
-        if (ctx->needs_input_grad(1)) {
-            gb = torch::empty_like(saved[1]);
-            run(true, false, saved[0], gc, gb);  // dB = Aᵀ · dC
-        }
-        return {ga, gb};
+        const std::int64_t m = gc.size(0), s = n * n;
+        auto gh = torch::empty_like(h);
+        const float *ph = h.data_ptr<float>(), *pgc = gc.data_ptr<float>();
+        float* pgh = gh.data_ptr<float>();
+        matmul_stack(false, true, m, n, pgc, ph + m * s, pgh);      // dH1 = dC · H2ᵀ
+        matmul_stack(true, false, m, n, ph, pgc, pgh + m * s);      // dH2 = H1ᵀ · dC
+        at::parallel_for(0, h.numel(), 1 << 16, [&](std::int64_t lo, std::int64_t hi) {
+            relu_mask(ph + lo, pgh + lo, hi - lo);
+        });
+        auto g = pointwise_backward(w, x, Tensor(), gh, ctx->needs_input_grad(2), false);
+        return {g[0], g[1], g[2], Tensor()};
+    }
+};
+
+/// PPGN's pooling as one autograd function: for x [C, B, n, n] (n > 1), out [B, 2C] holds the
+/// maximum of every diagonal (columns 0..C-1) and of every off-diagonal part (columns C..2C-1).
+/// Ties go to the first entry in row-major order, as torch.max does. Backward writes the
+/// gradient straight to the argmax entries: torch's diagonal/narrow/max chain allocated and
+/// zeroed a full-size gradient per view (a sixth of a training step at n = 63).
+struct DiagOffdiagMaxFn : torch::autograd::Function<DiagOffdiagMaxFn> {
+    static Tensor forward(AutogradContext* ctx, Tensor x) {
+        const std::int64_t c = x.size(0), b = x.size(1), n = x.size(2), s = n * n;
+        auto out = torch::empty({b, 2 * c}, x.options());
+        auto arg = torch::empty({c, b, 2}, x.options().dtype(torch::kLong));
+        const float* px = x.data_ptr<float>();
+        float* po = out.data_ptr<float>();
+        std::int64_t* pa = arg.data_ptr<std::int64_t>();
+        at::parallel_for(0, c * b, 16, [&](std::int64_t lo, std::int64_t hi) {
+            for (std::int64_t cb = lo; cb < hi; ++cb) {
+                const float* m = px + cb * s;
+                std::int64_t best_d = 0, best_o = 1;
+                for (std::int64_t i = 1; i < n; ++i)
+                    if (m[i * n + i] > m[best_d]) best_d = i * n + i;
+                for (std::int64_t i = 0; i < n; ++i)
+                    for (std::int64_t j = 0; j < n; ++j)
+                        if (i != j && m[i * n + j] > m[best_o]) best_o = i * n + j;
+                const std::int64_t ci = cb / b, bi = cb % b;
+                po[bi * 2 * c + ci] = m[best_d];
+                po[bi * 2 * c + c + ci] = m[best_o];
+                pa[2 * cb] = best_d;
+                pa[2 * cb + 1] = best_o;
+            }
+        });
+        ctx->save_for_backward({arg});
+        ctx->saved_data["sizes"] = x.sizes();
+        return out;
+    }
+
+    static tensor_list backward(AutogradContext* ctx, tensor_list grads) {
+        const Tensor arg = ctx->get_saved_variables()[0];
+        const auto sizes = ctx->saved_data["sizes"].toIntVector();
+        const Tensor g = grads[0].contiguous();
+        const std::int64_t c = sizes[0], b = sizes[1], s = sizes[2] * sizes[3];
+        auto gx = torch::zeros(sizes, g.options());
+        const float* pg = g.data_ptr<float>();
+        const std::int64_t* pa = arg.data_ptr<std::int64_t>();
+        float* pgx = gx.data_ptr<float>();
+        at::parallel_for(0, c * b, 64, [&](std::int64_t lo, std::int64_t hi) {
+            for (std::int64_t cb = lo; cb < hi; ++cb) {
+                const std::int64_t ci = cb / b, bi = cb % b;
+                pgx[cb * s + pa[2 * cb]] += pg[bi * 2 * c + ci];
+                pgx[cb * s + pa[2 * cb + 1]] += pg[bi * 2 * c + c + ci];
+            }
+        });
+        return {gx};
     }
 };
 
@@ -191,9 +289,30 @@ Tensor pointwise(const Tensor& w, const Tensor& bias, const Tensor& x1, const Te
     return y;
 }
 
-Tensor batched_matmul(const Tensor& a, const Tensor& b, bool use_blas) {
-    if (blas_ok(a, use_blas)) return BatchedMatmulFn::apply(a.contiguous(), b.contiguous());
-    return torch::bmm(a, b);
+Tensor diag_offdiag_max(const Tensor& x, bool use_blas) {
+    const auto c = x.size(0), b = x.size(1), n = x.size(2);
+    if (n > 1 && blas_ok(x, use_blas)) return DiagOffdiagMaxFn::apply(x.contiguous());
+    const auto max_diag = std::get<0>(torch::max(torch::diagonal(x, 0, -2, -1), 2));  // [C, B]
+    torch::Tensor max_off;
+    if (n > 1) {
+        // The n² − 1 entries after the first, seen as (n − 1) rows of n + 1, end each row with a
+        // diagonal entry: dropping the last column leaves exactly the off-diagonal entries.
+        const auto off = x.reshape({c, b, n * n}).narrow(2, 1, n * n - 1).view({c, b, n - 1, n + 1}).narrow(3, 0, n);
+        max_off = std::get<0>(torch::max(std::get<0>(torch::max(off, 3)), 2));
+    } else {
+        // One vertex: the reference's masked maximum is x − |max + max(−x)| (global).
+        const auto val = torch::abs(torch::max(max_diag) + torch::max(-x));
+        max_off = max_diag - val;
+    }
+    return torch::cat({max_diag.t(), max_off.t()}, 1);
+}
+
+Tensor mlp_product(const Tensor& w, const Tensor& bias, const Tensor& x, std::int64_t n, bool use_blas) {
+    if (blas_ok(x, use_blas)) return MlpProductFn::apply(w.contiguous(), bias.contiguous(), x.contiguous(), n);
+    const auto h = torch::relu(torch::addmm(bias.unsqueeze(1), w, x));
+    const std::int64_t m = w.size(0) / 2 * (x.size(1) / (n * n));
+    const auto stack = h.view({2, m, n, n});
+    return torch::bmm(stack[0], stack[1]);
 }
 
 }  // namespace brec::nn_kernels

@@ -25,7 +25,15 @@ bool blas_available();
 torch::Tensor pointwise(const torch::Tensor& w, const torch::Tensor& bias, const torch::Tensor& x1,
                         const torch::Tensor& x2, bool use_blas);
 
-/// c[i] = a[i] · b[i] for [M, n, n] stacks (float32, contiguous). Complexity: O(M n³).
-torch::Tensor batched_matmul(const torch::Tensor& a, const torch::Tensor& b, bool use_blas);
+/// PPGN's product branch: h = relu(w · x + bias) for w [2·out, C], bias [2·out], x [C, B·n²]
+/// (channel-major), split into two stacks of M = out·B n×n matrices; returns c [M, n, n] with
+/// c[i] = h[i] · h[M + i]. One autograd node on the BLAS path. Complexity: O(out·C·B·n² + M n³).
+torch::Tensor mlp_product(const torch::Tensor& w, const torch::Tensor& bias, const torch::Tensor& x, std::int64_t n,
+                          bool use_blas);
+
+/// PPGN's diag/off-diag max pooling of channel-major x [C, B, n, n] -> [B, 2C]: the maximum of
+/// every diagonal, then of every off-diagonal part (the reference's masked maximum; for n = 1 its
+/// value x − |max + max(−x)|). Complexity: O(C B n²).
+torch::Tensor diag_offdiag_max(const torch::Tensor& x, bool use_blas);
 
 }  // namespace brec::nn_kernels

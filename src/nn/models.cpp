@@ -2,6 +2,10 @@
 
 #include <cmath>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include "brec/core/error.hpp"
 #include "nn/kernels.hpp"
 
@@ -51,9 +55,7 @@ struct RegularBlockImpl : torch::nn::Module {
         const auto x2 = x.reshape({c, b * n * n});
         const auto w = torch::cat({mlp1->weight, mlp2->weight}, 0);
         const auto bias = torch::cat({mlp1->bias, mlp2->bias}, 0);
-        const auto h = torch::relu(nn_kernels::pointwise(w, bias, x2, torch::Tensor(), blas));
-        const auto stack = h.view({2, out_ * b, n, n});
-        const auto mult = nn_kernels::batched_matmul(stack[0], stack[1], blas);
+        const auto mult = nn_kernels::mlp_product(w, bias, x2, n, blas);
         const auto y = nn_kernels::pointwise(skip->weight, skip->bias, x2, mult.view({out_, b * n * n}), blas);
         return y.view({out_, b, n, n});
     }
@@ -61,28 +63,6 @@ struct RegularBlockImpl : torch::nn::Module {
     Pointwise mlp1{nullptr}, mlp2{nullptr}, skip{nullptr};
 };
 TORCH_MODULE(RegularBlock);
-
-/// The reference's diag/off-diag max pooling for channel-major x [C, B, n, n] -> [B, 2C]
-/// (diagonal maxima of every channel, then off-diagonal maxima). The reference masks the diagonal
-/// by subtracting a batch-global constant that puts it below every entry; that gives the same
-/// values as the maximum over the off-diagonal entries, read here through a strided view (the
-/// n² − 1 entries after the first, seen as (n − 1) rows of n + 1, end each row with a diagonal
-/// entry).
-torch::Tensor diag_offdiag_maxpool(const torch::Tensor& x) {
-    const auto c = x.size(0), b = x.size(1), n = x.size(2);
-    const auto flat = x.reshape({c, b, n * n});
-    const auto max_diag = std::get<0>(torch::max(torch::diagonal(x, 0, -2, -1), 2));  // [C, B]
-    torch::Tensor max_off;
-    if (n > 1) {
-        const auto off = flat.narrow(2, 1, n * n - 1).view({c, b, n - 1, n + 1}).narrow(3, 0, n);
-        max_off = std::get<0>(torch::max(std::get<0>(torch::max(off, 3)), 2));
-    } else {
-        // One vertex: the reference's masked maximum is x − |max + max(−x)| (global).
-        const auto val = torch::abs(torch::max(max_diag) + torch::max(-x));
-        max_off = max_diag - val;
-    }
-    return torch::cat({max_diag.t(), max_off.t()}, 1);
-}
 
 /// PPGN (Maron et al. 2019) as in the BREC reference: one input channel A + I; L blocks of width h;
 /// BatchNorm2d (affine off, momentum 1) after each block; per-block pooling -> Linear(2h, d),
@@ -135,7 +115,7 @@ public:
         for (std::size_t i = 0; i < blocks_.size(); ++i) {
             const auto y = blocks_[i]->forward(x, blas_);
             x = norms_[i]->forward(y.view({1, y.size(0), -1})).view(y.sizes());
-            auto s = heads_[i]->forward(diag_offdiag_maxpool(x));
+            auto s = heads_[i]->forward(nn_kernels::diag_offdiag_max(x, blas_));
             scores = scores.defined() ? scores + s : s;
         }
         return output_norm_ ? out_norm_->forward(scores) : scores;
@@ -270,6 +250,16 @@ std::shared_ptr<GraphEmbedderImpl> make_embedder(const std::string& name, const 
     if (opt.layers < 1 || opt.hidden < 1 || opt.out_dim < 1) throw InvalidArgument("model sizes must be positive");
     if (name == "ppgn") return std::make_shared<Ppgn>(opt);
     return std::make_shared<Gin>(opt);
+}
+
+void tune_cpu_allocator() {
+#if defined(__GLIBC__)
+    // 32 MiB is the largest mmap threshold glibc accepts (HEAP_MAX_SIZE / 2 on 64-bit); setting it
+    // also stops the dynamic threshold from drifting. The trim threshold keeps freed memory at
+    // the top of the heap for the next step instead of returning it with brk/madvise.
+    mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+#endif
 }
 
 torch::Device parse_device(const std::string& text) {
