@@ -53,21 +53,35 @@ rows = [json.loads(l) for l in open(os.path.join(out, "brec.jsonl")) if l.strip(
 def rss(name):
     p = os.path.join(out, name)
     return f"{int(open(p).read().split()[-1]) / 1024:.0f} MiB" if os.path.exists(p) else "?"
+# Early stopping (loss below the model's threshold) ends training after a random number of epochs
+# in both programs, so besides seconds per pair the fair figure is training seconds per epoch.
 b_sec = sum(r["seconds"] for r in rows) / len(rows)
+b_ep = sum(r["train_seconds"] for r in rows) / sum(max(1, r["epochs"]) for r in rows)
 b_dist = sum(r["distinguished"] and r["reliable"] for r in rows)
 b_fail = sum(not r["reliable"] for r in rows)
 print(f"pairs {len(rows)}")
-print(f"brec      : {b_sec:8.3f} s/pair  distinguished {b_dist:3d}  reliability failures {b_fail:2d}  peak RSS {rss('brec.rss')}")
+print(f"brec      : {b_sec:8.3f} s/pair  {b_ep:8.3f} s/epoch  distinguished {b_dist:3d}  reliability failures {b_fail:2d}  peak RSS {rss('brec.rss')}")
 ref = os.path.join(out, "ref.json")
 if os.path.exists(ref):
     r = json.load(open(ref))
     res = {x["id"]: x for x in r["results"]}
     r_sec = r["wall_per_pair_s"]
+    r_ep = sum(x["train_wall_s"] for x in r["results"]) / sum(max(1, x["epochs"]) for x in r["results"])
     r_dist = sum(x["distinguished"] and not x["reliability_fail"] for x in r["results"])
     r_fail = sum(x["reliability_fail"] for x in r["results"])
-    print(f"reference : {r_sec:8.3f} s/pair  distinguished {r_dist:3d}  reliability failures {r_fail:2d}  peak RSS {rss('ref.rss')}"
+    print(f"reference : {r_sec:8.3f} s/pair  {r_ep:8.3f} s/epoch  distinguished {r_dist:3d}  reliability failures {r_fail:2d}  peak RSS {rss('ref.rss')}"
           f"  (threads {r['threads']}, torch {r['torch']}, data build {r['data_build_s']:.1f} s not counted)")
     agree = sum((x["distinguished"], x["reliable"]) == (res[x["id"]]["distinguished"], not res[x["id"]]["reliability_fail"])
                 for x in rows if x["id"] in res)
-    print(f"speed-up  : {r_sec / b_sec:8.2f} x   decisions agree on {agree}/{len(rows)} pairs")
+    import math
+    both = [(x, res[x["id"]]) for x in rows if x["id"] in res]
+    per_epoch = [(y["train_wall_s"] / max(1, y["epochs"])) / (x["train_seconds"] / max(1, x["epochs"])) for x, y in both]
+    same = [(x, y) for x, y in both if x["epochs"] == y["epochs"]]
+    geo = math.exp(sum(map(math.log, per_epoch)) / len(per_epoch))
+    print(f"speed-up  : {r_sec / b_sec:8.2f} x per pair, {r_ep / b_ep:6.2f} x per training epoch (pooled), "
+          f"{geo:.2f} x (geometric mean of per-pair ratios)")
+    if same:
+        print(f"            {sum(y['wall_s'] for _, y in same) / sum(x['seconds'] for x, _ in same):.2f} x per pair on the "
+              f"{len(same)} pairs where both trained the same number of epochs")
+    print(f"decisions agree on {agree}/{len(rows)} pairs")
 PY

@@ -71,7 +71,7 @@ nlohmann::json evaluation_record(const PairEvaluation& r, const EvalOptions& opt
     return {{"model", opt.model}, {"seed", seed}, {"id", r.id}, {"category", r.category}, {"n", r.n},
             {"distinguished", r.distinguished}, {"reliable", r.reliable}, {"t2_test", r.t2_test},
             {"t2_reliability", r.t2_reliability}, {"threshold", r.threshold}, {"epochs", r.epochs},
-            {"final_loss", r.final_loss}, {"seconds", r.seconds}, {"losses", r.losses},
+            {"final_loss", r.final_loss}, {"seconds", r.seconds}, {"train_seconds", r.train_seconds}, {"losses", r.losses},
             {"settings_id", settings_id(opt)}};
 }
 

@@ -152,6 +152,7 @@ PairEvaluation evaluate_pair(const GraphPairRecord& pair, const EvalOptions& opt
         model->to(device);
         model->set_graphs(traintest, device);
         const std::size_t count = traintest.size();
+        const auto train_start = std::chrono::steady_clock::now();
         if (opt.train && hp.epochs > 0) {
             torch::optim::Adam adam(model->parameters(), torch::optim::AdamOptions(hp.lr).weight_decay(hp.weight_decay));
             PlateauScheduler scheduler(adam);
@@ -177,6 +178,7 @@ PairEvaluation evaluate_pair(const GraphPairRecord& pair, const EvalOptions& opt
             }
             r.final_loss = r.losses.empty() ? 0.0 : r.losses.back();
         }
+        r.train_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - train_start).count();
         model->eval();
         torch::NoGradGuard no_grad;
         r.t2_test = embeddings_t2(embed_all(*model, count, hp.batch), opt.t2_form, opt.relative_noise);

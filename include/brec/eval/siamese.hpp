@@ -71,7 +71,8 @@ struct PairEvaluation {
     int epochs = 0;
     double final_loss = 0.0;
     std::vector<double> losses;
-    double seconds = 0.0;
+    double seconds = 0.0;        ///< the whole pair: data, training and the RPC decision
+    double train_seconds = 0.0;  ///< training only (epochs × batches of forward + backward)
 };
 
 /// `count` relabelings of g: the first is g itself, the others random relabelings that are
