@@ -61,18 +61,35 @@ std::string default_dataset_path() {
     const std::string built_in = BREC_DEFAULT_DATASET;
     if (file_exists(built_in)) return built_in;
     // Relocated binary: look next to it (../share/brec/ or ../datasets/brec/).
-    char buf[4096];
-    const ssize_t len = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
-    if (len > 0) {
-        buf[len] = '\0';
-        std::string dir(buf);
-        dir = dir.substr(0, dir.find_last_of('/'));
+    if (const std::string dir = executable_dir(); !dir.empty())
         for (const char* rel : {"/../share/brec/brec_v3_pairs.tsv", "/../datasets/brec/brec_v3_pairs.tsv",
                                 "/../../datasets/brec/brec_v3_pairs.tsv"}) {
             if (file_exists(dir + rel)) return dir + rel;
         }
-    }
     return built_in;
+}
+
+bool runs_eval(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--log-level") {
+            ++i;  // its value
+        } else if (a.rfind("--log-level=", 0) == 0 || a == "-v" || a == "--verbose" || a.find_first_not_of('v', 1) == std::string::npos) {
+            // a global flag (-v, -vv, ...)
+        } else {
+            return a == "eval";
+        }
+    }
+    return false;
+}
+
+std::string executable_dir() {
+    char buf[4096];
+    const ssize_t len = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+    if (len <= 0) return "";
+    buf[len] = '\0';
+    const std::string path(buf);
+    return path.substr(0, path.find_last_of('/'));
 }
 
 SelectedPairs load_selected_pairs(const PairArgs& args) {

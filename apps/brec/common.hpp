@@ -40,6 +40,12 @@ CLI::Validator whole_number_at_least(long long min);
 
 /// The shipped BREC pair file: $BREC_DATASET, else the copy in the source tree, else next to the binary.
 std::string default_dataset_path();
+/// Whether a command line runs `eval` (its first word after the global flags).
+bool runs_eval(int argc, char** argv);
+
+/// The directory of the running executable ("" if unknown).
+std::string executable_dir();
+
 /// Reads the dataset named by the flags and applies the selection.
 struct SelectedPairs {
     PairDataset dataset;

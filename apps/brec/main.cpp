@@ -20,19 +20,29 @@ int main(int argc, char** argv) {
     cli::add_global_flags(app, global);
 
     cli::Action action;
+#if defined(BREC_EVAL_BINARY)
+    // brec-eval: the LibTorch part of brec, run by `brec eval` with the same command line.
+    cli::add_eval(app, action);
+#else
     cli::add_info(app, action);
     cli::add_convert(app, action);
     cli::add_wl(app, action);
     cli::add_certify(app, action);
     cli::add_generate(app, action);
     cli::add_show(app, action);
-    cli::add_eval(app, action);
+    cli::add_eval_forward(app);
     cli::add_report(app, action);
     cli::add_stats(app, action);
     cli::add_dedup(app, action);
+#endif
 
     try {
-        app.parse(argc, argv);
+#if !defined(BREC_EVAL_BINARY)
+        if (cli::runs_eval(argc, argv))
+            action = cli::eval_handoff(argc, argv);
+        else
+#endif
+            app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
         // One line, like every other bad-usage error (CLI11 alone would print two).

@@ -258,6 +258,14 @@ TEST(EvalCli, BadFlagsGiveExitCode2) {
         EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << ": " << r.err;
     }
     EXPECT_EQ(brec("eval --list-models").code, 0);
+    // `brec` hands the whole command line, global flags included, to brec-eval.
+    const Result listed = brec("--log-level warn eval --list-models");
+    EXPECT_EQ(listed.code, 0) << listed.err;
+    EXPECT_NE(listed.out.find("ppgn"), std::string::npos) << listed.out;
+    const Result help = brec("-v eval --help");
+    EXPECT_EQ(help.code, 0) << help.err;
+    EXPECT_NE(help.out.find("--noise-floor"), std::string::npos) << help.out;
+    EXPECT_EQ(brec("-v eval --shard 5/4 --pairs 0").code, 2);
 }
 
 }  // namespace

@@ -1,14 +1,17 @@
-// brec eval: built without LibTorch: explain how to get it.
+// brec eval in a build without LibTorch: listed in the help, and an error that says how to get it.
 #include "commands.hpp"
 #include "brec/core/error.hpp"
 
 namespace brec::cli {
 
-void add_eval(CLI::App& root, Action& action) {
-    auto* sub = root.add_subcommand("eval", "Siamese training + RPC (unavailable: this brec was built without LibTorch)");
-    sub->callback([&action]() {
-        action = [](RunContext&) -> int { throw Unsupported("brec eval needs LibTorch: install libtorch-dev and rebuild with -DBREC_WITH_TORCH=ON"); };
-    });
+void add_eval_forward(CLI::App& root) {
+    root.add_subcommand("eval", "Siamese training + RPC (unavailable: this brec was built without LibTorch)");
+}
+
+Action eval_handoff(int, char**) {
+    return [](RunContext&) -> int {
+        throw Unsupported("brec eval needs LibTorch: install libtorch-dev and rebuild with -DBREC_WITH_TORCH=ON");
+    };
 }
 
 }  // namespace brec::cli
