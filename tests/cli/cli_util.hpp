@@ -13,6 +13,7 @@
 #include <string>
 
 #include "brec/io/files.hpp"
+#include "common/temp_cleanup.hpp"
 
 namespace clitest {
 

@@ -62,7 +62,9 @@ TEST(CliConvert, OfficialPairsRoundTripThroughEveryFormat) {
         ASSERT_EQ(b.code, 0) << to << ": " << b.err;
         const auto got = brec::read_collection(back, brec::GraphFormat::pairs);
         EXPECT_EQ(got.graphs, want.graphs) << to;
-        if (to == "json") EXPECT_EQ(got.categories, want.categories);
+        if (to == "json") {
+            EXPECT_EQ(got.categories, want.categories);
+        }
     }
 }
 
@@ -133,7 +135,9 @@ TEST(CliConvert, MalformedInputsExitTwoWithOneLineAndNoOutput) {
         SCOPED_TRACE(c.name);
         const Result r = brec("convert " + in + " --to graph6 --out " + out);
         expect_one_line_error(r, c.needle);
-        if (c.needle[0] == ':') EXPECT_NE(r.err.find(in + c.needle), std::string::npos) << r.err;
+        if (c.needle[0] == ':') {
+            EXPECT_NE(r.err.find(in + c.needle), std::string::npos) << r.err;
+        }
         EXPECT_FALSE(brec::file_exists(out));
     }
     // TU: wrong column count and node id out of range, named with file and line.

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "brec/core/error.hpp"
+#include "common/temp_cleanup.hpp"
 
 namespace brec::testing {
 

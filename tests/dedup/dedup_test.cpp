@@ -20,6 +20,7 @@
 #include "brec/graph/algorithms.hpp"
 #include "brec/io/files.hpp"
 #include "brec/io/pairs.hpp"
+#include "common/temp_cleanup.hpp"
 #include "brec/io/tu.hpp"
 #include "brec/iso/iso.hpp"
 

@@ -16,6 +16,7 @@
 #include "brec/io/files.hpp"
 #include "brec/nn/models.hpp"
 #include "common/test_graphs.hpp"
+#include "common/temp_cleanup.hpp"
 
 namespace brec {
 namespace {
@@ -96,6 +97,24 @@ TEST(Siamese, PpgnSeparatesC6FromTwoTrianglesAndGinCannot) {
     const auto gin = evaluate_pair(c6_vs_two_triangles(), opt, 3);
     EXPECT_FALSE(gin.distinguished);  // 1-WL-equivalent: no MPNN can separate them
     EXPECT_TRUE(gin.reliable);
+}
+
+TEST(Siamese, CudaGivesTheCpuDecisions) {
+    if (!torch::cuda::is_available()) GTEST_SKIP() << "no CUDA device";
+    for (const std::string model : {"ppgn", "gin"}) {
+        EvalOptions opt = small_ppgn();
+        opt.model = model;
+        const auto cpu = evaluate_pair(c6_vs_two_triangles(), opt, 3);
+        opt.device = "cuda";
+        const auto gpu = evaluate_pair(c6_vs_two_triangles(), opt, 3);
+        EXPECT_EQ(gpu.distinguished, cpu.distinguished) << model;
+        EXPECT_EQ(gpu.reliable, cpu.reliable) << model;
+        EXPECT_EQ(gpu.epochs, cpu.epochs) << model;
+        SCOPED_TRACE(model + ": T2 cpu " + std::to_string(cpu.t2_test) + " cuda " + std::to_string(gpu.t2_test));
+        if (cpu.distinguished) {
+            EXPECT_GT(gpu.t2_test, gpu.threshold);
+        }
+    }
 }
 
 /// 2q × d embeddings: pairs (x_i, x_i + shift + noise).
@@ -201,7 +220,9 @@ TEST(EvalCli, ResumeAfterInterruptionGivesTheSameSummary) {
 }
 
 TEST(EvalCli, ShardsTogetherGiveExactlyTheUnshardedRun) {
-    const std::string common = " --model gin --pairs 0-4,160,161 --q 20 --epochs 1 --torch-threads 1 --quiet --json";
+    // Bitwise equal T² is a CPU guarantee (CUDA atomics are not reproducible): pin the CPU.
+    const std::string common =
+        " --model gin --pairs 0-4,160,161 --q 20 --epochs 1 --torch-threads 1 --device cpu --quiet --json";
     const Result full = brec("eval" + common);
     ASSERT_EQ(full.code, 0) << full.err;
     std::map<PairId, nlohmann::json> by_id;

@@ -153,8 +153,55 @@ TEST(Models, RegistryAndDevices) {
     EXPECT_THROW(parse_device("tpu"), InvalidArgument);
     if (!torch::cuda::is_available()) {
         EXPECT_THROW(parse_device("cuda:0"), Unsupported);
+    } else {
+        EXPECT_EQ(parse_device("auto"), torch::Device(torch::kCUDA, 0));
+        EXPECT_THROW(parse_device("cuda:" + std::to_string(torch::cuda::device_count())), InvalidArgument);
     }
 }
+
+// The CUDA path (torch ops on CUDA tensors) against the CPU one. Skipped on machines without a
+// GPU (CI); run on one with `ctest -R Cuda` in a build against a CUDA LibTorch.
+class CudaMatchesCpu : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CudaMatchesCpu, SameParametersGiveTheSameEmbeddingsAndGradients) {
+    if (!torch::cuda::is_available()) GTEST_SKIP() << "no CUDA device";
+    const torch::Device cuda(torch::kCUDA, 0);
+    Rng rng(11);
+    const Graph g = testing::random_graph(9, 0.4, rng);
+    const std::vector<Graph> batch{g, permute(g, rng.permutation(9)), testing::random_graph(9, 0.4, rng),
+                                   testing::random_graph(9, 0.5, rng)};
+    torch::manual_seed(23);
+    auto cpu_model = make_embedder(GetParam(), small_options());
+    torch::manual_seed(23);
+    auto gpu_model = make_embedder(GetParam(), small_options());
+    gpu_model->to(cuda);
+    cpu_model->set_graphs(batch, torch::kCPU);
+    gpu_model->set_graphs(batch, cuda);
+    cpu_model->train();
+    gpu_model->train();
+    const auto out_cpu = cpu_model->forward_range(0, batch.size());
+    const auto out_gpu = gpu_model->forward_range(0, batch.size());
+    ASSERT_TRUE(out_gpu.device().is_cuda());
+    EXPECT_TRUE(torch::allclose(out_gpu.cpu(), out_cpu, 1e-3, 1e-4)) << out_cpu << out_gpu.cpu();
+    out_cpu.pow(2).sum().backward();
+    out_gpu.pow(2).sum().backward();
+    const auto cpu_params = cpu_model->named_parameters();
+    const auto gpu_params = gpu_model->named_parameters();
+    ASSERT_EQ(cpu_params.size(), gpu_params.size());
+    for (const auto& p : cpu_params) {
+        const auto& q = gpu_params[p.key()];
+        ASSERT_TRUE(q.grad().defined()) << p.key();
+        EXPECT_TRUE(torch::allclose(q.grad().cpu(), p.value().grad(), 1e-2, 1e-4)) << p.key();
+    }
+    // Eval mode: relabelings of one graph still get one embedding on the GPU.
+    gpu_model->eval();
+    torch::NoGradGuard no_grad;
+    const auto e = gpu_model->forward_range(0, batch.size()).cpu();
+    EXPECT_TRUE(torch::allclose(e[0], e[1], 1e-4, 1e-5)) << e;
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, CudaMatchesCpu, ::testing::Values("gin", "ppgn"),
+                         [](const auto& info) { return std::string(info.param); });
 
 }  // namespace
 }  // namespace brec
