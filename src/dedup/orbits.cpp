@@ -9,6 +9,7 @@
 
 #include "brec/core/error.hpp"
 #include "brec/core/parallel.hpp"
+#include "brec/core/text.hpp"
 
 namespace brec {
 namespace {
@@ -182,16 +183,6 @@ std::string orbit_histogram_svg(const BiasReport& report, const std::string& tit
                                    : c / static_cast<double>(max_count);
         return top + plot_h * (1.0 - f);
     };
-    auto esc = [](const std::string& s) {
-        std::string o;
-        for (char ch : s) {
-            if (ch == '<') o += "&lt;";
-            else if (ch == '>') o += "&gt;";
-            else if (ch == '&') o += "&amp;";
-            else o += ch;
-        }
-        return o;
-    };
     char buf[512];
     std::string svg;
     std::snprintf(buf, sizeof buf,
@@ -201,7 +192,7 @@ std::string orbit_histogram_svg(const BiasReport& report, const std::string& tit
     svg += buf;
     svg += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
     std::snprintf(buf, sizeof buf, "<text x=\"%.0f\" y=\"22\" text-anchor=\"middle\" font-size=\"14\">", width / 2);
-    svg += buf + esc(title) + "</text>\n";
+    svg += buf + xml_escape(title) + "</text>\n";
     std::snprintf(buf, sizeof buf,
                   "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n"
                   "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n",

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "brec/core/error.hpp"
+#include "brec/core/text.hpp"
 #include "brec/io/pair_records.hpp"
 #include "brec/io/summary.hpp"
 
@@ -12,30 +13,6 @@ namespace brec {
 namespace {
 
 const char* t2_form_name(T2Form f) { return f == T2Form::reference ? "reference" : "standard"; }
-
-/// FNV-1a, 64 bit: a stable fingerprint of a short canonical text (not a hot path).
-std::uint64_t fnv1a(const std::string& text) {
-    std::uint64_t h = 1469598103934665603ULL;
-    for (unsigned char c : text) {
-        h ^= c;
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
-
-std::string xml_escape(const std::string& s) {
-    std::string o;
-    for (char c : s) {
-        switch (c) {
-            case '<': o += "&lt;"; break;
-            case '>': o += "&gt;"; break;
-            case '&': o += "&amp;"; break;
-            case '"': o += "&quot;"; break;
-            default: o += c;
-        }
-    }
-    return o;
-}
 
 }  // namespace
 
@@ -67,18 +44,20 @@ std::string settings_id(const EvalOptions& opt) {
     return buf;
 }
 
-nlohmann::json evaluation_record(const PairEvaluation& r, const EvalOptions& opt, std::uint64_t seed) {
+nlohmann::json evaluation_record(const PairEvaluation& r, const EvalOptions& opt, std::uint64_t seed,
+                                 const std::string& settings_id) {
     return {{"model", opt.model}, {"seed", seed}, {"id", r.id}, {"category", r.category}, {"n", r.n},
             {"distinguished", r.distinguished}, {"reliable", r.reliable}, {"t2_test", r.t2_test},
             {"t2_reliability", r.t2_reliability}, {"threshold", r.threshold}, {"epochs", r.epochs},
             {"final_loss", r.final_loss}, {"seconds", r.seconds}, {"train_seconds", r.train_seconds}, {"losses", r.losses},
-            {"settings_id", settings_id(opt)}};
+            {"settings_id", settings_id}};
 }
 
 EvalRunResult run_evaluation(const PairDataset& dataset, const std::vector<std::size_t>& indices,
                              const EvalRunOptions& opt, RunContext& ctx) {
     if (opt.seeds.empty()) throw InvalidArgument("no seeds to run");
     resolve_hyper(opt.eval);  // validates the model and hyperparameters before any file is touched
+    const nlohmann::json settings = evaluation_settings(opt.eval);
     const std::string id = settings_id(opt.eval);
     PairRecords records(opt.out, opt.resume, [&](const nlohmann::json& j, std::size_t line) {
         if (j.value("model", "") != opt.eval.model) return false;  // another model's results
@@ -101,7 +80,7 @@ EvalRunResult run_evaluation(const PairDataset& dataset, const std::vector<std::
         compute_missing_pairs(dataset, indices, seed, opt.jobs, records,
                               "eval " + opt.eval.model + " seed " + std::to_string(seed), ctx,
                               [&](const GraphPairRecord& pair) {
-                                  return evaluation_record(evaluate_pair(pair, opt.eval, seed), opt.eval, seed);
+                                  return evaluation_record(evaluate_pair(pair, opt.eval, seed), opt.eval, seed, id);
                               });
         SeedRun run;
         run.seed = seed;
@@ -117,8 +96,8 @@ EvalRunResult run_evaluation(const PairDataset& dataset, const std::vector<std::
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         run.summary = make_summary({"eval", opt.eval.model, opt.dataset, seed, seconds}, outcomes);
         run.summary["model"] = opt.eval.model;
-        run.summary["settings"] = evaluation_settings(opt.eval);
-        run.summary["settings_id"] = settings_id(opt.eval);
+        run.summary["settings"] = settings;
+        run.summary["settings_id"] = id;
         if (!opt.shard.empty()) run.summary["shard"] = opt.shard;
         run.summary["runtime"] = {{"device", opt.eval.device}, {"kernel", opt.eval.kernel}, {"jobs", opt.jobs},
                                   {"torch_threads", opt.eval.torch_threads}};

@@ -5,6 +5,7 @@
 #include <iterator>
 #include <sstream>
 
+#include "brec/core/text.hpp"
 #include "brec/gen/layout.hpp"
 
 namespace brec {
@@ -12,29 +13,6 @@ namespace {
 
 constexpr const char* kSideColour[2] = {"#3b6fb6", "#e07b28"};
 constexpr const char* kDiffColour = "#d62728";
-
-std::string escape(const std::string& s) {
-    std::string o;
-    for (char c : s) {
-        switch (c) {
-            case '&':
-                o += "&amp;";
-                break;
-            case '<':
-                o += "&lt;";
-                break;
-            case '>':
-                o += "&gt;";
-                break;
-            case '"':
-                o += "&quot;";
-                break;
-            default:
-                o += c;
-        }
-    }
-    return o;
-}
 
 std::string num(double x) {
     char buf[32];
@@ -92,7 +70,7 @@ void panel(std::ostringstream& out, const Graph& g, const std::vector<Point>& po
         std::clamp(100.0 / static_cast<double>(std::max<std::size_t>(m, 1)), 0.15, 1.0);
     const double dot = g.n() <= 40 ? 7.0 : g.n() <= 100 ? 4.0 : 2.5;
     out << "<text x=\"" << num(cx) << "\" y=\"" << num(oy + 16)
-        << "\" text-anchor=\"middle\" font-size=\"15\">" << escape(title)
+        << "\" text-anchor=\"middle\" font-size=\"15\">" << xml_escape(title)
         << "</text>\n<g stroke=\"#444\" stroke-width=\"" << num(width) << "\" stroke-opacity=\""
         << num(opacity) << "\">\n";
     for (const auto& [u, v] : g.edges()) {
@@ -156,7 +134,7 @@ std::string render_pair_svg(const Graph& a, const Graph& b, const std::string& t
     double y = size + 30;
     for (const auto& line : caption) {
         out << "<text x=\"" << num(width / 2) << "\" y=\"" << num(y)
-            << "\" text-anchor=\"middle\" font-size=\"13\">" << escape(line) << "</text>\n";
+            << "\" text-anchor=\"middle\" font-size=\"13\">" << xml_escape(line) << "</text>\n";
         y += 18;
     }
     out << "</svg>\n";

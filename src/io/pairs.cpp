@@ -1,4 +1,5 @@
 #include "brec/io/pairs.hpp"
+#include "brec/core/text.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -23,13 +24,6 @@ std::vector<std::string> split(const std::string& s, char sep) {
         start = p + 1;
     }
     return out;
-}
-
-std::string trim(const std::string& s) {
-    std::size_t b = 0, e = s.size();
-    while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-    while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-    return s.substr(b, e - b);
 }
 
 }  // namespace
@@ -124,13 +118,11 @@ std::string canonical_category(const std::string& name) {
         {"four-vertex-condition", "four_vertex_condition"},
         {"dr", "distance_regular"},      {"distance-regular", "distance_regular"},
         {"simple_regular", "regular"},   {"ext", "extension"}};
-    std::string lower = name;
-    std::transform(lower.begin(), lower.end(), lower.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    const auto it = kAliases.find(lower);
+    const std::string low = lower(name);
+    const auto it = kAliases.find(low);
     if (it != kAliases.end()) return it->second;
     for (const auto& f : brec_fine_categories())
-        if (f == lower) return f;
+        if (f == low) return f;
     return name;
 }
 

@@ -20,11 +20,6 @@
 namespace brec {
 namespace {
 
-bool is_dir(const std::string& p) {
-    struct stat st {};
-    return stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 std::vector<std::string> list_dir(const std::string& dir) {
     std::vector<std::string> out;
     DIR* d = opendir(dir.c_str());
@@ -144,7 +139,7 @@ struct Arc {
 }  // namespace
 
 bool looks_like_tu_dir(const std::string& dir) {
-    if (!is_dir(dir)) return false;
+    if (!is_directory(dir)) return false;
     for (const auto& f : list_dir(dir))
         if (f.size() > 6 && f.compare(f.size() - 6, 6, "_A.txt") == 0) return true;
     return false;
@@ -153,7 +148,7 @@ bool looks_like_tu_dir(const std::string& dir) {
 TuDataset read_tu_dataset(const std::string& dir_in, const std::string& name_in, const TuReadOptions& opt) {
     std::string dir = dir_in;
     while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
-    if (!is_dir(dir)) throw IoError("cannot open TU dataset directory " + dir + ": not a directory");
+    if (!is_directory(dir)) throw IoError("cannot open TU dataset directory " + dir + ": not a directory");
     std::string name = name_in;
     if (name.empty()) {
         std::vector<std::string> found;
@@ -404,7 +399,7 @@ void write_tu_dataset(const std::string& dir_in, const std::string& name, const 
             out.close();
             if (!out) throw IoError("cannot write " + tmp + "/" + fname);
         }
-        if (!is_dir(dir)) {
+        if (!is_directory(dir)) {
             if (std::rename(tmp.c_str(), dir.c_str()) != 0)
                 throw IoError("cannot create " + dir + ": " + std::strerror(errno));
             return;

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "brec/core/error.hpp"
+#include "brec/core/text.hpp"
 #include "brec/iso/iso.hpp"
 
 #define MAXN 0
@@ -167,14 +168,7 @@ void put_i64(std::string& s, std::int64_t x) {
 
 }  // namespace
 
-std::uint64_t Certificate::hash() const {
-    std::uint64_t h = 1469598103934665603ULL;  // FNV-1a
-    for (unsigned char c : bytes) {
-        h ^= c;
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
+std::uint64_t Certificate::hash() const { return fnv1a(bytes); }
 
 std::vector<VertexId> canonical_order(const Graph& g, const IsoOptions& opt) {
     const Prepared p = prepare(g, opt);

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "brec/core/error.hpp"
+#include "brec/core/text.hpp"
 
 namespace brec {
 namespace {
@@ -159,23 +160,6 @@ std::string clique_text(const RankAnalysis& r, bool tex) {
 }
 
 }  // namespace
-
-std::string xml_escape(const std::string& s) {
-    std::string o;
-    for (char c : s) {
-        if (c == '<')
-            o += "&lt;";
-        else if (c == '>')
-            o += "&gt;";
-        else if (c == '&')
-            o += "&amp;";
-        else if (c == '"')
-            o += "&quot;";
-        else
-            o += c;
-    }
-    return o;
-}
 
 std::string report_markdown(const ReportAnalysis& a) {
     const auto& rs = a.results;

@@ -1,4 +1,5 @@
 #include "brec/report/results.hpp"
+#include "brec/core/text.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -14,18 +15,6 @@
 
 namespace brec {
 namespace {
-
-std::string trim(const std::string& s) {
-    std::size_t b = 0, e = s.size();
-    while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-    while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-    return s.substr(b, e - b);
-}
-
-std::string lower(std::string s) {
-    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
 
 /// Splits one CSV line; fields may be double-quoted ("" inside quotes is a quote).
 std::vector<std::string> split_csv(const std::string& line, const std::string& source,

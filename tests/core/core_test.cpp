@@ -10,6 +10,7 @@
 #include "brec/core/parallel.hpp"
 #include "brec/core/rng.hpp"
 #include "brec/core/run_context.hpp"
+#include "brec/core/text.hpp"
 #include "brec/core/types.hpp"
 
 namespace brec {
@@ -172,6 +173,12 @@ TEST(Span, ViewsVectorsWithoutCopying) {
     EXPECT_EQ(std::accumulate(s.begin(), s.end(), 0), 15);
     EXPECT_TRUE(Span<const int>().empty());
     EXPECT_EQ(kNoVertex, 0xFFFFFFFFu);
+}
+
+TEST(Text, XmlEscapeCoversMarkupCharactersOnly) {
+    EXPECT_EQ(xml_escape("a<b> & \"c\" 'd'"), "a&lt;b&gt; &amp; &quot;c&quot; 'd'");
+    EXPECT_EQ(xml_escape("srg(16,6,2,2) n=16"), "srg(16,6,2,2) n=16");
+    EXPECT_EQ(xml_escape(""), "");
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "brec/core/error.hpp"
+#include "brec/core/text.hpp"
 #include "brec/report/analysis.hpp"
 #include "brec/report/render.hpp"
 #include "brec/report/results.hpp"

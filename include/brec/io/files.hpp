@@ -17,6 +17,7 @@ std::string read_text_file(const std::string& path);
 /// Splits text into lines (without the newline; a trailing '\r' is removed).
 std::vector<std::string> split_lines(const std::string& text);
 bool file_exists(const std::string& path);
+bool is_directory(const std::string& path);
 /// Parses a whole decimal integer (optional sign, no blanks, in range) into `value`; false when
 /// the text is anything else. The one integer parser of every reader.
 bool parse_int64(std::string_view text, std::int64_t& value);

@@ -54,7 +54,4 @@ std::string category_chart_svg(const ReportAnalysis& a);
 std::vector<std::pair<std::string, std::string>> report_files(
     const ReportAnalysis& a, const std::vector<std::string>& formats);
 
-/// Escapes &, <, >, " for XML text and attributes.
-std::string xml_escape(const std::string& s);
-
 }  // namespace brec
