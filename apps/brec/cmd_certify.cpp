@@ -35,7 +35,6 @@ const char* level_key(Hardness h) {
 
 int run_certify(const CertifyArgs& args, RunContext& ctx) {
     set_quiet(ctx, args.pairs.quiet);
-    if (args.resume && args.out.empty()) throw InvalidArgument("--resume needs --out FILE.jsonl");
     const auto sel = load_selected_pairs(args.pairs);
     // Finished pairs of an earlier run (same file) are not recomputed.
     PairRecords records(args.out, args.resume, [&](const nlohmann::json& j, std::size_t) {

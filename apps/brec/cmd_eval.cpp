@@ -43,7 +43,6 @@ int run_eval(EvalArgs args, RunContext& ctx) {
     args.opt.rapc = args.method == "rapc";
     args.opt.train = !args.no_train;
     args.opt.t2_form = args.reference_t2 ? T2Form::reference : T2Form::standard;
-    if (args.resume && args.out.empty()) throw InvalidArgument("--resume needs --out FILE.jsonl");
     resolve_hyper(args.opt);  // validates the model and hyperparameters before reading anything
     nlohmann::json baseline;
     if (!args.baseline.empty()) {

@@ -1,5 +1,4 @@
 // brec stats: small statistical helpers (the RPC threshold, the Nemenyi critical difference).
-#include <cmath>
 #include <iomanip>
 #include <iostream>
 
@@ -68,16 +67,15 @@ void add_stats(CLI::App& root, Action& action) {
     cd->add_flag("--json", args->json, "Print JSON");
     cd->callback([args, &action]() {
         action = [args](RunContext&) {
-            const double c = nemenyi_cd(args->k, args->n, args->alpha);
-            const double q = studentized_range_quantile(args->alpha, args->k) / std::sqrt(2.0);
+            const Nemenyi nm = nemenyi(args->k, args->n, args->alpha);
             if (args->json)
                 print_json_line({{"k", args->k},
                                  {"n", args->n},
                                  {"alpha", args->alpha},
-                                 {"q_alpha", q},
-                                 {"cd", c}});
+                                 {"q_alpha", nm.q_alpha},
+                                 {"cd", nm.cd}});
             else
-                std::cout << std::fixed << std::setprecision(4) << c << '\n';
+                std::cout << std::fixed << std::setprecision(4) << nm.cd << '\n';
             return 0;
         };
     });

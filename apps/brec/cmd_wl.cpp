@@ -58,7 +58,6 @@ bool reusable(const nlohmann::json& j, const WlArgs& args, const std::string& me
 
 int run_wl(const WlArgs& args, RunContext& ctx) {
     set_quiet(ctx, args.pairs.quiet);
-    if (args.resume && args.out.empty()) throw InvalidArgument("--resume needs --out FILE.jsonl");
     WlOptions opt(WlMethod::parse(args.method));
     opt.method.mark_root = args.mark_root;
     opt.max_rounds = args.rounds;

@@ -62,9 +62,7 @@ void record_brute_force(const Graph& g, const VertexId* set, int size, PatternCo
                 ++deg[j];
             }
     const int p = classify(size, edges, *std::max_element(deg, deg + size));
-    if (p < 0) return;
-    ++out.total[p];
-    for (int i = 0; i < size; ++i) ++out.per_node[set[i]][p];
+    if (p >= 0) detect(set, size, p, out);
 }
 
 }  // namespace

@@ -285,7 +285,7 @@ TenVertexResult generate_ten_vertex(std::size_t n_basic, std::size_t n_ext, std:
 
 // ----- regular ---------------------------------------------------------------------------------
 
-std::vector<GeneratedPair> generate_regular(std::size_t count, std::uint64_t seed, RunContext& ctx) {
+std::vector<GeneratedPair> generate_regular(std::size_t count, std::uint64_t seed) {
     // BREC v3 (n,k) layout; (9,6) has only 3 non-strongly-regular graphs (K3,3,3 is srg), so its
     // second official pair moves to (10,4).
     const std::map<std::pair<VertexId, int>, std::size_t> weights = {
@@ -315,7 +315,6 @@ std::vector<GeneratedPair> generate_regular(std::size_t count, std::uint64_t see
                                            {{"source", "geng -c -d" + std::to_string(keys[i].second) + " -D" +
                                                            std::to_string(keys[i].second) + " " + std::to_string(keys[i].first)}}));
     }
-    (void)ctx;
     return out;
 }
 
@@ -769,7 +768,7 @@ GeneratedDataset generate_dataset(const GenerateOptions& opt, RunContext& ctx) {
     for (const auto& [name, count] : composition) {
         if (name == "basic" || name == "extension") continue;
         timed(name, [&, name = name, count = count] {
-            if (name == "regular") made[name] = generate_regular(count, stream(2), ctx);
+            if (name == "regular") made[name] = generate_regular(count, stream(2));
             else if (name == "strongly_regular") made[name] = generate_srg(count, stream(3), ctx);
             else if (name == "cfi") made[name] = generate_cfi(count, stream(5), opt, ctx);
             else if (name == "four_vertex_condition") made[name] = generate_four_vertex(count, stream(6), ctx);

@@ -6,6 +6,7 @@
 
 #include "brec/core/error.hpp"
 #include "brec/core/parallel.hpp"
+#include "brec/core/rng.hpp"
 #include "brec/count/patterns.hpp"
 #include "brec/gen/geng.hpp"
 #include "brec/graph/algorithms.hpp"
@@ -13,13 +14,6 @@
 #include "brec/wl/wl.hpp"
 
 namespace brec::detail {
-
-std::uint64_t mix64(std::uint64_t x) {
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
 
 namespace {
 
@@ -47,15 +41,15 @@ int count_distinct(const std::uint64_t* col, int n, std::uint64_t* scratch) {
 /// The same refinement as wl_hash, on adjacency bit rows of a graph with at most 16 vertices.
 std::uint64_t small_wl_hash(const std::uint16_t* adj, int n) {
     std::uint64_t col[16], next[16], tmp[16], scratch[16];
-    for (int v = 0; v < n; ++v) col[v] = mix64(static_cast<std::uint64_t>(__builtin_popcount(adj[v])) + 1);
+    for (int v = 0; v < n; ++v) col[v] = splitmix64(static_cast<std::uint64_t>(__builtin_popcount(adj[v])) + 1);
     int distinct = count_distinct(col, n, scratch);
     for (int round = 0; round <= n; ++round) {
         for (int v = 0; v < n; ++v) {
             int d = 0;
             for (unsigned bits = adj[v]; bits; bits &= bits - 1) tmp[d++] = col[__builtin_ctz(bits)];
             insertion_sort(tmp, d);
-            std::uint64_t h = mix64(col[v] ^ 0x5bd1e9955bd1e995ULL);
-            for (int i = 0; i < d; ++i) h = mix64(h + tmp[i]);
+            std::uint64_t h = splitmix64(col[v] ^ 0x5bd1e9955bd1e995ULL);
+            for (int i = 0; i < d; ++i) h = splitmix64(h + tmp[i]);
             next[v] = h;
         }
         std::copy(next, next + n, col);
@@ -65,8 +59,8 @@ std::uint64_t small_wl_hash(const std::uint16_t* adj, int n) {
     }
     std::copy(col, col + n, scratch);
     insertion_sort(scratch, n);
-    std::uint64_t h = mix64(static_cast<std::uint64_t>(n));
-    for (int i = 0; i < n; ++i) h = mix64(h ^ scratch[i]);
+    std::uint64_t h = splitmix64(static_cast<std::uint64_t>(n));
+    for (int i = 0; i < n; ++i) h = splitmix64(h ^ scratch[i]);
     return h;
 }
 
@@ -76,7 +70,7 @@ std::uint64_t wl_hash(const Graph& g, const std::vector<std::uint64_t>& initial)
     const VertexId n = g.n();
     std::vector<std::uint64_t> col(n), next(n), tmp, scratch;
     for (VertexId v = 0; v < n; ++v)
-        col[v] = initial.empty() ? mix64(static_cast<std::uint64_t>(g.degree(v)) + 1) : mix64(initial[v]);
+        col[v] = initial.empty() ? splitmix64(static_cast<std::uint64_t>(g.degree(v)) + 1) : splitmix64(initial[v]);
     auto distinct = [&]() {
         scratch = col;
         std::sort(scratch.begin(), scratch.end());
@@ -88,8 +82,8 @@ std::uint64_t wl_hash(const Graph& g, const std::vector<std::uint64_t>& initial)
             tmp.clear();
             for (VertexId w : g.neighbors(v)) tmp.push_back(col[w]);
             std::sort(tmp.begin(), tmp.end());
-            std::uint64_t h = mix64(col[v] ^ 0x5bd1e9955bd1e995ULL);
-            for (auto c : tmp) h = mix64(h + c);
+            std::uint64_t h = splitmix64(col[v] ^ 0x5bd1e9955bd1e995ULL);
+            for (auto c : tmp) h = splitmix64(h + c);
             next[v] = h;
         }
         col.swap(next);
@@ -99,8 +93,8 @@ std::uint64_t wl_hash(const Graph& g, const std::vector<std::uint64_t>& initial)
     }
     scratch = col;
     std::sort(scratch.begin(), scratch.end());
-    std::uint64_t h = mix64(static_cast<std::uint64_t>(n));
-    for (auto c : scratch) h = mix64(h ^ c);
+    std::uint64_t h = splitmix64(static_cast<std::uint64_t>(n));
+    for (auto c : scratch) h = splitmix64(h ^ c);
     return h;
 }
 
@@ -221,7 +215,7 @@ std::vector<std::vector<std::uint64_t>> extension_subclasses(const std::vector<s
             const auto counts = count_patterns(g, kind == "S3" ? 3 : 4);
             for (VertexId v = 0; v < n; ++v) {
                 std::uint64_t h = 0x1234567ULL;
-                for (auto c : counts.per_node[v]) h = mix64(h + c);
+                for (auto c : counts.per_node[v]) h = splitmix64(h + c);
                 init[v] = h;
             }
         } else if (kind == "N1") {

@@ -8,7 +8,10 @@
 namespace brec {
 
 PairRecords::PairRecords(std::string path, bool resume, const Filter& keep) : path_(std::move(path)) {
-    if (path_.empty()) return;
+    if (path_.empty()) {
+        if (resume) throw InvalidArgument("--resume needs --out FILE.jsonl");
+        return;
+    }
     if (resume) {
         std::size_t line = 0;
         for (const auto& text : read_jsonl_lines(path_)) {

@@ -209,8 +209,9 @@ ReportAnalysis analyse_results(const ResultSet& results, const ReportOptions& op
         ra.ranks = rank_rows(scores, higher);
         ra.friedman = friedman_test(scores, higher);
         const int k = static_cast<int>(results.models.size());
-        ra.q_alpha = studentized_range_quantile(options.alpha, k) / std::sqrt(2.0);
-        ra.cd = nemenyi_cd(k, static_cast<int>(ra.tasks.size()), options.alpha);
+        const Nemenyi nm = nemenyi(k, static_cast<int>(ra.tasks.size()), options.alpha);
+        ra.q_alpha = nm.q_alpha;
+        ra.cd = nm.cd;
         ra.cliques = cd_cliques(ra.friedman.mean_ranks, ra.cd);
     }
     return a;

@@ -53,6 +53,20 @@ std::vector<double> average_ranks(const std::vector<double>& v) {
     return r;
 }
 
+/// Σ (t³ − t) over the groups of t equal values: the tie term of rank-test variances.
+double tie_term(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    double sum = 0.0;
+    for (std::size_t i = 0; i < values.size();) {
+        std::size_t j = i;
+        while (j + 1 < values.size() && values[j + 1] == values[i]) ++j;
+        const double t = static_cast<double>(j - i + 1);
+        sum += t * t * t - t;
+        i = j + 1;
+    }
+    return sum;
+}
+
 }  // namespace
 
 Interval t_interval(const std::vector<double>& values, double alpha) {
@@ -153,16 +167,7 @@ TestResult wilcoxon_signed_rank(const std::vector<double>& x, const std::vector<
     }
     // Normal approximation with tie correction and continuity correction.
     const double mean = n * (n + 1) / 4.0;
-    double var = n * (n + 1) * (2 * n + 1) / 24.0;
-    std::vector<double> sorted = absd;
-    std::sort(sorted.begin(), sorted.end());
-    for (std::size_t i = 0; i < sorted.size();) {
-        std::size_t j = i;
-        while (j + 1 < sorted.size() && sorted[j + 1] == sorted[i]) ++j;
-        const double t = static_cast<double>(j - i + 1);
-        var -= (t * t * t - t) / 48.0;
-        i = j + 1;
-    }
+    const double var = n * (n + 1) * (2 * n + 1) / 24.0 - tie_term(absd) / 48.0;
     const double z = (std::abs(w_plus - mean) - 0.5) / std::sqrt(var);
     const boost::math::normal normal;
     r.p_value =
@@ -227,17 +232,7 @@ FriedmanResult friedman_test(const std::vector<std::vector<double>>& scores,
     r.p_value = boost::math::cdf(boost::math::complement(chi, std::max(r.chi2, 0.0)));
     // Tie correction: every group of t equal ranks in a task lowers the rank variance by t³ − t.
     double ties = 0.0;
-    for (const auto& row : ranks) {
-        std::vector<double> sorted = row;
-        std::sort(sorted.begin(), sorted.end());
-        for (std::size_t i = 0; i < sorted.size();) {
-            std::size_t j = i;
-            while (j + 1 < sorted.size() && sorted[j + 1] == sorted[i]) ++j;
-            const double t = static_cast<double>(j - i + 1);
-            ties += t * t * t - t;
-            i = j + 1;
-        }
-    }
+    for (const auto& row : ranks) ties += tie_term(row);
     const double correction = 1.0 - ties / (n * k * (k * k - 1));
     // Every task entirely tied leaves no variance: no evidence against the null.
     r.chi2_ties = correction > 0 ? r.chi2 / correction : 0.0;
@@ -269,10 +264,14 @@ double studentized_range_quantile(double alpha, int k) {
     return (root.first + root.second) / 2.0;
 }
 
-double nemenyi_cd(int k, int n, double alpha) {
+Nemenyi nemenyi(int k, int n, double alpha) {
     if (n < 1) throw InvalidArgument("Nemenyi CD needs at least one task");
-    const double q = studentized_range_quantile(alpha, k) / std::sqrt(2.0);
-    return q * std::sqrt(static_cast<double>(k) * (k + 1) / (6.0 * n));
+    Nemenyi r;
+    r.q_alpha = studentized_range_quantile(alpha, k) / std::sqrt(2.0);
+    r.cd = r.q_alpha * std::sqrt(static_cast<double>(k) * (k + 1) / (6.0 * n));
+    return r;
 }
+
+double nemenyi_cd(int k, int n, double alpha) { return nemenyi(k, n, alpha).cd; }
 
 }  // namespace brec

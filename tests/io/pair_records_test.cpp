@@ -42,6 +42,9 @@ TEST(PairRecords, RefusesToOverwriteAndResumesWhatTheFilterKeeps) {
     }
     EXPECT_EQ(read_jsonl_lines(path).size(), 3u);
     EXPECT_THROW(PairRecords(path, false), InvalidArgument);
+    // Resuming needs a file to resume from; memory-only records are fine without --resume.
+    EXPECT_EQ(error_of([] { PairRecords("", true); }), "--resume needs --out FILE.jsonl");
+    EXPECT_NO_THROW(PairRecords("", false));
     EXPECT_EQ(read_jsonl_lines(path).size(), 3u) << "a refused run must not touch the file";
     { std::ofstream(path, std::ios::app) << "{\"id\": 3, \"meth"; }  // torn line of an interrupted run
     PairRecords r(path, true, [](const nlohmann::json& j, std::size_t) { return j["method"] == "1wl"; });

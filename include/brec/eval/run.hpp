@@ -35,8 +35,9 @@ nlohmann::json evaluation_settings(const EvalOptions& opt);
 /// --resume never mixes results of different settings.
 std::string settings_id(const EvalOptions& opt);
 
-/// One per-pair JSONL record.
-nlohmann::json evaluation_record(const PairEvaluation& r, const EvalOptions& opt, std::uint64_t seed);
+/// One per-pair JSONL record; `settings_id` is settings_id(opt), computed once per run.
+nlohmann::json evaluation_record(const PairEvaluation& r, const EvalOptions& opt, std::uint64_t seed,
+                                 const std::string& settings_id);
 
 struct SeedRun {
     std::uint64_t seed = 0;

@@ -30,7 +30,7 @@ public:
     /// run; it may also throw to refuse the file (e.g. results of other settings).
     using Filter = std::function<bool(const nlohmann::json& record, std::size_t line)>;
 
-    /// `path` empty: memory only. With `resume`, the records of `path` that `keep` accepts are
+    /// `path` empty: memory only (`resume` then throws InvalidArgument). With `resume`, the records of `path` that `keep` accepts are
     /// loaded (a torn last line of an interrupted run is dropped) and new ones are appended; the
     /// run of a record is its "seed" field (0 if absent), its pair its "id". Without `resume`, a
     /// non-empty existing file is refused with InvalidArgument: results are never overwritten

@@ -69,7 +69,13 @@ FriedmanResult friedman_test(const std::vector<std::vector<double>>& scores,
 double studentized_range_cdf(double q, int k);
 /// Its upper-α quantile (root of cdf = 1 − α, Boost.Math TOMS 748).
 double studentized_range_quantile(double alpha, int k);
-/// Nemenyi critical difference CD = q_α / √2 · sqrt(k (k + 1) / (6 N)).
+struct Nemenyi {
+    double q_alpha = 0.0;  ///< studentised-range quantile / √2 (Demšar's q_α)
+    double cd = 0.0;       ///< critical difference q_α · sqrt(k (k + 1) / (6 N))
+};
+/// Nemenyi's q_α and critical difference for k models over N tasks (one quantile solve).
+Nemenyi nemenyi(int k, int n, double alpha = 0.05);
+/// nemenyi(k, n, alpha).cd
 double nemenyi_cd(int k, int n, double alpha = 0.05);
 
 }  // namespace brec

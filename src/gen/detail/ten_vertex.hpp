@@ -13,9 +13,6 @@
 
 namespace brec::detail {
 
-/// 64-bit mixer (splitmix64 finaliser) for integer signatures.
-std::uint64_t mix64(std::uint64_t x);
-
 /// Isomorphism-invariant hash of the stable 1-WL colouring of g from initial colour keys (empty:
 /// degrees). Equal for 1-WL-equivalent graphs with equal initial multisets; collisions are possible
 /// and must be filtered by joint refinement.
