@@ -1,0 +1,120 @@
+#pragma once
+// The typed per-pair records of the pair commands (`wl`, `certify`, `eval`, `rpc`): one struct per
+// command with its JSON form defined here only. Writers, --resume and `brec report` all go through
+// these functions, so a field cannot be spelled two ways.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "brec/core/types.hpp"
+
+namespace brec {
+
+/// The two RPC decision protocols every evaluation record carries.
+///  * hotelling: Hotelling's T² = q · d̄ᵀ S⁺ d̄ with a float32 noise floor on S's diagonal; the
+///    threshold (q−1)d/(q−d) · F_{d,q−d}(1−α) is calibrated for exactly this statistic.
+///  * brec_reference: what the released BREC code computes, which produced the published counts:
+///    d̄ᵀ S⁺ d̄ without the factor q (a test q times stricter), no noise floor, and equality of
+///    T²_test and T²_reliability by torch.isclose (atol 1e-6, rtol 1e-5).
+enum class Protocol { hotelling, brec_reference };
+
+/// "hotelling" or "brec_reference".
+const char* protocol_name(Protocol p);
+/// Parses a protocol name. Throws InvalidArgument naming the two protocols.
+Protocol parse_protocol(const std::string& name);
+/// Both protocols, headline default first.
+const std::vector<Protocol>& all_protocols();
+
+/// One protocol's decision on one pair.
+struct ProtocolResult {
+    double t2_test = 0.0;
+    double t2_reliability = 0.0;
+    double threshold = 0.0;
+    bool distinguished = false;  ///< T²_test > threshold and T²_test differs from T²_reliability
+    bool reliable = false;       ///< T²_reliability < threshold
+    /// A result counts only when the reliability check passed.
+    bool counts() const { return distinguished && reliable; }
+};
+
+/// A `brec eval` / `brec rpc` record: one pair, one seed, both protocols.
+struct EvalRecord {
+    std::string model;
+    std::uint64_t seed = 0;
+    PairId id = 0;
+    std::string category;
+    VertexId n = 0;
+    ProtocolResult hotelling;
+    ProtocolResult brec_reference;
+    /// False for records written before both protocols were recorded (one decision at top level,
+    /// read as `hotelling`); their brec_reference result is unknown.
+    bool has_reference = true;
+    int epochs = 0;
+    double final_loss = 0.0;
+    std::vector<double> losses;
+    double seconds = 0.0;        ///< the whole pair: data, training and the decision
+    double train_seconds = 0.0;  ///< training only
+    std::string settings_id;     ///< the run's settings (resume never mixes two settings)
+    /// Non-empty when the pair was not run (e.g. it needs more memory than allowed): the reason.
+    /// A skipped pair counts as not distinguished and not as a reliability failure.
+    std::string skipped;
+
+    const ProtocolResult& result(Protocol p) const { return p == Protocol::hotelling ? hotelling : brec_reference; }
+    ProtocolResult& result(Protocol p) { return p == Protocol::hotelling ? hotelling : brec_reference; }
+};
+
+/// A `brec wl` record.
+struct WlRecord {
+    PairId id = 0;
+    std::string category;
+    std::string method;
+    int rounds_limit = -1;  ///< -1: until stable (or the method's own limit)
+    bool distinguished = false;
+    int rounds = 0;
+    std::size_t colours = 0;
+    double seconds = 0.0;
+    bool reliability_checked = false;
+    bool reliability_failure = false;  ///< the method told G from a relabeling of G
+    std::uint64_t reliability_seed = 0;
+    std::string unsupported;  ///< non-empty: the method cannot run on this pair (why)
+};
+
+/// One level of a `brec certify` record.
+struct CertifyStep {
+    bool distinguished = false;
+    int rounds = 0;
+    double seconds = 0.0;
+};
+
+/// A `brec certify` record: the smallest of 1-WL, 2-FWL, 3-FWL that separates the pair.
+struct CertifyRecord {
+    PairId id = 0;
+    std::string category;
+    std::string level;     ///< "1wl", "2fwl", "3fwl" or "beyond"
+    std::string hardness;  ///< human form: "1-WL", "3-WL (2-FWL)", "4-WL (3-FWL)", "beyond 4-WL"
+    int max_fwl = 3;
+    VertexId n = 0;
+    std::vector<CertifyStep> steps;
+    double seconds = 0.0;
+};
+
+nlohmann::json to_json(const EvalRecord& r);
+nlohmann::json to_json(const WlRecord& r);
+nlohmann::json to_json(const CertifyRecord& r);
+
+/// Parses a record; `source` and `line` name the place in errors. Throws ParseError naming the
+/// missing or mistyped field. eval records written before both protocols were recorded (decision
+/// fields at top level) are accepted with has_reference = false.
+EvalRecord eval_record_from_json(const nlohmann::json& j, const std::string& source, std::int64_t line);
+WlRecord wl_record_from_json(const nlohmann::json& j, const std::string& source, std::int64_t line);
+CertifyRecord certify_record_from_json(const nlohmann::json& j, const std::string& source, std::int64_t line);
+
+/// Whether a JSON object is an eval record (has "model" and either "protocols" or the legacy
+/// top-level "t2_test"), a certify record ("level") or a wl record ("method" and "distinguished").
+bool is_eval_record(const nlohmann::json& j);
+bool is_certify_record(const nlohmann::json& j);
+bool is_wl_record(const nlohmann::json& j);
+
+}  // namespace brec
