@@ -15,10 +15,11 @@ endfunction()
 
 # brec_add_module(name DEPS dep... [LIBS lib...])
 # One static library per module: sources are src/<name>/*.cpp, public headers include/brec/<name>/.
-# DEPS are other brec modules (dependencies point one way, see SPEC section 1); LIBS are imported targets.
+# DEPS are other brec modules (dependencies point one way, as src/CMakeLists.txt declares); LIBS are imported targets.
 function(brec_add_module name)
   cmake_parse_arguments(ARG "" "" "DEPS;LIBS" ${ARGN})
-  file(GLOB _sources CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/src/${name}/*.cpp")
+  # Sources may sit in sub-folders (e.g. src/nn/models/, one file per model).
+  file(GLOB_RECURSE _sources CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/src/${name}/*.cpp")
   if(NOT _sources)
     # A module that is still header-only.
     add_library(brec_${name} INTERFACE)

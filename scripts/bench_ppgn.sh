@@ -12,7 +12,7 @@
 # ppgn_reference.py), OUT (bench-ppgn), KERNEL (auto | blas | torch for brec), EPOCHS (model
 # default; brec only), SKIP_REF (1 = brec only), REF_OPENBLAS_THREADS (set OPENBLAS_NUM_THREADS
 # for the reference run only; unset = the reference as shipped).
-# Decisions are compared with `--reference-t2` (T² without the factor q, as the reference code
+# Decisions are compared under `--protocol brec_reference` (T² without the factor q, as the reference code
 # computes it); pairs are relabeled with different random streams in the two programs, so T²
 # values differ while decisions should not.
 set -euo pipefail
@@ -36,7 +36,7 @@ epochs_flag=()
 rm -f "$OUT/brec.jsonl"
 echo "== brec eval --model ppgn --pairs $IDS --torch-threads $THREADS --kernel $KERNEL" >&2
 ${TIME:+$TIME -f "%M" -o "$OUT/brec.rss"} "$BREC" eval --model ppgn --pairs "$IDS" --jobs 1 \
-    --torch-threads "$THREADS" --kernel "$KERNEL" --reference-t2 "${epochs_flag[@]}" --device cpu \
+    --torch-threads "$THREADS" --kernel "$KERNEL" --protocol brec_reference "${epochs_flag[@]}" --device cpu \
     --out "$OUT/brec.jsonl" --quiet > "$OUT/brec.txt"
 
 if [[ "${SKIP_REF:-0}" != 1 ]]; then
@@ -50,6 +50,9 @@ python3 - "$OUT" <<'PY'
 import json, os, sys
 out = sys.argv[1]
 rows = [json.loads(l) for l in open(os.path.join(out, "brec.jsonl")) if l.strip()]
+# Decisions under the reference protocol (T² without q, as ppgn_reference.py computes it).
+for r in rows:
+    r.update(r["protocols"]["brec_reference"])
 def rss(name):
     p = os.path.join(out, name)
     return f"{int(open(p).read().split()[-1]) / 1024:.0f} MiB" if os.path.exists(p) else "?"

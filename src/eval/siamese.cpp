@@ -2,16 +2,14 @@
 
 #include <chrono>
 #include <cmath>
-#include <iomanip>
 #include <set>
-#include <sstream>
 
 #include <torch/torch.h>
 
 #include "brec/core/error.hpp"
 #include "brec/graph/algorithms.hpp"
 #include "brec/io/graph6.hpp"
-#include "brec/nn/models.hpp"
+#include "brec/nn/device.hpp"
 
 namespace brec {
 namespace {
@@ -43,16 +41,12 @@ private:
     int bad_ = 0;
 };
 
-/// Embeddings of all graphs of the model's current set, in consecutive batches.
-torch::Tensor embed_all(GraphEmbedderImpl& model, std::size_t count, int batch) {
+/// Embeddings of every graph of the model's current list, in consecutive batches, as doubles.
+Eigen::MatrixXd embed_all(GraphEmbedder& model, std::size_t count, int batch) {
     std::vector<torch::Tensor> parts;
     for (std::size_t b = 0; b < count; b += static_cast<std::size_t>(batch))
         parts.push_back(model.forward_range(b, std::min(count, b + static_cast<std::size_t>(batch))));
-    return torch::cat(parts, 0);
-}
-
-Eigen::MatrixXd to_eigen(const torch::Tensor& t) {
-    const auto c = t.to(torch::kCPU, torch::kDouble).contiguous();
+    const auto c = torch::cat(parts, 0).to(torch::kCPU, torch::kDouble).contiguous();
     Eigen::MatrixXd m(c.size(0), c.size(1));
     const double* p = c.data_ptr<double>();
     for (long i = 0; i < c.size(0); ++i)
@@ -60,47 +54,44 @@ Eigen::MatrixXd to_eigen(const torch::Tensor& t) {
     return m;
 }
 
-double embeddings_t2(const torch::Tensor& emb, T2Form form, double relative_noise) {
-    return paired_t2(to_eigen(emb), form, relative_noise);
+ProtocolResult to_result(const RpcDecision& d) {
+    return {d.t2_test, d.t2_reliability, d.threshold, d.distinguished, d.reliable};
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
 }  // namespace
 
-double paired_t2(const Eigen::MatrixXd& emb, T2Form form, double relative_noise) {
-    if (emb.rows() % 2) throw InvalidArgument("paired_t2: odd number of embeddings");
-    const Eigen::Index q = emb.rows() / 2;
-    Eigen::MatrixXd x(q, emb.cols()), y(q, emb.cols());
-    for (Eigen::Index i = 0; i < q; ++i) {
-        x.row(i) = emb.row(2 * i);
-        y.row(i) = emb.row(2 * i + 1);
-    }
-    const double scale = std::max({1.0, x.cwiseAbs().maxCoeff(), y.cwiseAbs().maxCoeff()});
-    const double noise = relative_noise * scale;
-    return hotelling_t2_paired(x, y, form, noise * noise).t2;
-}
-
-RpcDecision rpc_from_embeddings(const Eigen::MatrixXd& test, const Eigen::MatrixXd& reliability,
-                                const EvalOptions& opt) {
-    if (test.rows() != reliability.rows() || test.cols() != reliability.cols())
-        throw InvalidArgument("rpc_from_embeddings: the test and reliability groups differ in shape");
-    const double threshold = rpc_threshold(static_cast<int>(test.rows() / 2), static_cast<int>(test.cols()), opt.alpha);
-    return rpc_decide(paired_t2(test, opt.t2_form, opt.relative_noise),
-                      paired_t2(reliability, opt.t2_form, opt.relative_noise), threshold);
-}
-
-ResolvedHyper resolve_hyper(const EvalOptions& opt) {
-    const ModelSpec& s = find_model_spec(opt.model);
-    ResolvedHyper h{opt.layers >= 0 ? opt.layers : s.layers, opt.hidden >= 0 ? opt.hidden : s.hidden,
-                    opt.batch >= 0 ? opt.batch : s.batch, opt.epochs >= 0 ? opt.epochs : s.epochs,
-                    opt.lr >= 0 ? opt.lr : s.lr, opt.weight_decay >= 0 ? opt.weight_decay : s.weight_decay,
-                    opt.loss_threshold >= 0 ? opt.loss_threshold : s.loss_threshold};
-    if (h.layers < 1 || h.hidden < 1) throw InvalidArgument("--layers and --hidden must be >= 1");
-    if (h.batch < 2 || h.batch % 2) throw InvalidArgument("--batch must be an even number >= 2 (pairs of graphs)");
-    if (h.epochs < 0) throw InvalidArgument("--epochs must be >= 0");
-    if (h.lr <= 0) throw InvalidArgument("--lr must be > 0");
-    if (opt.q <= opt.out_dim) throw InvalidArgument("--q must exceed the output dimension " + std::to_string(opt.out_dim) + " (T² needs q > d)");
-    if (opt.rapc && opt.rapc_groups < 1) throw InvalidArgument("--rapc-groups must be >= 1");
+Hyper resolve_hyper(const EvalOptions& opt) {
+    Hyper h = find_model(opt.model).spec.defaults;
+    if (opt.radius >= 0) h.radius = opt.radius;
+    if (opt.layers >= 0) h.layers = opt.layers;
+    if (opt.hidden >= 0) h.hidden = opt.hidden;
+    if (opt.batch >= 0) h.batch = opt.batch;
+    if (opt.epochs >= 0) h.epochs = opt.epochs;
+    if (opt.lr >= 0) h.lr = opt.lr;
+    if (opt.weight_decay >= 0) h.weight_decay = opt.weight_decay;
+    if (opt.loss_threshold >= 0) h.loss_threshold = opt.loss_threshold;
+    if (h.layers < 1 || h.hidden < 1) throw InvalidArgument("layers and hidden width must be >= 1");
+    if (h.batch < 2 || h.batch % 2) throw InvalidArgument("the batch size must be an even number >= 2 (pairs of graphs)");
+    if (h.lr <= 0) throw InvalidArgument("the learning rate must be > 0");
+    if (opt.q <= opt.out_dim)
+        throw InvalidArgument("q (relabelings per graph) must exceed the output dimension " + std::to_string(opt.out_dim) +
+                              ": T² needs q > d");
+    if (opt.rapc && opt.rapc_groups < 1) throw InvalidArgument("RAPC needs at least one group per graph");
     return h;
+}
+
+RpcSettings rpc_settings(const EvalOptions& opt) {
+    const ModelSpec& spec = find_model(opt.model).spec;
+    RpcSettings s;
+    s.alpha = opt.alpha;
+    s.relative_noise = opt.relative_noise;
+    s.reference_inverse = spec.reference_inverse;
+    s.reference_threshold = spec.reference_threshold;
+    return s;
 }
 
 std::vector<Graph> relabelings(const Graph& g, int count, Rng& rng) {
@@ -117,47 +108,57 @@ std::vector<Graph> relabelings(const Graph& g, int count, Rng& rng) {
     return out;
 }
 
-PairEvaluation evaluate_pair(const GraphPairRecord& pair, const EvalOptions& opt, std::uint64_t seed) {
+PairGroups make_pair_groups(const GraphPairRecord& pair, int q, Rng& rng) {
+    PairGroups groups;
+    const auto ga = relabelings(pair.a, q, rng), gb = relabelings(pair.b, q, rng);
+    for (int i = 0; i < q; ++i) {
+        groups.traintest.push_back(ga[static_cast<std::size_t>(i)]);
+        groups.traintest.push_back(gb[static_cast<std::size_t>(i)]);
+    }
+    groups.reliability_of_b = rng.below(2) == 1;
+    groups.reliability = relabelings(groups.reliability_of_b ? pair.b : pair.a, 2 * q, rng);
+    return groups;
+}
+
+EvalRecord evaluate_pair(const GraphPairRecord& pair, const EvalOptions& opt, std::uint64_t seed,
+                         const RunContext* ctx) {
     const auto start = std::chrono::steady_clock::now();
-    const ResolvedHyper hp = resolve_hyper(opt);
+    const Hyper hp = resolve_hyper(opt);
     const torch::Device device = parse_device(opt.device);
     if (opt.torch_threads > 0)
-        at::set_num_threads(static_cast<int>(pair.a.n()) < opt.single_thread_below ? 1 : opt.torch_threads);
+        set_torch_threads(static_cast<int>(pair.a.n()) < opt.single_thread_below ? 1 : opt.torch_threads);
     const std::uint64_t stream = stream_seed(seed, static_cast<std::uint64_t>(pair.id));
     Rng rng(stream);
-    PairEvaluation r;
+    EvalRecord r;
+    r.model = opt.model;
+    r.seed = seed;
     r.id = pair.id;
     r.category = pair.category;
     r.n = pair.a.n();
+    const PairGroups groups = make_pair_groups(pair, opt.q, rng);
 
-    // Data: q relabelings of G and of H interleaved; 2q relabelings of one graph for reliability.
-    const auto ga = relabelings(pair.a, opt.q, rng), gb = relabelings(pair.b, opt.q, rng);
-    std::vector<Graph> traintest;
-    for (int i = 0; i < opt.q; ++i) {
-        traintest.push_back(ga[static_cast<std::size_t>(i)]);
-        traintest.push_back(gb[static_cast<std::size_t>(i)]);
-    }
-    const bool use_b = rng.below(2) == 1;
-    const auto reliability = relabelings(use_b ? pair.b : pair.a, 2 * opt.q, rng);
-
+    Eigen::MatrixXd test, reliability;
+    std::vector<Eigen::MatrixXd> rapc_groups;
     try {
-        torch::manual_seed(stream);
-        EmbedderOptions eo;
-        eo.layers = hp.layers;
-        eo.hidden = hp.hidden;
-        eo.out_dim = opt.out_dim;
-        eo.kernel = opt.kernel;
-        eo.output_norm = opt.output_norm;
-        auto model = make_embedder(opt.model, eo);
+        ModelRandom random = make_model_random(stream, device);
+        ModelConfig config;
+        config.radius = hp.radius;
+        config.layers = hp.layers;
+        config.hidden = hp.hidden;
+        config.out_dim = opt.out_dim;
+        config.kernel = opt.kernel;
+        config.output_norm = opt.output_norm;
+        auto model = make_model(opt.model, config, random);
         model->to(device);
-        model->set_graphs(traintest, device);
-        const std::size_t count = traintest.size();
+        model->set_graphs(groups.traintest, device);
+        const std::size_t count = groups.traintest.size();
         const auto train_start = std::chrono::steady_clock::now();
         if (opt.train && hp.epochs > 0) {
             torch::optim::Adam adam(model->parameters(), torch::optim::AdamOptions(hp.lr).weight_decay(hp.weight_decay));
             PlateauScheduler scheduler(adam);
             model->train();
             for (int epoch = 0; epoch < hp.epochs; ++epoch) {
+                if (ctx && ctx->cancelled()) throw Cancelled("cancelled during training of pair " + std::to_string(pair.id));
                 double epoch_loss = 0.0;
                 for (std::size_t b = 0; b < count; b += static_cast<std::size_t>(hp.batch)) {
                     const std::size_t e = std::min(count, b + static_cast<std::size_t>(hp.batch));
@@ -173,21 +174,20 @@ PairEvaluation evaluate_pair(const GraphPairRecord& pair, const EvalOptions& opt
                 epoch_loss /= opt.q;
                 r.losses.push_back(epoch_loss);
                 ++r.epochs;
+                // The reference tests the early stop before the scheduler step, strictly.
                 if (epoch_loss < hp.loss_threshold) break;
                 scheduler.step(epoch_loss);
             }
             r.final_loss = r.losses.empty() ? 0.0 : r.losses.back();
         }
-        r.train_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - train_start).count();
+        r.train_seconds = seconds_since(train_start);
         model->eval();
         torch::NoGradGuard no_grad;
-        r.t2_test = embeddings_t2(embed_all(*model, count, hp.batch), opt.t2_form, opt.relative_noise);
-        model->set_graphs(reliability, device);
-        r.t2_reliability = embeddings_t2(embed_all(*model, reliability.size(), hp.batch), opt.t2_form, opt.relative_noise);
-        r.threshold = rpc_threshold(opt.q, opt.out_dim, opt.alpha);
+        test = embed_all(*model, count, hp.batch);
+        model->set_graphs(groups.reliability, device);
+        reliability = embed_all(*model, groups.reliability.size(), hp.batch);
         if (opt.rapc) {
             // p groups of 2q relabelings for each graph; T² between the two halves of each group.
-            std::vector<double> group_t2;
             for (const Graph* g : {&pair.a, &pair.b})
                 for (int p = 0; p < opt.rapc_groups; ++p) {
                     const auto group = relabelings(*g, 2 * opt.q, rng);
@@ -197,37 +197,17 @@ PairEvaluation evaluate_pair(const GraphPairRecord& pair, const EvalOptions& opt
                         interleaved.push_back(group[static_cast<std::size_t>(opt.q + i)]);
                     }
                     model->set_graphs(interleaved, device);
-                    group_t2.push_back(embeddings_t2(embed_all(*model, interleaved.size(), hp.batch), opt.t2_form, opt.relative_noise));
+                    rapc_groups.push_back(embed_all(*model, interleaved.size(), hp.batch));
                 }
-            r.threshold = rapc_threshold(group_t2);
         }
     } catch (const c10::Error& e) {
         throw Error("LibTorch error on pair " + std::to_string(pair.id) + ": " + e.what_without_backtrace());
     }
-    const RpcDecision d = rpc_decide(r.t2_test, r.t2_reliability, r.threshold);
-    r.distinguished = d.distinguished;
-    r.reliable = d.reliable;
-    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const RpcProtocols decision = rpc_from_embeddings(test, reliability, rpc_settings(opt), rapc_groups);
+    r.hotelling = to_result(decision.hotelling);
+    r.brec_reference = to_result(decision.brec_reference);
+    r.seconds = seconds_since(start);
     return r;
-}
-
-int set_torch_threads(int threads) {
-    const int previous = at::get_num_threads();
-    if (threads > 0) at::set_num_threads(threads);
-    return previous;
-}
-
-std::string describe_models() {
-    std::ostringstream out;
-    out << std::left << std::setw(12) << "model" << std::setw(6) << "impl" << std::setw(4) << "r" << std::setw(4) << "L"
-        << std::setw(5) << "h" << std::setw(8) << "lr" << std::setw(8) << "wd" << std::setw(5) << "b" << std::setw(5) << "E"
-        << std::setw(6) << "t" << "family\n";
-    for (const auto& s : model_specs())
-        out << std::left << std::setw(12) << s.name << std::setw(6) << (s.implemented ? "yes" : "-")
-            << std::setw(4) << (s.radius ? std::to_string(s.radius) : "-") << std::setw(4) << s.layers << std::setw(5) << s.hidden
-            << std::setw(8) << s.lr << std::setw(8) << s.weight_decay << std::setw(5) << s.batch << std::setw(5) << s.epochs
-            << std::setw(6) << s.loss_threshold << s.family << "\n";
-    return out.str();
 }
 
 }  // namespace brec

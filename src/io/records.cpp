@@ -106,6 +106,7 @@ json to_json(const EvalRecord& r) {
     j["train_seconds"] = r.train_seconds;
     j["losses"] = r.losses;
     j["settings_id"] = r.settings_id;
+    if (!r.bound.empty()) j["bound"] = r.bound;
     if (!r.skipped.empty()) j["skipped"] = r.skipped;
     return j;
 }
@@ -147,6 +148,7 @@ EvalRecord eval_record_from_json(const json& j, const std::string& source, std::
         }
     }
     r.settings_id = f.text_or("settings_id", "");
+    r.bound = f.text_or("bound", "");
     r.skipped = f.text_or("skipped", "");
     return r;
 }

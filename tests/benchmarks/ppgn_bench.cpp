@@ -10,7 +10,7 @@
 
 #include "brec/core/rng.hpp"
 #include "brec/graph/graph.hpp"
-#include "brec/nn/models.hpp"
+#include "brec/nn/registry.hpp"
 
 namespace {
 
@@ -27,15 +27,15 @@ std::vector<brec::Graph> random_graphs(brec::VertexId n, int count) {
     return out;
 }
 
-std::shared_ptr<brec::GraphEmbedderImpl> make_ppgn(const char* kernel, brec::VertexId n) {
+std::shared_ptr<brec::GraphEmbedder> make_ppgn(const char* kernel, brec::VertexId n) {
     at::set_num_threads(1);
-    torch::manual_seed(0);
-    brec::EmbedderOptions opt;
+    brec::ModelRandom random = brec::make_model_random(0, torch::kCPU);
+    brec::ModelConfig opt;
     opt.layers = 5;
     opt.hidden = 32;
     opt.out_dim = 16;
     opt.kernel = kernel;
-    auto model = brec::make_embedder("ppgn", opt);
+    auto model = brec::make_model("ppgn", opt, random);
     model->set_graphs(random_graphs(n, 32), torch::kCPU);
     return model;
 }

@@ -57,6 +57,14 @@ EvalRunOptions small_gin_run(const std::string& out) {
     return run;
 }
 
+/// A record's JSON without its wall-clock fields: everything else is bitwise reproducible on CPU.
+nlohmann::json without_timings(const EvalRecord& r) {
+    auto j = to_json(r);
+    j.erase("seconds");
+    j.erase("train_seconds");
+    return j;
+}
+
 std::string temp_file(const std::string& name) { return fresh_temp_file("run", name); }
 
 TEST(EvalRun, SettingsIdFollowsTheSettingsThatDecideResultsOnly) {
@@ -104,8 +112,7 @@ TEST(EvalRun, ResumeSkipsFinishedPairsAndRefusesToMixSettings) {
     for (std::size_t s = 0; s < 2; ++s) {
         ASSERT_EQ(resumed.runs[s].records.size(), 3u);
         for (std::size_t i = 0; i < 3; ++i) {
-            EXPECT_EQ(resumed.runs[s].records[i]["t2_test"], full.runs[s].records[i]["t2_test"]);
-            EXPECT_EQ(resumed.runs[s].records[i]["t2_reliability"], full.runs[s].records[i]["t2_reliability"]);
+            EXPECT_EQ(without_timings(resumed.runs[s].records[i]), without_timings(full.runs[s].records[i]));
         }
         EXPECT_EQ(resumed.runs[s].summary["categories"], full.runs[s].summary["categories"]);
     }
@@ -133,10 +140,13 @@ TEST(EvalRun, GinSeparatesOnlyThePairThatOneWlSeparates) {
     RunContext ctx;
     const auto r = run_evaluation(tiny_dataset(), {0, 1, 2}, run, ctx);
     const auto& rec = r.runs[0].records;
-    EXPECT_FALSE(rec[0]["distinguished"].get<bool>()) << rec[0].dump();  // C6 vs 2C3: 1-WL-equivalent
-    EXPECT_TRUE(rec[1]["distinguished"].get<bool>()) << rec[1].dump();   // P4 vs star: degrees differ
-    EXPECT_FALSE(rec[2]["distinguished"].get<bool>()) << rec[2].dump();  // C8 vs 2C4
-    for (const auto& j : rec) EXPECT_TRUE(j["reliable"].get<bool>()) << j.dump();
+    for (Protocol p : all_protocols()) {
+        EXPECT_FALSE(rec[0].result(p).distinguished) << to_json(rec[0]);  // C6 vs 2C3: 1-WL-equivalent
+        EXPECT_TRUE(rec[1].result(p).distinguished) << to_json(rec[1]);   // P4 vs star: degrees differ
+        EXPECT_FALSE(rec[2].result(p).distinguished) << to_json(rec[2]);  // C8 vs 2C4
+        for (const auto& r : rec) EXPECT_TRUE(r.result(p).reliable) << to_json(r);
+    }
+    EXPECT_EQ(rec[1].bound, "1wl");
     EXPECT_EQ(r.summary["total"]["distinguished"], 1);
     EXPECT_EQ(r.summary["total"]["pairs"], 3);
     EXPECT_EQ(r.best_reliable, 0u);
@@ -154,8 +164,8 @@ TEST(EvalRun, BaselineRegressionsNameTheCategory) {
     old["categories"]["regular"] = {{"pairs", 50}, {"distinguished", 50}, {"reliability_failures", 0}};  // not run now
     const auto worse = baseline_regressions(old, now, "old.json");
     ASSERT_EQ(worse.size(), 2u);
-    EXPECT_EQ(worse[0], "basic: distinguished 50 < 51");
-    EXPECT_EQ(worse[1], "basic: reliability failures 1 > 0");
+    EXPECT_EQ(worse[0], "basic: distinguished 50 < 51 (hotelling)");
+    EXPECT_EQ(worse[1], "basic: reliability failures 1 > 0 (hotelling)");
     // A better run is not a regression.
     old = now;
     old["categories"]["cfi"]["distinguished"] = 10;
@@ -166,12 +176,21 @@ TEST(EvalRun, BaselineRegressionsNameTheCategory) {
 }
 
 TEST(EvalRun, JunitHasOneCasePerPairAndFailsUnreliablePairs) {
-    std::vector<nlohmann::json> records = {
-        {{"id", 3}, {"category", "basic"}, {"distinguished", true}, {"reliable", true}, {"seconds", 0.5},
-         {"t2_test", 1e9}, {"t2_reliability", 2.0}, {"threshold", 72.34}},
-        {{"id", 260}, {"category", "cfi"}, {"distinguished", false}, {"reliable", false}, {"seconds", 1.5},
-         {"t2_test", 80.0}, {"t2_reliability", 90.0}, {"threshold", 72.34}}};
+    std::vector<EvalRecord> records(2);
+    records[0].id = 3;
+    records[0].category = "basic";
+    records[0].seconds = 0.5;
+    records[0].hotelling = {1e9, 2.0, 72.34, true, true};
+    records[0].brec_reference = {1e9 / 32, 2.0 / 32, 72.34, true, true};
+    records[1].id = 260;
+    records[1].category = "cfi";
+    records[1].seconds = 1.5;
+    records[1].hotelling = {80.0, 90.0, 72.34, false, false};
+    records[1].brec_reference = {2.5, 2.8, 72.34, false, true};
     const std::string x = junit_xml(records, "brec eval <gin>", 2.0);
+    // Under the reference protocol pair 260 is reliable: no failure.
+    EXPECT_NE(junit_xml(records, "s", 2.0, Protocol::brec_reference).find("failures=\"0\""), std::string::npos);
+    EXPECT_NE(x.find("brec_reference: T2_test=2.5"), std::string::npos) << x;
     EXPECT_NE(x.find("<testsuite name=\"brec eval &lt;gin&gt;\" tests=\"2\" failures=\"1\""), std::string::npos) << x;
     EXPECT_NE(x.find("classname=\"brec.basic\" name=\"pair 3 distinguished\""), std::string::npos) << x;
     EXPECT_NE(x.find("classname=\"brec.cfi\" name=\"pair 260 not distinguished\""), std::string::npos) << x;
@@ -182,6 +201,47 @@ TEST(EvalRun, JunitHasOneCasePerPairAndFailsUnreliablePairs) {
     EXPECT_EQ(failures, 1u);
     EXPECT_EQ(x.rfind("</testsuite>\n"), x.size() - 13);
 }
+
+
+/// The scheduling of pairs over threads must not change any result: every random draw of a pair
+/// comes from the pair's own generators. (Before that, LibTorch's global generator was seeded and
+/// drawn from inside worker threads, and --jobs 2 changed T² values.)
+class EveryModelRun : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(EveryModelRun, JobsNeverChangeARecord) {
+    PairDataset ds = tiny_dataset();
+    Rng rng(3);
+    for (PairId id = 3; id < 7; ++id) {  // more pairs than threads, of one size per pair
+        GraphPairRecord r;
+        r.id = id;
+        r.category = "extension";
+        r.a = testing::random_graph(7, 0.4, rng);
+        r.b = testing::random_graph(7, 0.4, rng);
+        ds.pairs.push_back(std::move(r));
+    }
+    std::vector<std::size_t> all(ds.pairs.size());
+    for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+    EvalRunOptions run = small_gin_run("");
+    run.eval.model = GetParam();
+    run.seeds = {100};
+    RunContext ctx;
+    std::vector<nlohmann::json> first;
+    for (int jobs : {1, 2, 4}) {
+        run.jobs = jobs;
+        const auto r = run_evaluation(ds, all, run, ctx);
+        std::vector<nlohmann::json> got;
+        for (const auto& rec : r.runs[0].records) got.push_back(without_timings(rec));
+        if (first.empty()) {
+            first = got;
+            continue;
+        }
+        ASSERT_EQ(got.size(), first.size());
+        for (std::size_t i = 0; i < got.size(); ++i) EXPECT_EQ(got[i], first[i]) << "jobs " << jobs;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, EveryModelRun, ::testing::ValuesIn(model_names()),
+                         [](const auto& info) { return info.param; });
 
 }  // namespace
 }  // namespace brec

@@ -5,14 +5,16 @@
 
 #include "brec/core/error.hpp"
 #include "brec/graph/algorithms.hpp"
-#include "brec/nn/models.hpp"
+#include "brec/nn/device.hpp"
+#include "brec/nn/registry.hpp"
+#include "brec/io/pairs.hpp"
 #include "common/test_graphs.hpp"
 
 namespace brec {
 namespace {
 
-EmbedderOptions small_options(const std::string& kernel = "auto") {
-    EmbedderOptions o;
+ModelConfig small_options(const std::string& kernel = "auto") {
+    ModelConfig o;
     o.layers = 3;
     o.hidden = 8;
     o.out_dim = 4;
@@ -24,8 +26,8 @@ EmbedderOptions small_options(const std::string& kernel = "auto") {
 /// (momentum 1), as training would.
 torch::Tensor embed(const std::string& name, const std::vector<Graph>& graphs, std::uint64_t seed,
                     const std::string& kernel = "auto") {
-    torch::manual_seed(seed);
-    auto model = make_embedder(name, small_options(kernel));
+    ModelRandom random = make_model_random(seed, torch::kCPU);
+    auto model = make_model(name, small_options(kernel), random);
     model->set_graphs(graphs, torch::kCPU);
     model->train();
     model->forward_range(0, graphs.size());
@@ -82,7 +84,7 @@ torch::Tensor reference_ppgn(const std::map<std::string, torch::Tensor>& p, cons
         const auto val = torch::abs(torch::max(max_diag) + torch::max(-x));
         const auto masked = x - (val * torch::eye(n)).view({1, 1, n, n});
         const auto max_off = std::get<0>(torch::max(std::get<0>(torch::max(masked, 3)), 2));
-        const std::string fc = "fc" + std::to_string(i) + ".linear";
+        const std::string fc = "fc" + std::to_string(i);
         const auto s = torch::linear(torch::cat({max_diag, max_off}, 1), p.at(fc + ".weight"), p.at(fc + ".bias"));
         scores = scores.defined() ? scores + s : s;
     }
@@ -101,8 +103,8 @@ TEST(Ppgn, ChannelMajorKernelsMatchTheReferenceFormulationAndGradients) {
         }
     const auto probe = torch::randn({6, 4});
     for (const std::string kernel : {"blas", "torch"}) {
-        torch::manual_seed(3);
-        auto model = make_embedder("ppgn", small_options(kernel));
+        ModelRandom random = make_model_random(3, torch::kCPU);
+        auto model = make_model("ppgn", small_options(kernel), random);
         model->set_graphs(graphs, torch::kCPU);
         model->train();
         const auto out = model->forward_range(0, graphs.size());
@@ -138,17 +140,50 @@ TEST(Ppgn, BlasAndTorchKernelsGiveTheSameTrainingStep) {
 }
 
 TEST(Ppgn, RejectsMixedSizesAndUnknownKernels) {
-    auto model = make_embedder("ppgn", small_options());
+    ModelRandom random = make_model_random(1, torch::kCPU);
+    auto model = make_model("ppgn", small_options(), random);
     EXPECT_THROW(model->set_graphs({make_cycle(5), make_cycle(6)}, torch::kCPU), Unsupported);
-    EXPECT_THROW(make_embedder("ppgn", small_options("avx9000")), InvalidArgument);
+    EXPECT_THROW(make_model("ppgn", small_options("avx9000"), random), InvalidArgument);
 }
 
 TEST(Models, RegistryAndDevices) {
-    EXPECT_EQ(find_model_spec("ppgn").layers, 5);
-    EXPECT_EQ(find_model_spec("gin").loss_threshold, 0.2);
-    EXPECT_THROW(find_model_spec("transformer9000"), InvalidArgument);
-    EXPECT_THROW(find_model_spec("graphormer"), InvalidArgument);  // listed but not implemented
-    EXPECT_EQ(model_specs().size(), 17u);
+    EXPECT_EQ(find_model("ppgn").spec.defaults.layers, 5);
+    EXPECT_EQ(find_model("gin").spec.defaults.loss_threshold, 0.2);
+    EXPECT_EQ(find_model("ppgn").spec.paper.total(), 233);  // BREC paper, Table 2
+    EXPECT_EQ(find_model("ppgn").spec.bound, "2fwl");
+    EXPECT_EQ(find_model("gin").spec.bound, "1wl");
+    // Unknown names are one-line errors that list what is available, from the registry.
+    const std::string names = [] {
+        std::string all;
+        for (const auto& n : model_names()) all += (all.empty() ? "" : ", ") + n;
+        return all;
+    }();
+    for (const std::string bad : {"transformer9000", "GIN", ""}) {
+        try {
+            find_model(bad);
+            ADD_FAILURE() << "accepted '" << bad << "'";
+        } catch (const InvalidArgument& e) {
+            const std::string what = e.what();
+            EXPECT_NE(what.find("(available: " + names + ")"), std::string::npos) << what;
+            EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+        }
+    }
+    // Every registered model is listed by describe_models, with its bound.
+    const std::string listing = describe_models();
+    for (const auto& m : model_registry()) {
+        EXPECT_NE(listing.find(m.spec.name), std::string::npos) << m.spec.name;
+        EXPECT_FALSE(m.spec.family.empty()) << m.spec.name;
+        EXPECT_FALSE(m.spec.citation.empty()) << m.spec.name;
+        EXPECT_TRUE(m.spec.bound.empty() || m.spec.bound == "1wl" || m.spec.bound == "2fwl" || m.spec.bound == "3fwl")
+            << m.spec.name;
+        if (!m.spec.paper_subset.empty()) {
+            EXPECT_NO_THROW(parse_id_ranges(m.spec.paper_subset)) << m.spec.name;
+        }
+    }
+    // The names are unique.
+    auto sorted = model_names();
+    std::sort(sorted.begin(), sorted.end());
+    EXPECT_EQ(std::adjacent_find(sorted.begin(), sorted.end()), sorted.end());
     EXPECT_EQ(parse_device("cpu"), torch::Device(torch::kCPU));
     EXPECT_THROW(parse_device("tpu"), InvalidArgument);
     if (!torch::cuda::is_available()) {
@@ -170,10 +205,9 @@ TEST_P(CudaMatchesCpu, SameParametersGiveTheSameEmbeddingsAndGradients) {
     const Graph g = testing::random_graph(9, 0.4, rng);
     const std::vector<Graph> batch{g, permute(g, rng.permutation(9)), testing::random_graph(9, 0.4, rng),
                                    testing::random_graph(9, 0.5, rng)};
-    torch::manual_seed(23);
-    auto cpu_model = make_embedder(GetParam(), small_options());
-    torch::manual_seed(23);
-    auto gpu_model = make_embedder(GetParam(), small_options());
+    ModelRandom cpu_random = make_model_random(23, torch::kCPU), gpu_random = make_model_random(23, cuda);
+    auto cpu_model = make_model(GetParam(), small_options(), cpu_random);
+    auto gpu_model = make_model(GetParam(), small_options(), gpu_random);
     gpu_model->to(cuda);
     cpu_model->set_graphs(batch, torch::kCPU);
     gpu_model->set_graphs(batch, cuda);

@@ -467,5 +467,69 @@ TEST(Nemenyi, StudentizedRangeMatchesDemsarTableAtAlpha10) {
     EXPECT_THROW(studentized_range_quantile(1.5, 4), InvalidArgument);
 }
 
+
+TEST(Rpc, TheTwoProtocolsDecideEqualityDifferently) {
+    const double thr = rpc_threshold(32, 16, 0.05);
+    // 9e-6 relative apart: different for Hotelling's rule (1e-6 relative), equal for torch.isclose
+    // (atol 1e-6 + rtol 1e-5 · |reliability| = 0.001 here).
+    EXPECT_TRUE(rpc_decide(100.0, 100.0009, thr).distinguished);
+    EXPECT_FALSE(rpc_decide_reference(100.0, 100.0009, thr).distinguished);
+    EXPECT_TRUE(rpc_decide_reference(100.0, 100.002, thr).distinguished);
+    EXPECT_FALSE(rpc_decide_reference(100.0, 100.002, thr).reliable);
+    EXPECT_TRUE(rpc_decide_reference(100.0, 1.0, thr).reliable);
+}
+
+TEST(Rpc, ReferenceInverseVariantsAgreeOnAWellConditionedCovariance) {
+    Rng rng(8);
+    Eigen::MatrixXd x(12, 3), y(12, 3);
+    for (int i = 0; i < 12; ++i)
+        for (int j = 0; j < 3; ++j) {
+            x(i, j) = rng.normal();
+            y(i, j) = x(i, j) + 0.3 + rng.normal();
+        }
+    const double pinv = brec_reference_t2(x, y, T2Inverse::pinv);
+    // Without the factor q: Hotelling's T² / q.
+    EXPECT_NEAR(pinv, hotelling_t2_paired(x, y).t2 / 12.0, 1e-9 * pinv);
+    EXPECT_NEAR(brec_reference_t2(x, y, T2Inverse::regularised_inverse), pinv, 1e-6 * pinv);
+    EXPECT_NEAR(brec_reference_t2(x, y, T2Inverse::solve_or_ridge), pinv, 1e-9 * pinv);
+    EXPECT_NEAR(brec_reference_t2(x, y, T2Inverse::solve_or_pinv), pinv, 1e-9 * pinv);
+    // A singular covariance (the third coordinate differs by a constant): the pseudo-inverse
+    // ignores that direction; the ridge of the SSWL+ script turns it into a huge statistic.
+    for (int i = 0; i < 12; ++i) y(i, 2) = x(i, 2) + 0.5;
+    const double singular_pinv = brec_reference_t2(x, y, T2Inverse::pinv);
+    EXPECT_NEAR(brec_reference_t2(x, y, T2Inverse::solve_or_pinv), singular_pinv, 1e-9 * singular_pinv);
+    EXPECT_GT(brec_reference_t2(x, y, T2Inverse::solve_or_ridge), 1e4 * singular_pinv);
+    EXPECT_GT(brec_reference_t2(x, y, T2Inverse::regularised_inverse), 1e6 * singular_pinv);
+}
+
+TEST(Rpc, BothProtocolsFromEmbeddingsAndRapcThresholds) {
+    Rng rng(5);
+    Eigen::MatrixXd test(64, 16), rel(64, 16);
+    for (int i = 0; i < 32; ++i)
+        for (int j = 0; j < 16; ++j) {
+            test(2 * i, j) = rng.normal();
+            test(2 * i + 1, j) = test(2 * i, j) + 0.2 + 0.1 * rng.normal();
+            rel(2 * i, j) = rel(2 * i + 1, j) = rng.normal();
+        }
+    RpcSettings s;
+    const RpcProtocols p = rpc_from_embeddings(test, rel, s);
+    EXPECT_TRUE(p.hotelling.distinguished && p.hotelling.reliable);
+    EXPECT_TRUE(p.brec_reference.distinguished && p.brec_reference.reliable);
+    EXPECT_NEAR(p.brec_reference.threshold, 72.34, 0.01);
+    // The reference statistic has no factor q and no noise floor.
+    EXPECT_NEAR(p.brec_reference.t2_test, paired_rows_t2(test, 0.0) / 32.0, 1e-9 * p.brec_reference.t2_test);
+    // A script's own threshold (DropGNN kept 5.0) applies to the reference protocol only.
+    s.reference_threshold = 5.0;
+    const RpcProtocols q = rpc_from_embeddings(test, rel, s);
+    EXPECT_EQ(q.brec_reference.threshold, 5.0);
+    EXPECT_NEAR(q.hotelling.threshold, 72.34, 0.01);
+    // RAPC: each protocol's threshold is the largest T² of its groups, in its own statistic.
+    const RpcProtocols r = rpc_from_embeddings(test, rel, s, {test, rel});
+    EXPECT_DOUBLE_EQ(r.hotelling.threshold, paired_rows_t2(test, s.relative_noise));
+    EXPECT_DOUBLE_EQ(r.brec_reference.threshold, paired_rows_reference_t2(test, T2Inverse::pinv));
+    EXPECT_FALSE(r.hotelling.distinguished);  // T²_test does not exceed a threshold equal to it
+    EXPECT_THROW(rpc_from_embeddings(test, rel.topRows(62), s), InvalidArgument);
+}
+
 }  // namespace
 }  // namespace brec

@@ -56,6 +56,12 @@ public:
     explicit IoError(const std::string& what) : Error(what) {}
 };
 
+/// The run was cancelled through its RunContext (e.g. on SIGINT); finished results are kept.
+class Cancelled : public Error {
+public:
+    explicit Cancelled(const std::string& what = "cancelled") : Error(what) {}
+};
+
 }  // namespace brec
 
 /// Internal invariant check: on with BREC_EXPENSIVE_CHECKS or in Debug builds; never for user input.

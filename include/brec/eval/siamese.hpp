@@ -1,7 +1,7 @@
 #pragma once
-// Siamese training + RPC on graph pairs (SPEC §5). For each pair a fresh model is trained to tell
-// q relabelings of G from q relabelings of H (cosine embedding loss, margin 0) and then judged by
-// Hotelling's T² against a reliability group of 2q relabelings of one graph.
+// Siamese training + RPC on graph pairs. For each pair a fresh model is trained to tell q
+// relabelings of G from q relabelings of H (cosine embedding loss, margin 0) and then judged by
+// T² against a reliability group of 2q relabelings of one graph, under both RPC protocols.
 //
 // @article{wang2023towards, title={Towards Better Evaluation of GNN Expressiveness with BREC
 //   Dataset}, author={Wang, Yanbo and Zhang, Muhan}, journal={arXiv:2304.07702}, year={2023}}
@@ -11,15 +11,19 @@
 #include <vector>
 
 #include "brec/core/rng.hpp"
+#include "brec/core/run_context.hpp"
 #include "brec/graph/graph.hpp"
 #include "brec/io/pairs.hpp"
+#include "brec/io/records.hpp"
+#include "brec/nn/registry.hpp"
 #include "brec/stats/hotelling.hpp"
 
 namespace brec {
 
 struct EvalOptions {
     std::string model = "ppgn";
-    // Hyperparameters; negative = the model's row of the SPEC table.
+    // Hyperparameters; negative = the model's registry defaults.
+    int radius = -1;
     int layers = -1;
     int hidden = -1;
     int batch = -1;
@@ -34,7 +38,7 @@ struct EvalOptions {
     int rapc_groups = 2;  ///< p: groups of 2q relabelings per graph for RAPC
     bool train = true;    ///< false: random weights (training ablation)
     std::string device = "auto";
-    std::string kernel = "auto";  ///< PPGN CPU kernels: auto, blas, torch (see EmbedderOptions)
+    std::string kernel = "auto";  ///< PPGN CPU kernels: auto, blas, torch (see ModelConfig)
     /// LibTorch intra-op threads for this pair, set on the calling thread (0 = leave as is).
     /// OpenMP keeps the thread count per calling thread, so parallel jobs each set their own.
     int torch_threads = 0;
@@ -42,68 +46,48 @@ struct EvalOptions {
     /// says: for small graphs OpenMP's start-up and spinning cost more than they save (measured
     /// 2-3x slower with 2 threads on Basic and GIN). 0 = off.
     int single_thread_below = 0;
-    bool output_norm = true;  ///< see EmbedderOptions::output_norm (ablation)
-    T2Form t2_form = T2Form::standard;
-    /// Differences between paired embeddings smaller than this, relative to the largest embedding
-    /// entry (scale = max(1, max |entry|)), are float32 rounding and carry no information:
-    /// (noise · scale)² is added to the covariance diagonal (see hotelling_t2_paired's
-    /// noise_variance). 0 = the plain pseudo-inverse.
+    bool output_norm = true;  ///< see ModelConfig::output_norm (ablation)
+    /// Hotelling protocol's float32 noise floor (see RpcSettings::relative_noise).
     double relative_noise = 1e-5;
 };
 
-/// Hyperparameters after applying the model's defaults.
-struct ResolvedHyper {
-    int layers, hidden, batch, epochs;
-    double lr, weight_decay, loss_threshold;
-};
-/// Throws InvalidArgument for an unknown model or invalid values (q <= d, batch < 2, ...).
-ResolvedHyper resolve_hyper(const EvalOptions& opt);
+/// The model's registry defaults with the options' overrides applied. Throws InvalidArgument for
+/// an unknown model or invalid values (q <= d, an odd batch, ...).
+Hyper resolve_hyper(const EvalOptions& opt);
 
-struct PairEvaluation {
-    PairId id = 0;
-    std::string category;
-    VertexId n = 0;
-    double t2_test = 0.0;
-    double t2_reliability = 0.0;
-    double threshold = 0.0;
-    bool distinguished = false;
-    bool reliable = false;
-    int epochs = 0;
-    double final_loss = 0.0;
-    std::vector<double> losses;
-    double seconds = 0.0;        ///< the whole pair: data, training and the RPC decision
-    double train_seconds = 0.0;  ///< training only (epochs × batches of forward + backward)
-};
+/// What decides a pair under both protocols for these options (the model's reference inverse and
+/// threshold from the registry).
+RpcSettings rpc_settings(const EvalOptions& opt);
 
 /// `count` relabelings of g: the first is g itself, the others random relabelings that are
 /// distinct as labelled graphs where possible (re-drawn up to 100 times, as the reference).
 std::vector<Graph> relabelings(const Graph& g, int count, Rng& rng);
 
-/// Hotelling T² of consecutive rows (0 against 1, 2 against 3, ...) of a 2q × d embedding matrix,
-/// with the float32 noise floor of EvalOptions::relative_noise. Complexity O(q d² + d³).
-double paired_t2(const Eigen::MatrixXd& embeddings, T2Form form, double relative_noise);
+/// The graphs one pair is judged on.
+struct PairGroups {
+    std::vector<Graph> traintest;    ///< 2q graphs G₁, H₁, G₂, H₂, ... (copy 1 is the original)
+    std::vector<Graph> reliability;  ///< 2q relabelings of one graph, paired (0,1), (2,3), ...
+    bool reliability_of_b = false;   ///< whether the reliability group is made of H
+};
 
-/// The RPC decision from embeddings already computed: `test` holds f(G_1), f(H_1), f(G_2), ...;
-/// `reliability` the 2q relabelings of one graph, paired consecutively (both 2q × d). The
-/// threshold uses q = rows / 2, d = cols and opt.alpha. Throws InvalidArgument on shape mismatch.
-RpcDecision rpc_from_embeddings(const Eigen::MatrixXd& test, const Eigen::MatrixXd& reliability,
-                                const EvalOptions& opt);
+/// The groups of a pair for the pair's random stream `rng` (stream_seed(seed, pair id)), exactly
+/// as evaluate_pair builds them; draws from rng in a fixed order.
+PairGroups make_pair_groups(const GraphPairRecord& pair, int q, Rng& rng);
 
-/// Trains and judges one pair. All randomness (relabelings, which graph gives the reliability
-/// group, model initialisation via torch::manual_seed) comes from stream_seed(seed, pair id), so
-/// results do not depend on --jobs, the order of pairs or sharding.
+/// Trains and judges one pair under both protocols. Every random draw (relabelings, which graph
+/// gives the reliability group, initial weights, random operations of the model) comes from the
+/// pair's own generators, seeded from stream_seed(seed, pair id); LibTorch's process-global
+/// generator is never used. So results do not depend on --jobs, the order of pairs or sharding.
 /// Determinism: on CPU the same seed, options and intra-op thread count give bitwise identical
 /// T² values run to run (PPGN's BLAS kernels also do not depend on the thread count). On CUDA,
-/// cuBLAS/cuDNN reductions and GIN's index_add_ (atomic adds) are not bitwise reproducible, so
-/// T² can differ between runs: in the last digits, or more where the difference moves the epoch at
-/// which early stopping fires (PPGN on all 400 pairs, H100, twice: 380 T² identical, all decisions
+/// cuBLAS/cuDNN reductions and index_add_ (atomic adds) are not bitwise reproducible, so T² can
+/// differ between runs: in the last digits, or more where the difference moves the epoch at which
+/// early stopping fires (PPGN on all 400 pairs, H100, twice: 380 T² identical, all decisions
 /// identical). Decisions far from the threshold do not change.
-/// Throws InvalidArgument / Unsupported for bad options.
-PairEvaluation evaluate_pair(const GraphPairRecord& pair, const EvalOptions& opt, std::uint64_t seed);
-
-/// Sets LibTorch's intra-op threads (process-wide) and returns the previous value.
-int set_torch_threads(int threads);
-/// Names of the implemented models and the whole SPEC table as text, for --list-models.
-std::string describe_models();
+/// With `ctx`, training stops between epochs when the context is cancelled (throws Cancelled).
+/// The record's settings_id is left empty (the run fills it in).
+/// Throws InvalidArgument / Unsupported for bad options, Error for a LibTorch failure.
+EvalRecord evaluate_pair(const GraphPairRecord& pair, const EvalOptions& opt, std::uint64_t seed,
+                         const RunContext* ctx = nullptr);
 
 }  // namespace brec

@@ -57,6 +57,9 @@ struct EvalRecord {
     double seconds = 0.0;        ///< the whole pair: data, training and the decision
     double train_seconds = 0.0;  ///< training only
     std::string settings_id;     ///< the run's settings (resume never mixes two settings)
+    /// The model's theoretical bound as a hardness level key ("1wl", "2fwl", "3fwl"; "" = none
+    /// proven): pairs at or below it are within the model's theory.
+    std::string bound;
     /// Non-empty when the pair was not run (e.g. it needs more memory than allowed): the reason.
     /// A skipped pair counts as not distinguished and not as a reliability failure.
     std::string skipped;

@@ -1,0 +1,49 @@
+#pragma once
+// Layers whose parameters are initialised from a generator passed in. LibTorch's own Linear and
+// Embedding initialise themselves from the process-global generator in their constructors, which
+// makes a pair's initial weights depend on what other threads drew first; these draw only from
+// the generator they are given, with the same distributions as PyTorch's defaults unless asked
+// otherwise.
+
+#include <torch/torch.h>
+
+namespace brec::nn {
+
+/// How a Linear layer's parameters are drawn.
+enum class Init {
+    /// PyTorch's default: weight and bias ~ U(−1/√in, 1/√in) (kaiming_uniform with a = √5).
+    torch_default,
+    /// Xavier/Glorot normal weight N(0, 2/(in+out)), zero bias (the PPGN reference's scheme).
+    xavier_normal,
+};
+
+/// Fills `t` with U(−bound, bound) from `gen`, without recording gradients.
+void uniform_init(torch::Tensor& t, double bound, torch::Generator& gen);
+/// Fills `t` with N(0, std²) from `gen`, without recording gradients.
+void normal_init(torch::Tensor& t, double std, torch::Generator& gen);
+
+/// y = x Wᵀ + b, W [out, in].
+struct LinearImpl : torch::nn::Module {
+    LinearImpl(std::int64_t in, std::int64_t out, torch::Generator& gen, Init init = Init::torch_default,
+               bool with_bias = true);
+    torch::Tensor forward(const torch::Tensor& x) { return torch::linear(x, weight, bias); }
+    torch::Tensor weight, bias;  ///< bias undefined without one
+};
+TORCH_MODULE(Linear);
+
+/// A lookup table [count, dim] ~ N(0, 1) (PyTorch's default), or N(0, std²) when std > 0.
+struct EmbeddingImpl : torch::nn::Module {
+    EmbeddingImpl(std::int64_t count, std::int64_t dim, torch::Generator& gen, double std = 0.0);
+    torch::Tensor forward(const torch::Tensor& index) { return weight.index_select(0, index.reshape(-1)).view(out_shape(index)); }
+    torch::Tensor weight;
+
+private:
+    std::vector<std::int64_t> out_shape(const torch::Tensor& index) const;
+};
+TORCH_MODULE(Embedding);
+
+/// BatchNorm1d with PyTorch's defaults, or the BREC models' "statistics only" variant
+/// (affine off, momentum 1: eval mode then uses the statistics of the last training batch).
+torch::nn::BatchNorm1d batch_norm(std::int64_t features, bool affine = true, double momentum = 0.1);
+
+}  // namespace brec::nn

@@ -1,0 +1,56 @@
+#pragma once
+// What every GNN of brec is: a torch module that embeds a list of graphs, prepared once as
+// tensors, into d-dimensional vectors; plus the per-pair random generators it draws from.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <torch/torch.h>
+
+#include "brec/graph/graph.hpp"
+
+namespace brec {
+
+/// A LibTorch generator for `device` seeded with `seed`, independent of LibTorch's process-global
+/// generators (which are shared by all threads, so drawing from them makes a result depend on
+/// scheduling). On CUDA it is a fresh CUDA generator of that device.
+torch::Generator make_generator(torch::Device device, std::uint64_t seed);
+
+/// The random streams of one model instance. Parameters are initialised on the CPU from `init`, so
+/// a seed gives the same initial weights on every device; random operations of training and
+/// inference (node drops, sampling noise, attention dropout) draw from `run`, a generator of the
+/// model's device.
+struct ModelRandom {
+    torch::Generator init;
+    torch::Generator run;
+};
+/// Both generators of a model, derived from one 64-bit stream (e.g. the stream of (seed, pair id)).
+ModelRandom make_model_random(std::uint64_t stream, torch::Device device);
+
+/// The architecture settings a model is built with (the training settings live in eval).
+struct ModelConfig {
+    int radius = 0;    ///< subgraph radius / hop count / distance cap, as the model defines it
+    int layers = 4;
+    int hidden = 32;
+    int out_dim = 16;  ///< d, the embedding dimension judged by RPC
+    /// BatchNorm1d on the output where the model has one (the BREC models do). With it, a batch of
+    /// consecutive (G, H) pairs is centred so that f(G) = −f(H) for every pair the model separates
+    /// at all; false is an ablation that shows the loss actually training.
+    bool output_norm = true;
+    /// PPGN's CPU kernels: "auto" (BLAS kernels when sgemm_ is found), "blas", or "torch" (torch ops
+    /// only; what CUDA tensors always use). Other models ignore it.
+    std::string kernel = "auto";
+};
+
+/// A model that embeds graphs. set_graphs converts a list of graphs to the model's tensors on
+/// `device`, once; forward_range(begin, end) embeds graphs [begin, end) of that list as one batch
+/// and returns [end − begin, out_dim]. Batches are built at most once per range and reused, so
+/// an epoch costs only the forward and backward passes.
+class GraphEmbedder : public torch::nn::Module {
+public:
+    virtual void set_graphs(const std::vector<Graph>& graphs, torch::Device device) = 0;
+    virtual torch::Tensor forward_range(std::size_t begin, std::size_t end) = 0;
+};
+
+}  // namespace brec

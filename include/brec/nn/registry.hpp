@@ -1,0 +1,89 @@
+#pragma once
+// The model registry: every model brec can train, by name, with the settings the BREC study used
+// for it, its expressiveness bound, the pairs the study ran it on and the counts it published.
+//
+// Each model lives in one file, src/nn/models/NAME.cpp, which defines `ModelEntry NAME_model()`;
+// the built-in list (src/nn/models/builtin.cpp) names each model once. Static libraries drop
+// self-registering objects, so the list is explicit.
+//
+// @article{wang2023towards, title={Towards Better Evaluation of GNN Expressiveness with BREC
+//   Dataset}, author={Wang, Yanbo and Zhang, Muhan}, journal={arXiv:2304.07702}, year={2023}}
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "brec/nn/model.hpp"
+#include "brec/stats/hotelling.hpp"
+
+namespace brec {
+
+/// Training and architecture settings of a model (the BREC study's best, per model).
+struct Hyper {
+    int radius = 0;  ///< see ModelConfig::radius; 0 = not used
+    int layers = 4;
+    int hidden = 32;
+    double lr = 1e-4;
+    double weight_decay = 1e-4;
+    int batch = 32;  ///< graphs per batch (pairs × 2)
+    int epochs = 20;
+    double loss_threshold = 0.2;  ///< early stop when the epoch loss falls below it (strictly)
+};
+
+/// A row of Table 2 of the BREC paper: pairs distinguished per group (Basic 60, Regular 140,
+/// Extension 100, CFI 100). Negative = the paper has no row for the model.
+struct PaperRow {
+    int basic = -1, regular = -1, extension = -1, cfi = -1;
+    bool known() const { return basic >= 0; }
+    int total() const { return known() ? basic + regular + extension + cfi : -1; }
+};
+
+/// Everything brec knows about a model besides its code.
+struct ModelSpec {
+    std::string name;      ///< the --model name
+    std::string family;    ///< one line: what the model is
+    std::string citation;  ///< short form, e.g. "Xu et al., ICLR 2019"
+    /// The WL level bounding the model's power, as a hardness level key ("1wl", "2fwl", "3fwl"),
+    /// or "" when no such bound is proven. Pairs at or below it are within the model's theory.
+    std::string bound;
+    std::string bound_note;  ///< the bound in words, e.g. "= 3-WL (2-FWL)"
+    Hyper defaults;
+    /// Pair ids the BREC study ran the model on ("" = all 400); pairs not run count as failures
+    /// in the paper's Table 2.
+    std::string paper_subset;
+    PaperRow paper;  ///< the model's Table 2 row
+    /// How the model's released script inverts the covariance (the reference protocol reproduces it).
+    T2Inverse reference_inverse = T2Inverse::pinv;
+    /// The RPC threshold of the model's released script under the reference protocol; 0 = the F
+    /// threshold (72.34 for q = 32, d = 16). DropGNN's script kept an older 5.0.
+    double reference_threshold = 0.0;
+    /// Outputs are random at inference (DropGNN): the reliability group measures that randomness,
+    /// and training never stops early on a loss threshold of 0.
+    bool random_at_inference = false;
+};
+
+using ModelFactory = std::function<std::shared_ptr<GraphEmbedder>(const ModelConfig&, ModelRandom&)>;
+
+struct ModelEntry {
+    ModelSpec spec;
+    ModelFactory make;
+};
+
+/// The built-in models in registry order.
+const std::vector<ModelEntry>& model_registry();
+/// Their names, in registry order.
+std::vector<std::string> model_names();
+/// The entry of a model. Throws InvalidArgument naming the available models for an unknown name
+/// (and saying so when the name is a BREC-study model not yet available).
+const ModelEntry& find_model(const std::string& name);
+
+/// A fresh model: architecture from `config`, parameters from `random.init`. Throws
+/// InvalidArgument for an unknown model or non-positive sizes.
+std::shared_ptr<GraphEmbedder> make_model(const std::string& name, const ModelConfig& config, ModelRandom& random);
+
+/// The registry as an aligned text table (name, defaults, bound, paper row), then the BREC-study
+/// models not available yet.
+std::string describe_models();
+
+}  // namespace brec

@@ -1,0 +1,49 @@
+#include "brec/nn/layers.hpp"
+
+#include <cmath>
+
+namespace brec::nn {
+
+void uniform_init(torch::Tensor& t, double bound, torch::Generator& gen) {
+    torch::NoGradGuard guard;
+    t.uniform_(-bound, bound, gen);
+}
+
+void normal_init(torch::Tensor& t, double std, torch::Generator& gen) {
+    torch::NoGradGuard guard;
+    t.normal_(0.0, std, gen);
+}
+
+LinearImpl::LinearImpl(std::int64_t in, std::int64_t out, torch::Generator& gen, Init init, bool with_bias) {
+    weight = register_parameter("weight", torch::empty({out, in}));
+    if (with_bias) bias = register_parameter("bias", torch::empty({out}));
+    if (init == Init::xavier_normal) {
+        normal_init(weight, std::sqrt(2.0 / static_cast<double>(in + out)), gen);
+        if (with_bias) {
+            torch::NoGradGuard guard;
+            bias.zero_();
+        }
+    } else {
+        // kaiming_uniform_(a = √5) gives bound √(6 / ((1 + a²) fan_in)) = 1/√fan_in.
+        const double bound = in > 0 ? 1.0 / std::sqrt(static_cast<double>(in)) : 0.0;
+        uniform_init(weight, bound, gen);
+        if (with_bias) uniform_init(bias, bound, gen);
+    }
+}
+
+EmbeddingImpl::EmbeddingImpl(std::int64_t count, std::int64_t dim, torch::Generator& gen, double std) {
+    weight = register_parameter("weight", torch::empty({count, dim}));
+    normal_init(weight, std > 0 ? std : 1.0, gen);
+}
+
+std::vector<std::int64_t> EmbeddingImpl::out_shape(const torch::Tensor& index) const {
+    std::vector<std::int64_t> shape(index.sizes().begin(), index.sizes().end());
+    shape.push_back(weight.size(1));
+    return shape;
+}
+
+torch::nn::BatchNorm1d batch_norm(std::int64_t features, bool affine, double momentum) {
+    return torch::nn::BatchNorm1d(torch::nn::BatchNorm1dOptions(features).affine(affine).momentum(momentum));
+}
+
+}  // namespace brec::nn

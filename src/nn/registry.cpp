@@ -1,0 +1,101 @@
+#include "brec/nn/registry.hpp"
+
+#include <algorithm>
+#include <iomanip>
+#include <sstream>
+
+#include "brec/core/error.hpp"
+#include "nn/models/builtin.hpp"
+
+namespace brec {
+namespace models {
+
+const std::vector<std::string>& planned_models() {
+    static const std::vector<std::string> kPlanned = {
+        "ngnn", "de_ngnn", "ds_gnn", "dss_gnn", "sun",  "sswl_p",  "gnn_ak", "kp_gnn",
+        "i2_gnn", "lgnn2", "kc_setgnn", "gsn", "dropgnn", "osan", "graphormer"};
+    return kPlanned;
+}
+
+}  // namespace models
+
+const std::vector<ModelEntry>& model_registry() {
+#define BREC_LIST_MODEL(name) models::name##_model(),
+    static const std::vector<ModelEntry> kModels = {BREC_BUILTIN_MODELS(BREC_LIST_MODEL)};
+#undef BREC_LIST_MODEL
+    return kModels;
+}
+
+std::vector<std::string> model_names() {
+    std::vector<std::string> names;
+    for (const auto& m : model_registry()) names.push_back(m.spec.name);
+    return names;
+}
+
+namespace {
+
+std::string joined_names() {
+    std::string out;
+    for (const auto& n : model_names()) out += (out.empty() ? "" : ", ") + n;
+    return out;
+}
+
+}  // namespace
+
+const ModelEntry& find_model(const std::string& name) {
+    for (const auto& m : model_registry())
+        if (m.spec.name == name) return m;
+    const auto& planned = models::planned_models();
+    if (std::find(planned.begin(), planned.end(), name) != planned.end())
+        throw InvalidArgument("model '" + name + "' of the BREC study is not available in this build yet (available: " +
+                              joined_names() + ")");
+    throw InvalidArgument("unknown model '" + name + "' (available: " + joined_names() + ")");
+}
+
+std::shared_ptr<GraphEmbedder> make_model(const std::string& name, const ModelConfig& config, ModelRandom& random) {
+    const ModelEntry& entry = find_model(name);
+    if (config.layers < 1 || config.hidden < 1 || config.out_dim < 1)
+        throw InvalidArgument("model sizes must be positive (layers " + std::to_string(config.layers) + ", hidden " +
+                              std::to_string(config.hidden) + ", output " + std::to_string(config.out_dim) + ")");
+    return entry.make(config, random);
+}
+
+std::string describe_models() {
+    std::ostringstream out;
+    const auto row = [&](const std::vector<std::string>& cells) {
+        static const int kWidth[] = {12, 4, 4, 5, 8, 8, 4, 5, 6, 6, 22};
+        for (std::size_t i = 0; i < cells.size(); ++i) {
+            if (i < sizeof kWidth / sizeof *kWidth)
+                out << std::left << std::setw(kWidth[i]) << cells[i];
+            else
+                out << cells[i];
+        }
+        out << '\n';
+    };
+    const auto num = [](double x) {
+        std::ostringstream s;
+        s << x;
+        return s.str();
+    };
+    row({"model", "r", "L", "h", "lr", "wd", "b", "E", "t", "bound", "BREC paper B/R/E/C=total", "family"});
+    for (const auto& m : model_registry()) {
+        const ModelSpec& s = m.spec;
+        const Hyper& h = s.defaults;
+        const std::string paper = s.paper.known() ? std::to_string(s.paper.basic) + "/" + std::to_string(s.paper.regular) +
+                                                        "/" + std::to_string(s.paper.extension) + "/" +
+                                                        std::to_string(s.paper.cfi) + "=" + std::to_string(s.paper.total())
+                                                  : "-";
+        row({s.name, h.radius ? std::to_string(h.radius) : "-", std::to_string(h.layers), std::to_string(h.hidden),
+             num(h.lr), num(h.weight_decay), std::to_string(h.batch), std::to_string(h.epochs), num(h.loss_threshold),
+             s.bound.empty() ? "-" : s.bound, paper, s.family});
+    }
+    const auto& planned = models::planned_models();
+    if (!planned.empty()) {
+        out << "\nBREC-study models not available in this build yet:";
+        for (const auto& p : planned) out << ' ' << p;
+        out << '\n';
+    }
+    return out.str();
+}
+
+}  // namespace brec
