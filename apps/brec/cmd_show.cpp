@@ -5,7 +5,7 @@
 #include "commands.hpp"
 #include "common.hpp"
 #include "brec/core/error.hpp"
-#include "brec/gen/layout.hpp"
+#include "brec/report/layout.hpp"
 #include "brec/graph/algorithms.hpp"
 #include "brec/graph/properties.hpp"
 #include "brec/io/files.hpp"
