@@ -24,15 +24,6 @@ struct ReportArgs {
     ReportOptions opt;
 };
 
-std::vector<std::string> split_formats(const std::string& s) {
-    std::vector<std::string> out;
-    std::stringstream ss(s);
-    std::string f;
-    while (std::getline(ss, f, ','))
-        if (!f.empty()) out.push_back(f);
-    return out;
-}
-
 int run_report(const ReportArgs& args, RunContext& ctx) {
     ResultReader reader(ResultReadOptions{args.fine});
     // Reading and the statistics take milliseconds: no progress bar, so an error stays one line.
@@ -43,16 +34,15 @@ int run_report(const ReportArgs& args, RunContext& ctx) {
         for (const auto& n : analysis.notes) ctx.warn(n);
 
     if (args.out.empty()) {
-        const auto formats = split_formats(args.formats.empty() ? "md" : args.formats);
+        const auto formats = parse_report_formats(args.formats.empty() ? "md" : args.formats);
         if (formats.size() != 1)
             throw InvalidArgument("without --out, give exactly one --format (md, latex or json)");
-        const auto files = report_files(analysis, formats);
-        std::cout << files.front().second;
+        // Printing draws no figure: only what is written is rendered.
+        std::cout << render_report(analysis, formats.front());
         return 0;
     }
     // Everything is rendered before anything is written; each file is written atomically.
-    const auto files = report_files(
-        analysis, split_formats(args.formats.empty() ? "md,latex,json" : args.formats));
+    const auto files = report_files(analysis, parse_report_formats(args.formats));
     std::error_code ec;
     std::filesystem::create_directories(args.out, ec);
     if (ec) throw IoError("cannot create directory " + args.out + ": " + ec.message());
@@ -119,9 +109,11 @@ void add_report(CLI::App& root, Action& action) {
                     "Comma-separated md, latex, json (default: md to stdout; all three with --out)")
         ->check(CLI::Validator(
             [](std::string& value) {
-                for (const auto& f : split_formats(value))
-                    if (f != "md" && f != "markdown" && f != "latex" && f != "tex" && f != "json")
-                        return "unknown report format '" + f + "' (expected md, latex or json)";
+                try {
+                    parse_report_formats(value);
+                } catch (const InvalidArgument& e) {
+                    return std::string(e.what());
+                }
                 return std::string();
             },
             "md|latex|json[,...]"));

@@ -17,12 +17,27 @@ const ReportCell* ReportAnalysis::cell(const std::string& task, const std::strin
     return nullptr;
 }
 
-std::vector<std::vector<int>> cd_cliques(const std::vector<double>& mean_ranks, double cd) {
-    const int k = static_cast<int>(mean_ranks.size());
-    std::vector<int> order(static_cast<std::size_t>(k));
+const ReportTask& ReportAnalysis::task(const std::string& name) const {
+    for (const auto& t : tasks)
+        if (t.name == name) return t;
+    throw InvalidArgument("the report has no task '" + name + "'");
+}
+
+std::string ReportTask::label() const {
+    return pairs >= 0 ? name + " (" + std::to_string(pairs) + ")" : name;
+}
+
+std::vector<int> rank_order(const std::vector<double>& mean_ranks) {
+    std::vector<int> order(mean_ranks.size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(),
                      [&](int a, int b) { return mean_ranks[a] < mean_ranks[b]; });
+    return order;
+}
+
+std::vector<std::vector<int>> cd_cliques(const std::vector<double>& mean_ranks, double cd) {
+    const int k = static_cast<int>(mean_ranks.size());
+    const std::vector<int> order = rank_order(mean_ranks);
     std::vector<std::vector<int>> out;
     int last_end = -1;
     for (int i = 0; i < k; ++i) {
@@ -47,12 +62,19 @@ ReportAnalysis analyse_results(const ResultSet& results, const ReportOptions& op
     a.results = results;
     a.notes = results.notes;
 
-    // Group records into cells, seeds ascending.
+    // Group records into cells, seeds ascending. The reader gives every record of a task the same
+    // direction; the task takes it from there, once.
     std::map<std::pair<std::string, std::string>, std::vector<const ResultRecord*>> groups;
     std::map<std::string, bool> direction;
     for (const auto& r : results.records) {
         groups[{r.task, r.model}].push_back(&r);
-        direction[r.task] = r.higher_is_better;
+        direction.emplace(r.task, r.higher_is_better);
+    }
+    for (const auto& name : results.tasks) {
+        ReportTask t;
+        t.name = name;
+        t.higher_is_better = direction.count(name) ? direction[name] : true;
+        a.tasks.push_back(std::move(t));
     }
     for (const auto& task : results.tasks) {
         for (const auto& model : results.models) {
@@ -95,11 +117,26 @@ ReportAnalysis analyse_results(const ResultSet& results, const ReportOptions& op
         }
     }
 
+    // Per task: its size and its best model(s).
+    for (auto& t : a.tasks) {
+        bool any = false;
+        double best = 0.0;
+        for (const auto& c : a.cells) {
+            if (c.task != t.name) continue;
+            t.pairs = std::max(t.pairs, c.pairs);
+            if (!any || (t.higher_is_better ? c.t.mean > best : c.t.mean < best)) best = c.t.mean;
+            any = true;
+        }
+        for (const auto& c : a.cells)
+            if (c.task == t.name && c.t.mean == best) t.best.push_back(c.model);
+    }
+
     // Per task: every model pair, paired by seed, Holm within the task (each test separately).
-    for (const auto& task : results.tasks) {
+    for (const auto& rt : a.tasks) {
+        const std::string& task = rt.name;
         TaskComparisons tc;
         tc.task = task;
-        tc.higher_is_better = direction[task];
+        tc.higher_is_better = rt.higher_is_better;
         std::vector<std::size_t> testable;
         for (std::size_t i = 0; i < results.models.size(); ++i)
             for (std::size_t j = i + 1; j < results.models.size(); ++j) {
@@ -178,7 +215,8 @@ ReportAnalysis analyse_results(const ResultSet& results, const ReportOptions& op
     std::vector<std::vector<double>> scores;
     std::vector<bool> higher;
     std::vector<std::string> dropped;
-    for (const auto& task : results.tasks) {
+    for (const auto& rt : a.tasks) {
+        const std::string& task = rt.name;
         std::vector<double> row;
         for (const auto& m : results.models) {
             const ReportCell* c = a.cell(task, m);
@@ -191,7 +229,7 @@ ReportAnalysis analyse_results(const ResultSet& results, const ReportOptions& op
         }
         ra.tasks.push_back(task);
         scores.push_back(row);
-        higher.push_back(direction[task]);
+        higher.push_back(rt.higher_is_better);
     }
     if (!dropped.empty() && results.models.size() >= 2) {
         std::string list;
@@ -212,6 +250,7 @@ ReportAnalysis analyse_results(const ResultSet& results, const ReportOptions& op
         const Nemenyi nm = nemenyi(k, static_cast<int>(ra.tasks.size()), options.alpha);
         ra.q_alpha = nm.q_alpha;
         ra.cd = nm.cd;
+        ra.order = rank_order(ra.friedman.mean_ranks);
         ra.cliques = cd_cliques(ra.friedman.mean_ranks, ra.cd);
     }
     return a;

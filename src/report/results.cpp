@@ -75,29 +75,6 @@ bool parse_double(const std::string& s, double& out) {
     return true;
 }
 
-/// "file:3-5,9" from a list of (file, line).
-std::string compact_sources(std::vector<std::pair<std::string, std::int64_t>> where) {
-    std::sort(where.begin(), where.end());
-    std::string out;
-    std::size_t i = 0;
-    while (i < where.size()) {
-        const std::string& file = where[i].first;
-        out += (out.empty() ? "" : "; ") + file + ":";
-        bool first = true;
-        while (i < where.size() && where[i].first == file) {
-            std::size_t j = i;
-            while (j + 1 < where.size() && where[j + 1].first == file &&
-                   where[j + 1].second == where[j].second + 1)
-                ++j;
-            out += (first ? "" : ",") + std::to_string(where[i].second);
-            if (j > i) out += "-" + std::to_string(where[j].second);
-            first = false;
-            i = j + 1;
-        }
-    }
-    return out;
-}
-
 std::string run_name(const std::pair<std::string, std::uint64_t>& key) {
     return "model " + key.first + " seed " + std::to_string(key.second);
 }
@@ -125,6 +102,48 @@ std::uint64_t seed_of(const nlohmann::json& j, const std::string& source, std::i
 }
 
 }  // namespace
+
+std::string SourceLine::str() const {
+    return line > 0 ? file + ":" + std::to_string(line) : file;
+}
+
+bool SourceLine::operator<(const SourceLine& o) const {
+    return file != o.file ? file < o.file : line < o.line;
+}
+
+void Provenance::add(const SourceLine& where) {
+    const auto at = std::lower_bound(lines.begin(), lines.end(), where);
+    if (at == lines.end() || !(*at == where)) lines.insert(at, where);
+}
+
+void Provenance::add(const Provenance& other) {
+    for (const auto& l : other.lines) add(l);
+}
+
+std::string Provenance::str() const {
+    std::string out;
+    std::size_t i = 0;
+    while (i < lines.size()) {
+        const std::string& file = lines[i].file;
+        out += (out.empty() ? "" : "; ") + file;
+        bool first = true;
+        while (i < lines.size() && lines[i].file == file) {
+            if (lines[i].line <= 0) {
+                ++i;
+                continue;
+            }
+            std::size_t j = i;
+            while (j + 1 < lines.size() && lines[j + 1].file == file &&
+                   lines[j + 1].line == lines[j].line + 1)
+                ++j;
+            out += (first ? ":" : ",") + std::to_string(lines[i].line);
+            if (j > i) out += "-" + std::to_string(lines[j].line);
+            first = false;
+            i = j + 1;
+        }
+    }
+    return out;
+}
 
 void ResultReader::note_model(const std::string& model) {
     if (std::find(model_order_.begin(), model_order_.end(), model) == model_order_.end())
@@ -204,15 +223,16 @@ void ResultReader::add_csv(const std::vector<std::string>& lines, const std::str
                 throw ParseError(source, no, "direction must be max or min, found '" + f[4] + "'");
             r.higher_is_better = d == "max";
         }
-        r.source = source + ":" + std::to_string(no);
+        const SourceLine here{source, no};
+        r.source.add(here);
         if (f.size() == 5 && !f[4].empty()) {
             const auto [it, fresh] =
-                csv_direction_.emplace(r.task, std::make_pair(r.higher_is_better, r.source));
+                csv_direction_.emplace(r.task, std::make_pair(r.higher_is_better, here));
             if (!fresh && it->second.first != r.higher_is_better)
                 throw ParseError(source, no,
                                  "task '" + r.task + "' has direction " +
                                      (it->second.first ? "max" : "min") + " at " +
-                                     it->second.second);
+                                     it->second.second.str());
         }
         note_model(r.model);
         csv_.push_back(std::move(r));
@@ -226,7 +246,7 @@ void ResultReader::add_json_object(const nlohmann::json& j, const std::string& s
             throw ParseError(source, line, "\"categories\" must be an object");
         const RunKey key{model_of(j, source, line), seed_of(j, source, line)};
         Summary s;
-        s.source = source + ":" + std::to_string(line);
+        s.source = SourceLine{source, line};
         if (j.contains("shard") && j["shard"].is_string()) s.shard = j["shard"].get<std::string>();
         for (const auto& [name, c] : j["categories"].items()) {
             std::vector<long long> counts(3, 0);
@@ -269,7 +289,7 @@ void ResultReader::add_json_object(const nlohmann::json& j, const std::string& s
                 throw ParseError(source, line, "\"reliability_failure\" must be true or false");
             p.reliable = !j["reliability_failure"].get<bool>();
         }
-        p.source = source + ":" + std::to_string(line);
+        p.source = SourceLine{source, line};
         const long long id = j["id"].get<long long>();
         note_model(key.first);
         if (!summaries_.count(key) && !pairs_.count(key)) run_order_.push_back(key);
@@ -281,7 +301,7 @@ void ResultReader::add_json_object(const nlohmann::json& j, const std::string& s
                 o.reliable != p.reliable)
                 throw ParseError(source, line,
                                  "pair " + std::to_string(id) + " of " + run_name(key) +
-                                     " conflicts with the record at " + o.source);
+                                     " conflicts with the record at " + o.source.str());
             return;  // the same record in two shards or twice in one file
         }
         run.emplace(id, std::move(p));
@@ -299,13 +319,7 @@ ResultSet ResultReader::finish() const {
     // BREC runs: fine category -> {pairs, distinguished, failures, sources}.
     struct Counts {
         long long pairs = 0, distinguished = 0, failures = 0;
-        std::vector<std::pair<std::string, std::int64_t>> where;
-        std::vector<std::string> summary_sources;
-    };
-    auto split_source = [](const std::string& s) {
-        const auto colon = s.rfind(':');
-        return std::make_pair(s.substr(0, colon),
-                              static_cast<std::int64_t>(std::stoll(s.substr(colon + 1))));
+        Provenance where;
     };
     // The summaries of a run merged into counts per category: a whole-run summary wins over
     // shard summaries, distinct shards are summed, two different summaries of one shard conflict.
@@ -318,17 +332,18 @@ ResultSet ResultReader::finish() const {
                 by_shard[s.shard] = &s;
             } else if (found->second->categories != s.categories) {
                 if (!strict) return false;
-                const auto [file, line] = split_source(s.source);
-                throw ParseError(file, line,
+                throw ParseError(s.source.file, s.source.line,
                                  "summary of " + run_name(key) +
                                      (s.shard.empty() ? "" : " shard " + s.shard) +
-                                     " conflicts with the one at " + found->second->source);
+                                     " conflicts with the one at " +
+                                     found->second->source.str());
             }
         }
         if (by_shard.count("") && by_shard.size() > 1) {
             if (strict)
                 rs.notes.push_back(run_name(key) + ": whole-run summary at " +
-                                   by_shard[""]->source + " used, shard summaries ignored");
+                                   by_shard[""]->source.str() +
+                                   " used, shard summaries ignored");
             const Summary* whole = by_shard[""];
             by_shard.clear();
             by_shard[""] = whole;
@@ -339,7 +354,7 @@ ResultSet ResultReader::finish() const {
                 c.pairs += v[0];
                 c.distinguished += v[1];
                 c.failures += v[2];
-                c.summary_sources.push_back(s->source);
+                c.where.add(s->source);
             }
         return true;
     };
@@ -355,7 +370,7 @@ ResultSet ResultReader::finish() const {
                 ++c.pairs;
                 c.distinguished += p.distinguished && p.reliable;
                 c.failures += !p.reliable;
-                c.where.push_back(split_source(p.source));
+                c.where.add(p.source);
             }
             // Per-pair records are the raw data and win. A summary that agrees with them (the
             // last line of `brec wl --json`, the summary.json of a complete run) needs no note.
@@ -371,7 +386,7 @@ ResultSet ResultReader::finish() const {
                 }
                 if (!agree)
                     rs.notes.push_back(run_name(key) + ": summary object(s) at " +
-                                       sit->second[0].source +
+                                       sit->second[0].source.str() +
                                        (sit->second.size() > 1 ? " and others" : "") +
                                        " disagree with the per-pair records (a partial, resumed or "
                                        "multi-seed run?); the per-pair records are used");
@@ -391,11 +406,7 @@ ResultSet ResultReader::finish() const {
             t.pairs += c.pairs;
             t.distinguished += c.distinguished;
             t.failures += c.failures;
-            t.where.insert(t.where.end(), c.where.begin(), c.where.end());
-            for (const auto& s : c.summary_sources)
-                if (std::find(t.summary_sources.begin(), t.summary_sources.end(), s) ==
-                    t.summary_sources.end())
-                    t.summary_sources.push_back(s);
+            t.where.add(c.where);
         }
         for (const auto& [task, c] : tasks) {
             if (c.pairs == 0) continue;
@@ -406,12 +417,7 @@ ResultSet ResultReader::finish() const {
             r.value = static_cast<double>(c.distinguished);
             r.pairs = static_cast<int>(c.pairs);
             r.reliability_failures = static_cast<int>(c.failures);
-            if (!c.where.empty()) {
-                r.source = compact_sources(c.where);
-            } else {
-                for (const auto& s : c.summary_sources)
-                    r.source += (r.source.empty() ? "" : "; ") + s;
-            }
+            r.source = c.where;
             brec_tasks.insert(task);
             brec_records.push_back(std::move(r));
         }
@@ -427,17 +433,15 @@ ResultSet ResultReader::finish() const {
     for (const auto& r : rs.records) {
         const auto [it, fresh] = seen.emplace(std::make_tuple(r.task, r.model, r.seed), &r);
         if (!fresh) {
-            // A CSV row's source is "file:line"; a merged BREC record names several lines.
-            const auto colon = r.source.rfind(':');
-            const std::string tail = colon == std::string::npos ? "" : r.source.substr(colon + 1);
-            const bool one_line =
-                !tail.empty() && std::all_of(tail.begin(), tail.end(),
-                                             [](char ch) { return ch >= '0' && ch <= '9'; });
-            const std::string file = r.source.substr(0, one_line ? colon : r.source.find(':'));
-            throw ParseError(file, one_line ? std::stoll(tail) : 0,
+            // A CSV row has one line; a merged BREC record names its first file only.
+            const auto& lines = r.source.lines;
+            const SourceLine at = lines.size() == 1 ? lines[0]
+                                  : lines.empty()   ? SourceLine{}
+                                                    : SourceLine{lines[0].file, 0};
+            throw ParseError(at.file, at.line,
                              "task '" + r.task + "', model '" + r.model + "', seed " +
                                  std::to_string(r.seed) + " given twice (also at " +
-                                 it->second->source + ")");
+                                 it->second->source.str() + ")");
         }
     }
     // A CSV direction given on any row of a task applies to its rows without one.

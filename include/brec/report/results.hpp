@@ -11,6 +11,29 @@
 
 namespace brec {
 
+/// A line of an input file (1-based; 0: the file as a whole).
+struct SourceLine {
+    std::string file;
+    std::int64_t line = 0;
+
+    /// "file:line", or the file alone for line 0.
+    std::string str() const;
+    bool operator<(const SourceLine& o) const;
+    bool operator==(const SourceLine& o) const { return file == o.file && line == o.line; }
+};
+
+/// Where a number came from: the input lines it was computed from, kept typed (not as text) so that
+/// errors can name a file and line without parsing a string back.
+struct Provenance {
+    std::vector<SourceLine> lines;  ///< sorted, each once
+
+    /// Adds a line (keeps the order, drops a repeat).
+    void add(const SourceLine& where);
+    void add(const Provenance& other);
+    /// Compact text: files in order, runs of lines joined, e.g. "a.jsonl:1-3,7; b.jsonl:2".
+    std::string str() const;
+};
+
 /// One number: the result of one model with one seed on one task.
 struct ResultRecord {
     std::string task;
@@ -21,7 +44,7 @@ struct ResultRecord {
     int pairs = -1;  ///< BREC tasks: pairs run in the category; -1 otherwise
     int reliability_failures =
         -1;              ///< BREC tasks: pairs whose reliability check failed; -1 otherwise
-    std::string source;  ///< "file:line" (or "file:line1,line2,..." when merged) of the raw data
+    Provenance source;  ///< the lines of the raw data (several when counted from per-pair records)
 };
 
 /// All results read from a set of files.
@@ -74,13 +97,13 @@ private:
         std::string category;
         bool distinguished = false;
         bool reliable = true;
-        std::string source;
+        SourceLine source;
     };
     struct Summary {
         std::map<std::string, std::vector<long long>>
             categories;  ///< pairs, distinguished, failures
         std::string shard;
-        std::string source;
+        SourceLine source;
     };
     using RunKey = std::pair<std::string, std::uint64_t>;  ///< (model, seed)
 
@@ -90,8 +113,7 @@ private:
 
     ResultReadOptions options_;
     std::vector<ResultRecord> csv_;
-    std::map<std::string, std::pair<bool, std::string>>
-        csv_direction_;  ///< task -> (max?, where set)
+    std::map<std::string, std::pair<bool, SourceLine>> csv_direction_;  ///< task -> (max?, where set)
     std::map<RunKey, std::map<long long, PairRecord>> pairs_;
     std::map<RunKey, std::vector<Summary>> summaries_;
     std::vector<RunKey> run_order_;

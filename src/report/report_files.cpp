@@ -1,0 +1,58 @@
+// The documents and figures of a report directory, and the report formats by name.
+#include <sstream>
+
+#include "brec/core/error.hpp"
+#include "brec/report/figures.hpp"
+#include "brec/report/render.hpp"
+
+namespace brec {
+
+ReportFormat parse_report_format(const std::string& name) {
+    if (name == "md" || name == "markdown") return ReportFormat::markdown;
+    if (name == "latex" || name == "tex") return ReportFormat::latex;
+    if (name == "json") return ReportFormat::json;
+    throw InvalidArgument("unknown report format '" + name + "' (expected md, latex or json)");
+}
+
+std::vector<ReportFormat> parse_report_formats(const std::string& list) {
+    std::vector<ReportFormat> out;
+    std::stringstream ss(list);
+    std::string item;
+    while (std::getline(ss, item, ','))
+        if (!item.empty()) out.push_back(parse_report_format(item));
+    return out;
+}
+
+std::string render_report(const ReportAnalysis& a, ReportFormat format) {
+    switch (format) {
+        case ReportFormat::markdown: return report_markdown(a);
+        case ReportFormat::latex: return report_latex(a);
+        case ReportFormat::json: return report_json(a).dump(1) + "\n";
+    }
+    throw InvalidArgument("unknown report format");
+}
+
+std::vector<ReportFile> report_files(const ReportAnalysis& a,
+                                     const std::vector<ReportFormat>& formats) {
+    static const std::vector<ReportFormat> kAll = {ReportFormat::markdown, ReportFormat::latex,
+                                                   ReportFormat::json};
+    std::vector<ReportFile> out;
+    for (const ReportFormat f : formats.empty() ? kAll : formats) {
+        const char* name = f == ReportFormat::markdown ? "report.md"
+                           : f == ReportFormat::latex  ? "report.tex"
+                                                       : "report.json";
+        out.push_back({name, render_report(a, f)});
+    }
+    if (a.ranks.available) out.push_back({"cd.svg", cd_diagram_svg(a)});
+    if (a.results.brec) out.push_back({"categories.svg", category_chart_svg(a)});
+    return out;
+}
+
+std::vector<ReportFile> report_files(const ReportAnalysis& a,
+                                     const std::vector<std::string>& formats) {
+    std::vector<ReportFormat> parsed;
+    for (const auto& f : formats) parsed.push_back(parse_report_format(f));
+    return report_files(a, parsed);
+}
+
+}  // namespace brec
