@@ -20,12 +20,13 @@ struct ReportArgs {
     std::string formats;
     std::string out;
     bool fine = false;
+    std::string protocol = "hotelling";
     bool quiet = false;
     ReportOptions opt;
 };
 
 int run_report(const ReportArgs& args, RunContext& ctx) {
-    ResultReader reader(ResultReadOptions{args.fine});
+    ResultReader reader(ResultReadOptions{args.fine, parse_protocol(args.protocol)});
     // Reading and the statistics take milliseconds: no progress bar, so an error stays one line.
     for (const auto& path : args.inputs) reader.add_file(path);
     const ResultSet results = reader.finish();
@@ -136,6 +137,11 @@ void add_report(CLI::App& root, Action& action) {
         ->capture_default_str();
     sub->add_flag("--fine", args->fine,
                   "BREC results: one task per fine category instead of the four groups");
+    sub->add_option("--protocol", args->protocol,
+                    "RPC results: the decision protocol whose counts form the cells (both are "
+                    "shown side by side)")
+        ->check(CLI::IsMember({"hotelling", "brec_reference"}))
+        ->capture_default_str();
     sub->add_flag("--quiet,-q", args->quiet, "No notes on stderr");
     sub->callback(
         [args, &action]() { action = [args](RunContext& ctx) { return run_report(*args, ctx); }; });

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 #include <numeric>
+#include <set>
 
 #include "brec/core/error.hpp"
 #include "brec/core/rng.hpp"
@@ -51,6 +52,56 @@ std::vector<std::vector<int>> cd_cliques(const std::vector<double>& mean_ranks, 
     }
     return out;
 }
+
+namespace {
+
+/// Both protocols' distinguished pairs per model and task (mean over seeds), for RPC results.
+std::vector<ProtocolRow> protocol_rows(const ResultSet& results,
+                                       const std::vector<ReportTask>& tasks) {
+    std::vector<ProtocolRow> rows;
+    for (const auto& model : results.models) {
+        std::set<std::uint64_t> seeds;
+        for (const auto& r : results.records)
+            if (r.model == model && r.rpc) seeds.insert(r.seed);
+        if (seeds.empty()) continue;
+        for (const Protocol p : all_protocols()) {
+            ProtocolRow row;
+            row.model = model;
+            row.protocol = p;
+            row.seeds = static_cast<int>(seeds.size());
+            row.total.known = true;
+            bool any = false;
+            for (const auto& task : tasks) {
+                ProtocolCell cell;
+                int n = 0;
+                bool known = true;
+                for (const auto& r : results.records) {
+                    if (r.model != model || r.task != task.name || !r.rpc) continue;
+                    const ProtocolCount& c = r.protocol(p);
+                    known = known && c.known;
+                    cell.distinguished += c.distinguished;
+                    cell.reliability_failures += c.reliability_failures;
+                    ++n;
+                }
+                if (n > 0) {
+                    cell.known = known;
+                    cell.distinguished /= n;
+                    any = true;
+                    row.total.known = row.total.known && known;
+                    row.total.distinguished += cell.distinguished;
+                    row.total.reliability_failures += cell.reliability_failures;
+                }
+                if (!cell.known) cell = ProtocolCell{};
+                row.tasks.push_back(cell);
+            }
+            if (!any || !row.total.known) row.total = ProtocolCell{};
+            rows.push_back(std::move(row));
+        }
+    }
+    return rows;
+}
+
+}  // namespace
 
 ReportAnalysis analyse_results(const ResultSet& results, const ReportOptions& options) {
     if (!(options.alpha > 0 && options.alpha < 1))
@@ -130,6 +181,8 @@ ReportAnalysis analyse_results(const ResultSet& results, const ReportOptions& op
         for (const auto& c : a.cells)
             if (c.task == t.name && c.t.mean == best) t.best.push_back(c.model);
     }
+
+    a.protocols = protocol_rows(results, a.tasks);
 
     // Per task: every model pair, paired by seed, Holm within the task (each test separately).
     for (const auto& rt : a.tasks) {

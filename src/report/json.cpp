@@ -100,6 +100,25 @@ nlohmann::json report_json(const ReportAnalysis& a) {
         f["cliques"] = cl;
     }
     j["friedman"] = f;
+    if (rs.rpc) {
+        // Both protocols side by side; null where the records do not carry a protocol.
+        j["protocol"] = protocol_name(rs.protocol);
+        json protocols = json::object();
+        for (const Protocol p : all_protocols()) protocols[protocol_name(p)] = json::object();
+        const auto cell = [](const ProtocolCell& c) {
+            return c.known ? json{{"distinguished", c.distinguished},
+                                  {"reliability_failures", c.reliability_failures}}
+                           : json();
+        };
+        for (const auto& row : a.protocols) {
+            json tasks = json::object();
+            for (std::size_t t = 0; t < a.tasks.size(); ++t)
+                tasks[a.tasks[t].name] = cell(row.tasks[t]);
+            protocols[protocol_name(row.protocol)][row.model] = {
+                {"seeds", row.seeds}, {"tasks", tasks}, {"total", cell(row.total)}};
+        }
+        j["protocols"] = protocols;
+    }
     j["notes"] = a.notes;
     return j;
 }

@@ -43,6 +43,14 @@ std::string report_latex(const ReportAnalysis& a) {
             << (detail::single_seed_cells(a) ? "; a cell with one seed shows its value only" : "")
             << ".";
     o << float_table(caption.str(), tables.cells) << "\n";
+    if (!tables.protocols.rows.empty())
+        o << float_table(std::string("Distinguished pairs under both RPC protocols, mean over the "
+                                     "seeds. hotelling: Hotelling's $T^2$ with the factor $q$; "
+                                     "brec\\_reference: the released BREC code's statistic without "
+                                     "$q$ and its equality test. The table above counts ") +
+                             latex_escape(protocol_name(a.results.protocol)) + " (in bold).",
+                         tables.protocols)
+          << "\n";
 
     for (std::size_t i = 0; i < a.comparisons.size(); ++i) {
         std::string notes;

@@ -48,6 +48,9 @@ std::string report_markdown(const ReportAnalysis& a) {
                     : "")
       << "; α = " << a.options.alpha
       << (rs.brec ? "; values are distinguished pairs per category (reliable pairs only)" : "")
+      << (rs.rpc ? std::string(", counted under the ") + protocol_name(rs.protocol) +
+                       " RPC protocol"
+                 : "")
       << ".\n\n";
 
     o << "## Per-cell results\n\n";
@@ -64,6 +67,17 @@ std::string report_markdown(const ReportAnalysis& a) {
           << a.options.bootstrap_seed << "): mean ± half-width of the " << conf
           << "% interval.\n\n"
           << markdown_table(tables.bootstrap);
+    if (!tables.protocols.rows.empty())
+        o << "\n## Both RPC protocols\n\n"
+          << "Distinguished pairs (reliable pairs only) per model under each RPC decision protocol, "
+             "mean over the seeds; [rf N]: reliability failures summed over seeds; total: the sum "
+             "over the tasks; –: the records do not carry that protocol. hotelling: Hotelling's "
+             "T² = q · d̄ᵀ S⁺ d̄ against the F threshold calibrated for it; brec_reference: the "
+             "statistic of the released BREC code, without the factor q (q times stricter), with "
+             "its isclose equality test, which produced the published counts. The per-cell results "
+             "above count "
+          << protocol_name(rs.protocol) << " (in bold).\n\n"
+          << markdown_table(tables.protocols);
 
     o << "\n## Pairwise comparisons per task\n\n";
     o << "Paired by seed. Paired t-test and Wilcoxon signed-rank test (zeros dropped; exact null "

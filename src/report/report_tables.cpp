@@ -72,6 +72,32 @@ Table bootstrap_table(const ReportAnalysis& a) {
     return t;
 }
 
+Table protocol_table(const ReportAnalysis& a) {
+    Table t;
+    t.columns = {left("model", "Model"), left("protocol", "Protocol")};
+    for (const auto& task : a.tasks) t.columns.push_back(right(task.label()));
+    t.columns.push_back(right("total", "Total"));
+    if (!a.results.both_protocols) return t;
+    for (const auto& row : a.protocols) {
+        // Whole counts with one seed, means with one decimal over several.
+        const int digits = row.seeds > 1 ? 1 : 0;
+        const auto cell = [&](const ProtocolCell& c) {
+            if (!c.known) return Cell::none();
+            Cell v = Cell::plain(fixed(c.distinguished, digits));
+            if (c.reliability_failures > 0)
+                v.suffix = " [rf " + std::to_string(c.reliability_failures) + "]";
+            return v;
+        };
+        Cell name = Cell::plain(protocol_name(row.protocol));
+        name.emphasis = row.protocol == a.results.protocol;  // the protocol of the cells
+        std::vector<Cell> cells{Cell::plain(row.model), name};
+        for (const auto& c : row.tasks) cells.push_back(cell(c));
+        cells.push_back(cell(row.total));
+        t.add_row(std::move(cells));
+    }
+    return t;
+}
+
 Table comparison_table(const ReportAnalysis& a, const TaskComparisons& tc) {
     const int dv = task_digits(a, tc.task);
     Table t;
@@ -146,6 +172,7 @@ ReportTables report_tables(const ReportAnalysis& a) {
     ReportTables t;
     t.cells = cell_table(a);
     t.bootstrap = bootstrap_table(a);
+    t.protocols = protocol_table(a);
     for (const auto& tc : a.comparisons) t.comparisons.push_back(comparison_table(a, tc));
     t.ranks = rank_table(a);
     t.values = value_table(a);

@@ -87,6 +87,24 @@ struct RankAnalysis {
     std::vector<std::vector<int>> cliques;
 };
 
+/// One model's result on one task under one RPC protocol.
+struct ProtocolCell {
+    bool known = false;            ///< the model has results here and they carry the protocol
+    double distinguished = 0.0;    ///< mean over the seeds of the reliable pairs distinguished
+    int reliability_failures = 0;  ///< summed over the seeds
+};
+
+/// One model under one RPC protocol, per task and in total, so both protocols can be shown side by
+/// side whichever one forms the cells.
+struct ProtocolRow {
+    std::string model;
+    Protocol protocol = Protocol::hotelling;
+    int seeds = 0;                    ///< distinct seeds of the model's RPC results
+    std::vector<ProtocolCell> tasks;  ///< per entry of ReportAnalysis::tasks
+    /// The sum of the task means (known when every task with a result is known).
+    ProtocolCell total;
+};
+
 struct ReportAnalysis {
     ReportOptions options;
     ResultSet results;
@@ -94,6 +112,9 @@ struct ReportAnalysis {
     std::vector<ReportCell> cells;  ///< task-major, models in order; only cells with data
     std::vector<TaskComparisons> comparisons;
     RankAnalysis ranks;
+    /// RPC results: for each model with RPC results (in model order) a hotelling row, then a
+    /// brec_reference row. Empty for other results.
+    std::vector<ProtocolRow> protocols;
     std::vector<std::string> notes;
 
     /// The cell of (task, model) or nullptr.

@@ -12,6 +12,8 @@ namespace brec::detail {
 struct ReportTables {
     Table cells;                     ///< task × model: mean ± half-width, best in bold
     Table bootstrap;                 ///< task × model: bootstrap intervals (no rows without them)
+    /// model × protocol: both RPC protocols' counts per task (no rows unless records carry both)
+    Table protocols;
     std::vector<Table> comparisons;  ///< one per entry of ReportAnalysis::comparisons
     Table ranks;                     ///< models by mean rank (no rows when ranks are unavailable)
     Table values;                    ///< every per-seed value with the lines it came from
