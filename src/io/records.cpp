@@ -107,6 +107,7 @@ json to_json(const EvalRecord& r) {
     j["losses"] = r.losses;
     j["settings_id"] = r.settings_id;
     if (!r.skipped.empty()) j["skipped"] = r.skipped;
+    if (!r.bound.empty()) j["bound"] = r.bound;
     return j;
 }
 
@@ -148,6 +149,7 @@ EvalRecord eval_record_from_json(const json& j, const std::string& source, std::
     }
     r.settings_id = f.text_or("settings_id", "");
     r.skipped = f.text_or("skipped", "");
+    r.bound = f.text_or("bound", "");
     return r;
 }
 

@@ -276,6 +276,17 @@ void ResultReader::add_json_object(const nlohmann::json& j, const std::string& s
     if (is_eval_record(j)) {
         const EvalRecord e = eval_record_from_json(j, source, line);
         if (e.model.empty()) throw ParseError(source, line, "\"model\" must be a non-empty string");
+        if (!e.bound.empty()) {
+            if (e.bound != "1wl" && e.bound != "2fwl" && e.bound != "3fwl")
+                throw ParseError(source, line,
+                                 "\"bound\" must be 1wl, 2fwl or 3fwl, got '" + e.bound + "'");
+            const auto [it, fresh] =
+                bounds_.emplace(e.model, std::make_pair(e.bound, SourceLine{source, line}));
+            if (!fresh && it->second.first != e.bound)
+                throw ParseError(source, line,
+                                 "model " + e.model + " has bound " + e.bound + " here but " +
+                                     it->second.first + " at " + it->second.second.str());
+        }
         p.id = e.id;
         p.category = e.category;
         p.rpc = true;
@@ -607,7 +618,8 @@ ResultSet ResultReader::finish() const {
     for (const auto& key : run_order_) {
         const auto pit = pairs_.find(key);
         if (pit == pairs_.end()) continue;
-        PairRun run{key.first, key.second, {}};
+        const auto bound = bounds_.find(key.first);
+        PairRun run{key.first, key.second, bound == bounds_.end() ? "" : bound->second.first, {}};
         for (const auto& [id, p] : pit->second) run.pairs.push_back(p);
         rs.runs.push_back(std::move(run));
     }

@@ -95,6 +95,8 @@ struct PairResult {
 struct PairRun {
     std::string model;
     std::uint64_t seed = 0;
+    /// The model's theoretical bound as its eval records give it ("1wl", "2fwl", "3fwl"), or "".
+    std::string bound;
     std::vector<PairResult> pairs;  ///< ascending id, each once
 };
 
@@ -141,7 +143,8 @@ struct ResultReadOptions {
 ///   hand-made records {"id", "category", "distinguished", ["reliable"], "model", "seed"} with one
 ///   decision. An id repeated with the same outcome is counted once; with a different outcome it
 ///   is an error. Where per-pair records of a (model, seed) exist, its summary objects are not used.
-/// Reading the brec_reference protocol from an eval record or summary that lacks it is an error.
+/// Reading the brec_reference protocol from an eval record or summary that lacks it is an error, and
+/// so are two eval records giving one model different bounds.
 /// A torn last line of a JSONL file (an interrupted run) is skipped with a note.
 /// Every malformed line throws ParseError naming the file and the line.
 class ResultReader {
@@ -181,6 +184,7 @@ private:
     std::map<std::string, std::pair<bool, SourceLine>> csv_direction_;  ///< task -> (max?, where set)
     std::map<RunKey, std::map<PairId, PairResult>> pairs_;
     std::map<RunKey, std::vector<Summary>> summaries_;
+    std::map<std::string, std::pair<std::string, SourceLine>> bounds_;  ///< model -> (bound, where)
     std::vector<RunKey> run_order_;
     std::vector<std::string> inputs_;
     std::vector<std::string> notes_;
