@@ -23,6 +23,15 @@ std::vector<ReportFormat> parse_report_formats(const std::string& list) {
     return out;
 }
 
+const char* report_file_name(ReportFormat format) {
+    switch (format) {
+        case ReportFormat::markdown: return "report.md";
+        case ReportFormat::latex: return "report.tex";
+        case ReportFormat::json: return "report.json";
+    }
+    return "report";
+}
+
 std::string render_report(const ReportAnalysis& a, ReportFormat format) {
     switch (format) {
         case ReportFormat::markdown: return report_markdown(a);
@@ -33,16 +42,13 @@ std::string render_report(const ReportAnalysis& a, ReportFormat format) {
 }
 
 std::vector<ReportFile> report_files(const ReportAnalysis& a,
-                                     const std::vector<ReportFormat>& formats) {
+                                     const std::vector<ReportFormat>& formats, bool figures) {
     static const std::vector<ReportFormat> kAll = {ReportFormat::markdown, ReportFormat::latex,
                                                    ReportFormat::json};
     std::vector<ReportFile> out;
-    for (const ReportFormat f : formats.empty() ? kAll : formats) {
-        const char* name = f == ReportFormat::markdown ? "report.md"
-                           : f == ReportFormat::latex  ? "report.tex"
-                                                       : "report.json";
-        out.push_back({name, render_report(a, f)});
-    }
+    for (const ReportFormat f : formats.empty() ? kAll : formats)
+        out.push_back({report_file_name(f), render_report(a, f)});
+    if (!figures) return out;
     if (a.ranks.available) out.push_back({"cd.svg", cd_diagram_svg(a)});
     if (a.results.brec) out.push_back({"categories.svg", category_chart_svg(a)});
     return out;

@@ -132,6 +132,46 @@ TEST(ReportCli, ProtocolChoosesTheCellsAndBothAreShown) {
     expect_one_line_error(brec("report " + legacy + " --protocol t2"), "--protocol");
 }
 
+TEST(ReportCli, CertificateView) {
+    // By hand from the fixtures: ppgn (bound 2-FWL) fails pair 61 within its bound and
+    // distinguishes pair 300 (4-WL) beyond it; gin (bound 1-WL) distinguishes pair 1 (3-WL).
+    const std::string results = kData + "report_eval_both_ppgn.jsonl " + kData +
+                                "report_eval_both_gin.jsonl --certificate " + kData +
+                                "report_certify.jsonl";
+    const Result r = brec("report " + results + " --format json --quiet");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["view"], "certificate");
+    ASSERT_EQ(j["runs"].size(), 2u);
+    EXPECT_EQ(j["runs"][0]["failed_within_bound"][0]["id"], 61);
+    EXPECT_EQ(j["runs"][0]["distinguished_beyond_bound"][0]["id"], 300);
+    EXPECT_EQ(j["runs"][1]["distinguished_beyond_bound"][0]["id"], 1);
+    const Result md = brec("report " + results + " --protocol brec_reference --quiet");
+    ASSERT_EQ(md.code, 0) << md.err;
+    EXPECT_NE(md.out.find("| ppgn | 3-WL (2-FWL) | 0 / 0 | 2 / 4 | 0 / 1 | 0 / 1 | 2 / 4 |"),
+              std::string::npos)
+        << md.out;
+    // A directory gets the view's two documents and nothing else.
+    const std::string dir = fresh_dir("certificate");
+    ASSERT_EQ(brec("report " + results + " --out " + dir + " --quiet").code, 0);
+    EXPECT_TRUE(brec::file_exists(dir + "/certificate.md"));
+    EXPECT_TRUE(brec::file_exists(dir + "/certificate.json"));
+    EXPECT_FALSE(brec::file_exists(dir + "/report.md"));
+    EXPECT_FALSE(brec::file_exists(dir + "/cd.svg"));
+    // The view has no LaTeX form and no statistics options; a bad certificate names its line.
+    const std::string never = fresh_dir("never_certificate");
+    expect_one_line_error(brec("report " + results + " --format latex --out " + never),
+                          "the certificate view has a Markdown and a JSON form, no LaTeX");
+    expect_one_line_error(brec("report " + results + " --bootstrap"), "--bootstrap");
+    const std::string bad = write_file("bad_certify.jsonl",
+                                       "{\"id\":0,\"category\":\"basic\",\"level\":\"2fwl\"}\n"
+                                       "{\"id\":1,\"category\":\"basic\",\"level\":\"9wl\"}\n");
+    expect_one_line_error(brec("report " + kData + "report_eval_both_ppgn.jsonl --certificate " +
+                               bad + " --out " + never),
+                          bad + ":2: \"level\" must be 1wl, 2fwl, 3fwl or beyond, got '9wl'");
+    EXPECT_FALSE(std::filesystem::exists(never));
+}
+
 TEST(ReportCli, BadInputIsOneLineErrorAndWritesNothing) {
     const std::string out = fresh_dir("never");
     struct Case {

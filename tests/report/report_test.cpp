@@ -9,6 +9,7 @@
 #include "brec/report/analysis.hpp"
 #include "brec/report/figures.hpp"
 #include "brec/report/render.hpp"
+#include "brec/report/report.hpp"
 #include "brec/report/results.hpp"
 
 namespace brec {
@@ -608,6 +609,34 @@ TEST(Render, OnlyTheWrittenFilesAreDrawn) {
     const auto one = analyse_results(from_text("acc,a,1,0.5\n"));
     EXPECT_THROW(cd_diagram_svg(one), InvalidArgument);
     EXPECT_EQ(report_files(one, {ReportFormat::markdown}).size(), 1u);
+}
+
+TEST(MakeReport, OneCallRendersWhatIsAskedFor) {
+    auto names = [](const ReportOutput& o) {
+        std::vector<std::string> n;
+        for (const auto& f : o.files) n.push_back(f.name);
+        return n;
+    };
+    ReportRequest req;
+    req.inputs = {kData + "report_eval_both_ppgn.jsonl", kData + "report_eval_both_gin.jsonl"};
+    EXPECT_EQ(names(make_report(req)), (std::vector<std::string>{"report.md", "report.tex",
+                                                                 "report.json", "cd.svg",
+                                                                 "categories.svg"}));
+    req.formats = {ReportFormat::json};
+    req.figures = false;
+    const auto printed = make_report(req);
+    EXPECT_EQ(names(printed), (std::vector<std::string>{"report.json"}));
+    EXPECT_EQ(nlohmann::json::parse(printed.files[0].content)["protocol"], "hotelling");
+    req.read.protocol = Protocol::brec_reference;
+    EXPECT_EQ(nlohmann::json::parse(make_report(req).files[0].content)["protocol"],
+              "brec_reference");
+    // The certificate view instead of the statistics.
+    req.certificate = kData + "report_certify.jsonl";
+    req.formats.clear();
+    EXPECT_EQ(names(make_report(req)),
+              (std::vector<std::string>{"certificate.md", "certificate.json"}));
+    req.formats = {ReportFormat::latex};
+    EXPECT_THROW(make_report(req), InvalidArgument);
 }
 
 TEST(Render, MarkdownLatexJsonAgree) {

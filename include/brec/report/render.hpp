@@ -37,6 +37,9 @@ ReportFormat parse_report_format(const std::string& name);
 /// Parses a comma-separated list of formats ("md,json"); empty items are skipped.
 std::vector<ReportFormat> parse_report_formats(const std::string& list);
 
+/// The file name of a document: "report.md", "report.tex" or "report.json".
+const char* report_file_name(ReportFormat format);
+
 /// One document of a report, as text.
 std::string render_report(const ReportAnalysis& a, ReportFormat format);
 
@@ -46,11 +49,11 @@ struct ReportFile {
     std::string content;  ///< its text
 };
 
-/// The files of a report directory: report.md, report.tex and report.json for the requested
-/// formats (all three when none is given), cd.svg when the ranks could be computed, and
-/// categories.svg for BREC results. Each figure is drawn only here, where it is written.
+/// The files of a report: report.md, report.tex and report.json for the requested formats (all
+/// three when none is given) and, with `figures`, cd.svg when the ranks could be computed and
+/// categories.svg for BREC results. A figure is drawn only when asked for, to be written.
 std::vector<ReportFile> report_files(const ReportAnalysis& a,
-                                     const std::vector<ReportFormat>& formats);
+                                     const std::vector<ReportFormat>& formats, bool figures = true);
 
 /// The same with format names ("md", "latex", "json"). Throws InvalidArgument for an unknown one.
 std::vector<ReportFile> report_files(const ReportAnalysis& a,
