@@ -47,25 +47,26 @@ std::string hardness_label(const std::string& level) {
 Certificate parse_certificate(const std::string& text, const std::string& source) {
     Certificate c;
     c.source = source;
-    detail::for_each_json_line(text, source, c.notes, [&](const nlohmann::json& j, std::int64_t line) {
-        // `brec certify --json` ends with its summary object: not a pair.
-        if (j.contains("categories")) return;
-        if (!is_certify_record(j))
-            throw ParseError(source, line,
-                             "expected a certify record (with \"id\" and \"level\")");
-        CertifyRecord r = certify_record_from_json(j, source, line);
-        const auto it = c.pairs.find(r.id);
-        if (it != c.pairs.end()) {
-            if (it->second.level != r.level || it->second.max_fwl != r.max_fwl)
+    detail::for_each_json_line(
+        text, source, c.notes, [&](const nlohmann::json& j, std::int64_t line) {
+            // `brec certify --json` ends with its summary object: not a pair.
+            if (j.contains("categories")) return;
+            if (!is_certify_record(j))
                 throw ParseError(source, line,
-                                 "pair " + std::to_string(r.id) + " is certified " + r.level +
-                                     " here but " + it->second.level + " at " +
-                                     c.where[r.id].str());
-            return;  // the same certificate twice (a resumed run)
-        }
-        c.where[r.id] = SourceLine{source, line};
-        c.pairs.emplace(r.id, std::move(r));
-    });
+                                 "expected a certify record (with \"id\" and \"level\")");
+            CertifyRecord r = certify_record_from_json(j, source, line);
+            const auto it = c.pairs.find(r.id);
+            if (it != c.pairs.end()) {
+                if (it->second.level != r.level || it->second.max_fwl != r.max_fwl)
+                    throw ParseError(source, line,
+                                     "pair " + std::to_string(r.id) + " is certified " + r.level +
+                                         " here but " + it->second.level + " at " +
+                                         c.where[r.id].str());
+                return;  // the same certificate twice (a resumed run)
+            }
+            c.where[r.id] = SourceLine{source, line};
+            c.pairs.emplace(r.id, std::move(r));
+        });
     if (c.pairs.empty())
         throw ParseError(source, 0, "no certify records: expected the JSON lines of brec certify");
     return c;
@@ -144,8 +145,9 @@ CertificateView certificate_view(const ResultSet& results, const Certificate& ce
         v.runs.push_back(std::move(rc));
     }
     if (stopped_early)
-        v.notes.push_back("some certificates stopped below 3-FWL: their 'beyond' pairs lie beyond "
-                          "the highest level tested, not necessarily beyond 4-WL");
+        v.notes.push_back(
+            "some certificates stopped below 3-FWL: their 'beyond' pairs lie beyond "
+            "the highest level tested, not necessarily beyond 4-WL");
     return v;
 }
 
@@ -155,8 +157,8 @@ namespace {
 Table pair_table(const CertificateView& v, bool failed) {
     Table t;
     t.columns = {Column{"model", "", Align::left, false}, Column{"pair", "", Align::right, false},
-                 Column{"category", "", Align::left, false}, Column{"level", "", Align::left, false},
-                 Column{"note", "", Align::left, false}};
+                 Column{"category", "", Align::left, false},
+                 Column{"level", "", Align::left, false}, Column{"note", "", Align::left, false}};
     for (const auto& r : v.runs)
         for (const auto& p : failed ? r.failed_within_bound : r.distinguished_beyond_bound)
             t.add_row({Cell::plain(run_label(r, v.several_seeds)),
@@ -190,7 +192,8 @@ std::string certificate_markdown(const CertificateView& v) {
         if (v.bounds_known)
             row.push_back(r.bound.empty() ? Cell::none() : Cell::plain(hardness_label(r.bound)));
         for (const auto& lc : r.levels) {
-            Cell c = Cell::plain(std::to_string(lc.distinguished) + " / " + std::to_string(lc.pairs));
+            Cell c =
+                Cell::plain(std::to_string(lc.distinguished) + " / " + std::to_string(lc.pairs));
             if (lc.reliability_failures > 0)
                 c.suffix = " [rf " + std::to_string(lc.reliability_failures) + "]";
             row.push_back(std::move(c));
@@ -210,7 +213,8 @@ std::string certificate_markdown(const CertificateView& v) {
         int undetermined = 0;
         for (const auto& r : v.runs) undetermined += r.undetermined;
         if (undetermined > 0)
-            o << "\n" << undetermined
+            o << "\n"
+              << undetermined
               << " pair(s) were not separated by the highest level their certificate tried, which "
                  "lies below the bound: whether they are within it is unknown, so they are in "
                  "neither list.\n";

@@ -16,7 +16,8 @@ std::string clique_text(const RankAnalysis& r) {
     std::string out;
     for (const auto& c : r.cliques) {
         std::string g;
-        for (int m : c) g += (g.empty() ? "" : ", ") + latex_escape(r.models[static_cast<std::size_t>(m)]);
+        for (int m : c)
+            g += (g.empty() ? "" : ", ") + latex_escape(r.models[static_cast<std::size_t>(m)]);
         out += (out.empty() ? "" : "; ") + std::string("\\{") + g + "\\}";
     }
     return out.empty() ? "none (every pair of models differs by at least CD)" : out;
@@ -66,11 +67,12 @@ std::string report_latex(const ReportAnalysis& a) {
     const auto& ra = a.ranks;
     if (ra.available) {
         std::ostringstream c;
-        c << "Mean ranks over $N = " << ra.tasks.size() << "$ tasks. Friedman $\\chi^2_F = "
-          << fixed(ra.friedman.chi2, 3) << "$ ($" << ra.friedman.models - 1
-          << "$ d.f.), $p = " << pvalue(ra.friedman.p_value) << "$; Nemenyi $q_\\alpha = "
-          << fixed(ra.q_alpha, 3) << "$, CD $= " << fixed(ra.cd, 3) << "$ ($\\alpha = "
-          << a.options.alpha << "$). Not significantly different: " << clique_text(ra) << ".";
+        c << "Mean ranks over $N = " << ra.tasks.size()
+          << "$ tasks. Friedman $\\chi^2_F = " << fixed(ra.friedman.chi2, 3) << "$ ($"
+          << ra.friedman.models - 1 << "$ d.f.), $p = " << pvalue(ra.friedman.p_value)
+          << "$; Nemenyi $q_\\alpha = " << fixed(ra.q_alpha, 3) << "$, CD $= " << fixed(ra.cd, 3)
+          << "$ ($\\alpha = " << a.options.alpha
+          << "$). Not significantly different: " << clique_text(ra) << ".";
         o << float_table(c.str(), tables.ranks);
     } else {
         o << "% Friedman/Nemenyi not computed: " << ra.reason << "\n";

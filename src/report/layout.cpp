@@ -86,9 +86,12 @@ std::vector<int> bipartition(const Graph& g) {
 
 const char* layout_name(LayoutKind kind) {
     switch (kind) {
-        case LayoutKind::stress: return "stress majorization";
-        case LayoutKind::circular: return "circular";
-        case LayoutKind::circular_bipartite: return "circular, bipartition on two arcs";
+        case LayoutKind::stress:
+            return "stress majorization";
+        case LayoutKind::circular:
+            return "circular";
+        case LayoutKind::circular_bipartite:
+            return "circular, bipartition on two arcs";
     }
     return "?";
 }

@@ -16,7 +16,8 @@ std::string clique_text(const RankAnalysis& r) {
     std::string out;
     for (const auto& c : r.cliques) {
         std::string g;
-        for (int m : c) g += (g.empty() ? "" : ", ") + markdown_escape(r.models[static_cast<std::size_t>(m)]);
+        for (int m : c)
+            g += (g.empty() ? "" : ", ") + markdown_escape(r.models[static_cast<std::size_t>(m)]);
         out += (out.empty() ? "" : "; ") + std::string("{") + g + "}";
     }
     return out.empty() ? "none (every pair of models differs by at least CD)" : out;
@@ -48,9 +49,9 @@ std::string report_markdown(const ReportAnalysis& a) {
                     : "")
       << "; α = " << a.options.alpha
       << (rs.brec ? "; values are distinguished pairs per category (reliable pairs only)" : "")
-      << (rs.rpc ? std::string(", counted under the ") + protocol_name(rs.protocol) +
-                       " RPC protocol"
-                 : "")
+      << (rs.rpc
+              ? std::string(", counted under the ") + protocol_name(rs.protocol) + " RPC protocol"
+              : "")
       << ".\n\n";
 
     o << "## Per-cell results\n\n";
@@ -64,12 +65,12 @@ std::string report_markdown(const ReportAnalysis& a) {
       << markdown_table(tables.cells);
     if (a.options.bootstrap)
         o << "\nPercentile bootstrap (B = " << a.options.resamples << ", seed "
-          << a.options.bootstrap_seed << "): mean ± half-width of the " << conf
-          << "% interval.\n\n"
+          << a.options.bootstrap_seed << "): mean ± half-width of the " << conf << "% interval.\n\n"
           << markdown_table(tables.bootstrap);
     if (!tables.protocols.rows.empty())
         o << "\n## Both RPC protocols\n\n"
-          << "Distinguished pairs (reliable pairs only) per model under each RPC decision protocol, "
+          << "Distinguished pairs (reliable pairs only) per model under each RPC decision "
+             "protocol, "
              "mean over the seeds; [rf N]: reliability failures summed over seeds; total: the sum "
              "over the tasks; –: the records do not carry that protocol. hotelling: Hotelling's "
              "T² = q · d̄ᵀ S⁺ d̄ against the F threshold calibrated for it; brec_reference: the "
@@ -92,8 +93,8 @@ std::string report_markdown(const ReportAnalysis& a) {
         o << "\n### " << markdown_escape(a.task(tc.task).label()) << " ("
           << (tc.higher_is_better ? "higher" : "lower") << " is better)\n\n"
           << markdown_table(tables.comparisons[i])
-          << "\np-values: Holm-adjusted (raw in parentheses)" << footnote_text(tables.comparisons[i])
-          << ".\n";
+          << "\np-values: Holm-adjusted (raw in parentheses)"
+          << footnote_text(tables.comparisons[i]) << ".\n";
     }
 
     o << "\n## Ranks across tasks (Friedman test, Nemenyi critical difference)\n\n";
@@ -116,8 +117,8 @@ std::string report_markdown(const ReportAnalysis& a) {
         // Demšar (2006): the post-hoc test is meaningful only once the Friedman test rejects.
         o << (rejects ? ": the models do not all perform alike (significant at α = "
                       : ": no evidence that the models differ (not significant at α = ")
-          << a.options.alpha
-          << (rejects ? ")" : "; the Nemenyi groups below are descriptive only)") << ".  \n";
+          << a.options.alpha << (rejects ? ")" : "; the Nemenyi groups below are descriptive only)")
+          << ".  \n";
         o << "Nemenyi: q_α = " << fixed(ra.q_alpha, 3)
           << " (studentised range, ∞ d.f., / √2), CD = q_α · √(k(k+1)/(6N)) = " << fixed(ra.cd, 3)
           << " for k = " << k << ", N = " << ra.tasks.size() << ", α = " << a.options.alpha

@@ -64,8 +64,8 @@ PairFigure draw_pair(const std::string& dataset, PairId id, const PairSymmetryFn
     PairFigure fig;
     auto& caption = fig.caption;
     caption.push_back("pair " + std::to_string(rec->id) + " (" + rec->category +
-                      "), n = " + std::to_string(a.n()) + ", m = " + std::to_string(a.m()) +
-                      " / " + std::to_string(b.m()));
+                      "), n = " + std::to_string(a.n()) + ", m = " + std::to_string(a.m()) + " / " +
+                      std::to_string(b.m()));
     const std::string sa = graph_structure(a), sb = graph_structure(b);
     caption.push_back(sa == sb ? sa : sa + " / " + sb);
     const std::string kind = generated_pair_parameters(dataset, rec->id);

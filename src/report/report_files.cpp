@@ -25,18 +25,24 @@ std::vector<ReportFormat> parse_report_formats(const std::string& list) {
 
 const char* report_file_name(ReportFormat format) {
     switch (format) {
-        case ReportFormat::markdown: return "report.md";
-        case ReportFormat::latex: return "report.tex";
-        case ReportFormat::json: return "report.json";
+        case ReportFormat::markdown:
+            return "report.md";
+        case ReportFormat::latex:
+            return "report.tex";
+        case ReportFormat::json:
+            return "report.json";
     }
     return "report";
 }
 
 std::string render_report(const ReportAnalysis& a, ReportFormat format) {
     switch (format) {
-        case ReportFormat::markdown: return report_markdown(a);
-        case ReportFormat::latex: return report_latex(a);
-        case ReportFormat::json: return report_json(a).dump(1) + "\n";
+        case ReportFormat::markdown:
+            return report_markdown(a);
+        case ReportFormat::latex:
+            return report_latex(a);
+        case ReportFormat::json:
+            return report_json(a).dump(1) + "\n";
     }
     throw InvalidArgument("unknown report format");
 }

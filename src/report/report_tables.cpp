@@ -125,7 +125,8 @@ Table comparison_table(const ReportAnalysis& a, const TaskComparisons& tc) {
             row.push_back(Cell::plain(fixed(r.t.statistic, 3)));
             row.push_back(Cell::plain(pvalue(r.t_holm) + " (" + pvalue(r.t.p_value) + ")"));
             row.push_back(std::move(w));
-            row.push_back(Cell::plain(pvalue(r.wilcoxon_holm) + " (" + pvalue(r.wilcoxon.p_value) + ")"));
+            row.push_back(
+                Cell::plain(pvalue(r.wilcoxon_holm) + " (" + pvalue(r.wilcoxon.p_value) + ")"));
             row.push_back(Cell::plain(fixed(r.dz, 3)));
         } else {
             for (int i = 0; i < 5; ++i) row.push_back(Cell::none());
@@ -145,9 +146,11 @@ Table rank_table(const ReportAnalysis& a) {
     for (const auto& task : ra.tasks) t.columns.push_back(detail_column(task));
     if (!ra.available) return t;
     for (int m : ra.order) {
-        std::vector<Cell> row{Cell::plain(ra.models[static_cast<std::size_t>(m)]),
-                              Cell::plain(fixed(ra.friedman.mean_ranks[static_cast<std::size_t>(m)], 3))};
-        for (const auto& ranks : ra.ranks) row.push_back(Cell::plain(fixed(ranks[static_cast<std::size_t>(m)], 1)));
+        std::vector<Cell> row{
+            Cell::plain(ra.models[static_cast<std::size_t>(m)]),
+            Cell::plain(fixed(ra.friedman.mean_ranks[static_cast<std::size_t>(m)], 3))};
+        for (const auto& ranks : ra.ranks)
+            row.push_back(Cell::plain(fixed(ranks[static_cast<std::size_t>(m)], 1)));
         t.add_row(std::move(row));
     }
     return t;
@@ -158,11 +161,10 @@ Table value_table(const ReportAnalysis& a) {
     t.columns = {left("task"), left("model"), right("seed"), right("value"), left("source")};
     for (const auto& c : a.cells)
         for (std::size_t i = 0; i < c.values.size(); ++i)
-            t.add_row({Cell::plain(c.task), Cell::plain(c.model),
-                       Cell::plain(std::to_string(c.seeds[i])),
-                       // Shortest text that reads back as the same double.
-                       Cell::plain(nlohmann::json(c.values[i]).dump()),
-                       Cell::plain(c.sources[i].str())});
+            t.add_row(
+                {Cell::plain(c.task), Cell::plain(c.model), Cell::plain(std::to_string(c.seeds[i])),
+                 // Shortest text that reads back as the same double.
+                 Cell::plain(nlohmann::json(c.values[i]).dump()), Cell::plain(c.sources[i].str())});
     return t;
 }
 

@@ -1,16 +1,16 @@
 #include "brec/report/results.hpp"
-#include "brec/core/text.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
-#include <array>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <set>
 
 #include "brec/core/error.hpp"
+#include "brec/core/text.hpp"
 #include "brec/io/files.hpp"
 #include "brec/io/pairs.hpp"
 #include "detail/jsonl.hpp"
@@ -125,8 +125,9 @@ std::map<std::string, std::array<long long, 3>> category_counts(const nlohmann::
             counts[f] = c[fields[f]].get<long long>();
         }
         if (counts[1] > counts[0])
-            throw ParseError(source, line,
-                             where + "category '" + name + "' distinguishes more pairs than it has");
+            throw ParseError(
+                source, line,
+                where + "category '" + name + "' distinguishes more pairs than it has");
         out[name] = counts;
     }
     return out;
@@ -315,7 +316,8 @@ void ResultReader::add_json_object(const nlohmann::json& j, const std::string& s
         p.id = w.id;
         p.category = w.category;
         // A WL test has one decision, whatever RPC protocol the report counts.
-        p.hotelling = p.brec_reference = PairDecision{true, w.distinguished, !w.reliability_failure};
+        p.hotelling = p.brec_reference =
+            PairDecision{true, w.distinguished, !w.reliability_failure};
         add_pair({w.method, w.reliability_seed}, std::move(p));
         return;
     }
@@ -420,13 +422,12 @@ void ResultReader::add_summary(const nlohmann::json& j, const std::string& sourc
     }
     if (s.rpc && !s.categories.empty()) {
         const auto& first = s.categories.begin()->second;
-        const ProtocolCount& read = options_.protocol == Protocol::hotelling
-                                        ? first.hotelling
-                                        : first.brec_reference;
+        const ProtocolCount& read =
+            options_.protocol == Protocol::hotelling ? first.hotelling : first.brec_reference;
         if (!read.known)
             throw ParseError(source, line,
-                             std::string("summary without the ") + protocol_name(options_.protocol) +
-                                 " protocol's counts" +
+                             std::string("summary without the ") +
+                                 protocol_name(options_.protocol) + " protocol's counts" +
                                  (j.contains("protocols")
                                       ? ""
                                       : " (written before both RPC protocols were recorded, so "
@@ -482,15 +483,13 @@ ResultSet ResultReader::finish() const {
                 throw ParseError(s.source.file, s.source.line,
                                  "summary of " + run_name(key) +
                                      (s.shard.empty() ? "" : " shard " + s.shard) +
-                                     " conflicts with the one at " +
-                                     found->second->source.str());
+                                     " conflicts with the one at " + found->second->source.str());
             }
         }
         if (by_shard.count("") && by_shard.size() > 1) {
             if (strict)
                 rs.notes.push_back(run_name(key) + ": whole-run summary at " +
-                                   by_shard[""]->source.str() +
-                                   " used, shard summaries ignored");
+                                   by_shard[""]->source.str() + " used, shard summaries ignored");
             const Summary* whole = by_shard[""];
             by_shard.clear();
             by_shard[""] = whole;
@@ -519,8 +518,8 @@ ResultSet ResultReader::finish() const {
                 c.pairs = 1;
                 for (const Protocol pr : all_protocols()) {
                     const PairDecision& d = p.decision(pr);
-                    c.protocol(pr) = ProtocolCount{d.known, d.counts() ? 1 : 0,
-                                                   d.known && !d.reliable ? 1 : 0};
+                    c.protocol(pr) =
+                        ProtocolCount{d.known, d.counts() ? 1 : 0, d.known && !d.reliable ? 1 : 0};
                 }
                 c.rpc = p.rpc;
                 c.where.add(p.source);
@@ -534,11 +533,12 @@ ResultSet ResultReader::finish() const {
                              from_summaries.size() == cats.size();
                 for (const auto& [name, c] : cats) {
                     const auto f = from_summaries.find(name);
-                    agree = agree && f != from_summaries.end() && f->second.pairs == c.pairs &&
-                            f->second.protocol(read).known &&
-                            f->second.protocol(read).distinguished == c.protocol(read).distinguished &&
-                            f->second.protocol(read).reliability_failures ==
-                                c.protocol(read).reliability_failures;
+                    agree =
+                        agree && f != from_summaries.end() && f->second.pairs == c.pairs &&
+                        f->second.protocol(read).known &&
+                        f->second.protocol(read).distinguished == c.protocol(read).distinguished &&
+                        f->second.protocol(read).reliability_failures ==
+                            c.protocol(read).reliability_failures;
                 }
                 if (!agree)
                     rs.notes.push_back(run_name(key) + ": summary object(s) at " +

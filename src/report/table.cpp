@@ -34,7 +34,8 @@ void Table::add_row(std::vector<Cell> row) {
 
 void Table::add_footnote(const std::string& mark, const std::string& meaning) {
     const auto same = [&](const auto& f) { return f.first == mark; };
-    if (std::none_of(footnotes.begin(), footnotes.end(), same)) footnotes.emplace_back(mark, meaning);
+    if (std::none_of(footnotes.begin(), footnotes.end(), same))
+        footnotes.emplace_back(mark, meaning);
 }
 
 std::string markdown_escape(const std::string& s) {
@@ -50,17 +51,38 @@ std::string latex_escape(const std::string& s) {
     std::string o;
     for (char c : s) {
         switch (c) {
-            case '_': o += "\\_"; break;
-            case '&': o += "\\&"; break;
-            case '%': o += "\\%"; break;
-            case '#': o += "\\#"; break;
-            case '$': o += "\\$"; break;
-            case '{': o += "\\{"; break;
-            case '}': o += "\\}"; break;
-            case '~': o += "\\textasciitilde{}"; break;
-            case '^': o += "\\textasciicircum{}"; break;
-            case '\\': o += "\\textbackslash{}"; break;
-            default: o += c;
+            case '_':
+                o += "\\_";
+                break;
+            case '&':
+                o += "\\&";
+                break;
+            case '%':
+                o += "\\%";
+                break;
+            case '#':
+                o += "\\#";
+                break;
+            case '$':
+                o += "\\$";
+                break;
+            case '{':
+                o += "\\{";
+                break;
+            case '}':
+                o += "\\}";
+                break;
+            case '~':
+                o += "\\textasciitilde{}";
+                break;
+            case '^':
+                o += "\\textasciicircum{}";
+                break;
+            case '\\':
+                o += "\\textbackslash{}";
+                break;
+            default:
+                o += c;
         }
     }
     return o;

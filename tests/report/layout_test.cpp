@@ -38,7 +38,8 @@ Graph shrikhande_graph() {
     for (VertexId u = 0; u < 16; ++u)
         for (VertexId v = u + 1; v < 16; ++v) {
             const VertexId dx = (v / 4 + 4 - u / 4) % 4, dy = (v % 4 + 4 - u % 4) % 4;
-            const bool step = (dx == 0 && (dy == 1 || dy == 3)) || (dy == 0 && (dx == 1 || dx == 3)) ||
+            const bool step = (dx == 0 && (dy == 1 || dy == 3)) ||
+                              (dy == 0 && (dx == 1 || dx == 3)) ||
                               (dx == dy && (dx == 1 || dx == 3));
             if (step) e.emplace_back(u, v);
         }

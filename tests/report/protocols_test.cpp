@@ -103,7 +103,8 @@ TEST(Protocols, ReportShowsBothSideBySide) {
     EXPECT_NE(md.find("| ppgn | **hotelling** | 2 [rf 1] | 1 | 1 | 4 [rf 1] |"), std::string::npos)
         << md;
     EXPECT_NE(md.find("| ppgn | brec\\_reference | 1 | 1 | 0 | 2 |"), std::string::npos);
-    EXPECT_NE(md.find("| gin | brec\\_reference | 0 [rf 1] | 0 | 0 | 0 [rf 1] |"), std::string::npos);
+    EXPECT_NE(md.find("| gin | brec\\_reference | 0 [rf 1] | 0 | 0 | 0 [rf 1] |"),
+              std::string::npos);
     EXPECT_NE(md.find("counted under the hotelling RPC protocol"), std::string::npos);
     const std::string tex = report_latex(a);
     EXPECT_NE(tex.find("ppgn & brec\\_reference & 1 & 1 & 0 & 2 \\\\"), std::string::npos) << tex;
@@ -167,10 +168,11 @@ TEST(Protocols, OlderRecordsAreReadAsHotellingOnly) {
     EXPECT_EQ(report_markdown(legacy).find("## Both RPC protocols"), std::string::npos);
     EXPECT_EQ(report_json(legacy)["protocol"], "hotelling");
     // They cannot be counted under brec_reference: the error names the file and line.
-    EXPECT_EQ(parse_error({kBothGin, kLegacyPpgn}, Protocol::brec_reference),
-              kLegacyPpgn +
-                  ":1: no brec_reference decision: the record was written before both RPC "
-                  "protocols were recorded, so only the hotelling protocol can be reported from it");
+    EXPECT_EQ(
+        parse_error({kBothGin, kLegacyPpgn}, Protocol::brec_reference),
+        kLegacyPpgn +
+            ":1: no brec_reference decision: the record was written before both RPC "
+            "protocols were recorded, so only the hotelling protocol can be reported from it");
     ResultReadOptions o;
     o.protocol = Protocol::brec_reference;
     ResultReader old_summary(o);
@@ -180,10 +182,11 @@ TEST(Protocols, OlderRecordsAreReadAsHotellingOnly) {
             "old.json");
         FAIL() << "no error";
     } catch (const ParseError& e) {
-        EXPECT_EQ(std::string(e.what()),
-                  "old.json:1: summary without the brec_reference protocol's counts (written before "
-                  "both RPC protocols were recorded, so only the hotelling protocol can be reported "
-                  "from it)");
+        EXPECT_EQ(
+            std::string(e.what()),
+            "old.json:1: summary without the brec_reference protocol's counts (written before "
+            "both RPC protocols were recorded, so only the hotelling protocol can be reported "
+            "from it)");
     }
     // WL records have one decision, which holds under either protocol, and are no RPC results.
     ResultReader wl(o);
@@ -204,8 +207,10 @@ TEST(Protocols, ARecordThatChangesEitherDecisionConflicts) {
         r.add_text(j.dump(), "again.jsonl");
         FAIL() << "no error";
     } catch (const ParseError& e) {
-        EXPECT_EQ(std::string(e.what()), "again.jsonl:1: pair 1 of model ppgn seed 100 conflicts "
-                                         "with the record at " + kBothPpgn + ":2");
+        EXPECT_EQ(std::string(e.what()),
+                  "again.jsonl:1: pair 1 of model ppgn seed 100 conflicts "
+                  "with the record at " +
+                      kBothPpgn + ":2");
     }
     // The same record again is counted once.
     j["protocols"]["brec_reference"]["distinguished"] = false;

@@ -1,3 +1,5 @@
+#include "brec/report/report.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,7 +11,6 @@
 #include "brec/report/analysis.hpp"
 #include "brec/report/figures.hpp"
 #include "brec/report/render.hpp"
-#include "brec/report/report.hpp"
 #include "brec/report/results.hpp"
 
 namespace brec {
@@ -248,7 +249,8 @@ TEST(Analysis, CellsTestsAndHolmOnTheFixture) {
     for (const auto& tc : a.comparisons)
         for (const auto& r : tc.rows)
             EXPECT_TRUE(r.agreement == "neither" || r.agreement == "t only") << r.agreement;
-    // k = 4 models over N = 10 tasks: q_0.05 = 2.569 (Demšar 2006, Table 5a), CD = 2.569 · √(20/60) = 1.48.
+    // k = 4 models over N = 10 tasks: q_0.05 = 2.569 (Demšar 2006, Table 5a), CD = 2.569 · √(20/60)
+    // = 1.48.
     ASSERT_TRUE(a.ranks.available);
     EXPECT_NEAR(a.ranks.cd, 1.48, 0.005);
     EXPECT_NEAR(a.ranks.q_alpha, 2.569, 1e-3);
@@ -274,9 +276,9 @@ TEST(Analysis, DirectionRespectedInRanksAndBetterColumn) {
 TEST(Analysis, TasksCarryDirectionAndBestModelsOnce) {
     // err is "min" on its second row only: the direction applies to the whole task. Means: acc
     // a 0.85, b 0.65 (a best); err a 0.15, b 0.15 (a tie: both best).
-    const auto a = analyse_results(from_text(
-        "acc,a,1,0.9\nacc,a,2,0.8\nacc,b,1,0.7\nacc,b,2,0.6\n"
-        "err,a,1,0.1\nerr,a,2,0.2,min\nerr,b,1,0.2\nerr,b,2,0.1\n"));
+    const auto a =
+        analyse_results(from_text("acc,a,1,0.9\nacc,a,2,0.8\nacc,b,1,0.7\nacc,b,2,0.6\n"
+                                  "err,a,1,0.1\nerr,a,2,0.2,min\nerr,b,1,0.2\nerr,b,2,0.1\n"));
     ASSERT_EQ(a.tasks.size(), 2u);
     EXPECT_TRUE(a.task("acc").higher_is_better);
     EXPECT_FALSE(a.task("err").higher_is_better);
@@ -603,7 +605,8 @@ TEST(Render, OnlyTheWrittenFilesAreDrawn) {
         parse_report_formats("md,pdf");
         FAIL() << "no error";
     } catch (const InvalidArgument& e) {
-        EXPECT_EQ(std::string(e.what()), "unknown report format 'pdf' (expected md, latex or json)");
+        EXPECT_EQ(std::string(e.what()),
+                  "unknown report format 'pdf' (expected md, latex or json)");
     }
     // Without ranks there is no CD diagram to draw.
     const auto one = analyse_results(from_text("acc,a,1,0.5\n"));
@@ -619,9 +622,9 @@ TEST(MakeReport, OneCallRendersWhatIsAskedFor) {
     };
     ReportRequest req;
     req.inputs = {kData + "report_eval_both_ppgn.jsonl", kData + "report_eval_both_gin.jsonl"};
-    EXPECT_EQ(names(make_report(req)), (std::vector<std::string>{"report.md", "report.tex",
-                                                                 "report.json", "cd.svg",
-                                                                 "categories.svg"}));
+    EXPECT_EQ(names(make_report(req)),
+              (std::vector<std::string>{"report.md", "report.tex", "report.json", "cd.svg",
+                                        "categories.svg"}));
     req.formats = {ReportFormat::json};
     req.figures = false;
     const auto printed = make_report(req);

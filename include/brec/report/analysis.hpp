@@ -31,8 +31,8 @@ struct ReportCell {
     std::vector<std::uint64_t> seeds;
     std::vector<double> values;
     std::vector<Provenance> sources;  ///< per seed: the input lines its value came from
-    Interval t;          ///< Student-t interval (half_width 0 with one seed)
-    Interval bootstrap;  ///< percentile bootstrap (only with ReportOptions::bootstrap)
+    Interval t;                       ///< Student-t interval (half_width 0 with one seed)
+    Interval bootstrap;               ///< percentile bootstrap (only with ReportOptions::bootstrap)
     bool has_bootstrap = false;
     int pairs = -1;                 ///< BREC: pairs in the category (max over seeds), else -1
     int reliability_failures = -1;  ///< BREC: summed over seeds, else -1
@@ -57,8 +57,8 @@ struct PairComparison {
 /// A task as the report presents it; every writer takes direction, size and best models from here.
 struct ReportTask {
     std::string name;
-    bool higher_is_better = true;  ///< the metric's direction ("max"), from the results
-    int pairs = -1;                ///< BREC: pairs in the category (max over its cells), else -1
+    bool higher_is_better = true;   ///< the metric's direction ("max"), from the results
+    int pairs = -1;                 ///< BREC: pairs in the category (max over its cells), else -1
     std::vector<std::string> best;  ///< the model(s) with the best cell mean, respecting direction
 
     /// The name, with the number of pairs for BREC categories: "Basic (60)".
@@ -67,7 +67,7 @@ struct ReportTask {
 
 struct TaskComparisons {
     std::string task;
-    bool higher_is_better = true;  ///< that of the task
+    bool higher_is_better = true;      ///< that of the task
     std::vector<PairComparison> rows;  ///< all model pairs (a before b in model order)
 };
 

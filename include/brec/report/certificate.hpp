@@ -31,10 +31,10 @@ std::string hardness_label(const std::string& level);
 
 /// The hardness certificate of a pair set, as read from `brec certify` records.
 struct Certificate {
-    std::string source;                           ///< the file read
-    std::map<PairId, CertifyRecord> pairs;        ///< by pair id
-    std::map<PairId, SourceLine> where;           ///< the line of each pair's record
-    std::vector<std::string> notes;               ///< e.g. a torn last line skipped
+    std::string source;                     ///< the file read
+    std::map<PairId, CertifyRecord> pairs;  ///< by pair id
+    std::map<PairId, SourceLine> where;     ///< the line of each pair's record
+    std::vector<std::string> notes;         ///< e.g. a torn last line skipped
 };
 
 /// Reads `brec certify` JSON lines (from --out, or the --json output with its summary line, which
@@ -58,7 +58,7 @@ struct CertifiedPair {
 struct LevelCount {
     std::string level;
     int pairs = 0;
-    int distinguished = 0;         ///< reliable pairs distinguished
+    int distinguished = 0;  ///< reliable pairs distinguished
     int reliability_failures = 0;
 };
 
@@ -101,8 +101,9 @@ std::string certificate_markdown(const CertificateView& v);
 /// The view as JSON: {"command":"report", "view":"certificate", "inputs", "certificate",
 /// "protocol", "levels", "bounds_known", "runs":[{model, seed, bound, levels:{1wl:{pairs,
 /// distinguished, reliability_failures}, ...}, uncertified, within_bound:{pairs, distinguished},
-/// undetermined, failed_within_bound:[{id, category, level, note}], distinguished_beyond_bound:[...]}],
-/// "notes"}. Without a bound, bound, within_bound and the two lists are null.
+/// undetermined, failed_within_bound:[{id, category, level, note}],
+/// distinguished_beyond_bound:[...]}], "notes"}. Without a bound, bound, within_bound and the two
+/// lists are null.
 nlohmann::json certificate_json(const CertificateView& v);
 
 }  // namespace brec

@@ -108,9 +108,9 @@ struct ResultSet {
     std::vector<std::string> inputs;  ///< the files read
     bool brec = false;  ///< every record is a BREC category count (distinguished pairs)
     Protocol protocol = Protocol::hotelling;  ///< whose counts form the values of RPC results
-    bool rpc = false;             ///< some record is an RPC result
-    bool both_protocols = false;  ///< some RPC record carries the brec_reference decision too
-    std::vector<PairRun> runs;    ///< runs read from per-pair records, in the order first seen
+    bool rpc = false;                         ///< some record is an RPC result
+    bool both_protocols = false;     ///< some RPC record carries the brec_reference decision too
+    std::vector<PairRun> runs;       ///< runs read from per-pair records, in the order first seen
     std::vector<std::string> notes;  ///< things the reader decided that a user should know about
 };
 
@@ -142,11 +142,12 @@ struct ResultReadOptions {
 ///   `brec wl` records (WlRecord: "method", "reliability_seed", "reliability_failure") and
 ///   hand-made records {"id", "category", "distinguished", ["reliable"], "model", "seed"} with one
 ///   decision. An id repeated with the same outcome is counted once; with a different outcome it
-///   is an error. Where per-pair records of a (model, seed) exist, its summary objects are not used.
-/// Reading the brec_reference protocol from an eval record or summary that lacks it is an error, and
-/// so are two eval records giving one model different bounds.
-/// A torn last line of a JSONL file (an interrupted run) is skipped with a note.
-/// Every malformed line throws ParseError naming the file and the line.
+///   is an error. Where per-pair records of a (model, seed) exist, its summary objects are not
+///   used.
+/// Reading the brec_reference protocol from an eval record or summary that lacks it is an error,
+/// and so are two eval records giving one model different bounds. A torn last line of a JSONL file
+/// (an interrupted run) is skipped with a note. Every malformed line throws ParseError naming the
+/// file and the line.
 class ResultReader {
 public:
     explicit ResultReader(ResultReadOptions options = {}) : options_(options) {}
@@ -181,7 +182,8 @@ private:
 
     ResultReadOptions options_;
     std::vector<ResultRecord> csv_;
-    std::map<std::string, std::pair<bool, SourceLine>> csv_direction_;  ///< task -> (max?, where set)
+    std::map<std::string, std::pair<bool, SourceLine>>
+        csv_direction_;  ///< task -> (max?, where set)
     std::map<RunKey, std::map<PairId, PairResult>> pairs_;
     std::map<RunKey, std::vector<Summary>> summaries_;
     std::map<std::string, std::pair<std::string, SourceLine>> bounds_;  ///< model -> (bound, where)

@@ -22,13 +22,13 @@ struct Column {
 };
 
 struct Cell {
-    std::string text;         ///< plain text; for an estimate, its mean
-    std::string half_width;   ///< an estimate's half-width: written "mean ± half-width"; "" if none
-    bool number = false;      ///< text (and half-width) is a number: LaTeX sets it in math mode
-    bool emphasis = false;    ///< bold (the best mean of its task)
-    std::string mark;         ///< footnote mark after the text ("*"); explained in Table::footnotes
-    std::string suffix;       ///< plain text after the cell's value, never bold (" (2) [rf 3]")
-    bool missing = false;     ///< no value: writers print a dash
+    std::string text;        ///< plain text; for an estimate, its mean
+    std::string half_width;  ///< an estimate's half-width: written "mean ± half-width"; "" if none
+    bool number = false;     ///< text (and half-width) is a number: LaTeX sets it in math mode
+    bool emphasis = false;   ///< bold (the best mean of its task)
+    std::string mark;        ///< footnote mark after the text ("*"); explained in Table::footnotes
+    std::string suffix;      ///< plain text after the cell's value, never bold (" (2) [rf 3]")
+    bool missing = false;    ///< no value: writers print a dash
 
     /// A plain text cell.
     static Cell plain(std::string text);

@@ -10,8 +10,8 @@
 namespace brec::detail {
 
 struct ReportTables {
-    Table cells;                     ///< task × model: mean ± half-width, best in bold
-    Table bootstrap;                 ///< task × model: bootstrap intervals (no rows without them)
+    Table cells;      ///< task × model: mean ± half-width, best in bold
+    Table bootstrap;  ///< task × model: bootstrap intervals (no rows without them)
     /// model × protocol: both RPC protocols' counts per task (no rows unless records carry both)
     Table protocols;
     std::vector<Table> comparisons;  ///< one per entry of ReportAnalysis::comparisons
