@@ -35,12 +35,13 @@ std::string run_label(const RunCertificate& r, bool several_seeds) {
 }  // namespace
 
 const std::vector<std::string>& hardness_levels() {
-    static const std::vector<std::string> kLevels = {"1wl", "2fwl", "3fwl", "beyond"};
-    return kLevels;
+    static const std::vector<std::string> levels = {"1wl", "2fwl", "3fwl", "beyond"};
+    return levels;
 }
 
 std::string hardness_label(const std::string& level) {
-    static const char* kLabels[] = {"1-WL", "3-WL (2-FWL)", "4-WL (3-FWL)", "beyond 4-WL"};
+    static constexpr const char* kLabels[] = {"1-WL", "3-WL (2-FWL)", "4-WL (3-FWL)",
+                                              "beyond 4-WL"};
     return kLabels[level_index(level)];
 }
 

@@ -49,11 +49,12 @@ std::string render_report(const ReportAnalysis& a, ReportFormat format) {
 
 std::vector<ReportFile> report_files(const ReportAnalysis& a,
                                      const std::vector<ReportFormat>& formats, bool figures) {
-    static const std::vector<ReportFormat> kAll = {ReportFormat::markdown, ReportFormat::latex,
-                                                   ReportFormat::json};
+    const std::vector<ReportFormat> wanted =
+        formats.empty() ? std::vector<ReportFormat>{ReportFormat::markdown, ReportFormat::latex,
+                                                    ReportFormat::json}
+                        : formats;
     std::vector<ReportFile> out;
-    for (const ReportFormat f : formats.empty() ? kAll : formats)
-        out.push_back({report_file_name(f), render_report(a, f)});
+    for (const ReportFormat f : wanted) out.push_back({report_file_name(f), render_report(a, f)});
     if (!figures) return out;
     if (a.ranks.available) out.push_back({"cd.svg", cd_diagram_svg(a)});
     if (a.results.brec) out.push_back({"categories.svg", category_chart_svg(a)});

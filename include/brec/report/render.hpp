@@ -26,6 +26,9 @@ std::string report_latex(const ReportAnalysis& a);
 /// better}]}], "friedman":{available, reason | tasks, mean_ranks, ranks, chi2, df, p_value,
 /// chi2_ties, p_value_ties, q_alpha, cd, cliques}, "notes"}. A cell with one seed has no
 /// interval: its half_width, lower and upper are null. Infinite statistics are null as well.
+/// RPC results add "protocol" (whose counts form the cells) and "protocols":{"hotelling" |
+/// "brec_reference": {model: {seeds, tasks:{task: {distinguished, reliability_failures}}, total}}},
+/// with null where the records do not carry a protocol.
 nlohmann::json report_json(const ReportAnalysis& a);
 
 /// A document format of a report.
