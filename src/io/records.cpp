@@ -106,8 +106,8 @@ json to_json(const EvalRecord& r) {
     j["train_seconds"] = r.train_seconds;
     j["losses"] = r.losses;
     j["settings_id"] = r.settings_id;
-    if (!r.skipped.empty()) j["skipped"] = r.skipped;
     if (!r.bound.empty()) j["bound"] = r.bound;
+    if (!r.skipped.empty()) j["skipped"] = r.skipped;
     return j;
 }
 
@@ -148,8 +148,8 @@ EvalRecord eval_record_from_json(const json& j, const std::string& source, std::
         }
     }
     r.settings_id = f.text_or("settings_id", "");
-    r.skipped = f.text_or("skipped", "");
     r.bound = f.text_or("bound", "");
+    r.skipped = f.text_or("skipped", "");
     return r;
 }
 

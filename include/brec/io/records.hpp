@@ -57,12 +57,12 @@ struct EvalRecord {
     double seconds = 0.0;        ///< the whole pair: data, training and the decision
     double train_seconds = 0.0;  ///< training only
     std::string settings_id;     ///< the run's settings (resume never mixes two settings)
+    /// The model's theoretical bound as a hardness level key ("1wl", "2fwl", "3fwl"; "" = none
+    /// proven): pairs at or below it are within the model's theory.
+    std::string bound;
     /// Non-empty when the pair was not run (e.g. it needs more memory than allowed): the reason.
     /// A skipped pair counts as not distinguished and not as a reliability failure.
     std::string skipped;
-    /// The model's theoretical bound, a hardness level key ("1wl", "2fwl", "3fwl"): in theory it
-    /// distinguishes no pair above that level. Empty when unknown.
-    std::string bound;
 
     const ProtocolResult& result(Protocol p) const { return p == Protocol::hotelling ? hotelling : brec_reference; }
     ProtocolResult& result(Protocol p) { return p == Protocol::hotelling ? hotelling : brec_reference; }
