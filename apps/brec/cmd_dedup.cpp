@@ -14,6 +14,7 @@
 #include "brec/io/collection.hpp"
 #include "brec/io/files.hpp"
 #include "brec/io/tu.hpp"
+#include "brec/report/orbit_histogram.hpp"
 
 namespace brec::cli {
 namespace {
@@ -155,7 +156,7 @@ int run_dedup(const DedupArgs& args, RunContext& ctx) {
         write_clean_dataset(args.write_clean, data, orbits, clean);
     }
     if (!args.svg.empty())
-        write_text_file_atomic(args.svg, orbit_histogram_svg(rep, "Orbit sizes: " + data.name + " (" + mode_name(mode) + ")"));
+        write_text_file_atomic(args.svg, orbit_histogram_svg({rep.size_histogram.begin(), rep.size_histogram.end()}, "Orbit sizes: " + data.name + " (" + mode_name(mode) + ")"));
     const double total_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const auto top = largest_orbits(orbits, args.top);
     const char* source = data.source == DedupSource::tu ? "tu" : data.source == DedupSource::pairs ? "pairs" : "graph6";

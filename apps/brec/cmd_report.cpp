@@ -1,14 +1,11 @@
-// brec report: statistics over result files (SPEC §6): per-cell mean ± CI, per-task Holm-corrected
-// pairwise tests, Friedman test and Nemenyi CD across tasks, CD diagram and category chart (SVG).
+// brec report: statistics over result files (per-cell mean ± CI, Holm-corrected pairwise tests,
+// Friedman test and Nemenyi CD, figures), or with --certificate the realized-vs-theoretical view.
 #include <filesystem>
 #include <iostream>
-#include <sstream>
 
 #include "brec/core/error.hpp"
 #include "brec/io/files.hpp"
-#include "brec/report/analysis.hpp"
-#include "brec/report/render.hpp"
-#include "brec/report/results.hpp"
+#include "brec/report/report.hpp"
 #include "commands.hpp"
 #include "common.hpp"
 
@@ -16,47 +13,70 @@ namespace brec::cli {
 namespace {
 
 struct ReportArgs {
-    std::vector<std::string> inputs;
+    ReportRequest request;
     std::string formats;
+    std::string protocol = "hotelling";
     std::string out;
-    bool fine = false;
     bool quiet = false;
-    ReportOptions opt;
 };
 
-std::vector<std::string> split_formats(const std::string& s) {
-    std::vector<std::string> out;
-    std::stringstream ss(s);
-    std::string f;
-    while (std::getline(ss, f, ','))
-        if (!f.empty()) out.push_back(f);
-    return out;
-}
+constexpr const char* kHelp = R"(Statistics over result files.
+Per task x model the mean +- CI over seeds (Student t), per task the paired t-test and Wilcoxon
+signed-rank test of every model pair (Holm-corrected, with Cohen's d_z and whether the two tests
+agree), the Friedman test and Nemenyi critical difference across tasks, a critical-difference
+diagram (cd.svg) and, for BREC results, a per-category bar chart (categories.svg). RPC results
+show both decision protocols' counts side by side; --protocol picks the one that forms the cells.
+Inputs (format detected per file):
+  CSV   rows task,model,seed,value[,direction]; direction max|min (default max); an optional
+        header line starting with 'task'; '#' comments. A (task, model, seed) given twice is an
+        error.
+  JSONL the per-pair records of brec eval --out (model, seed, id, category, protocols, [bound];
+        older files: distinguished, reliable) or brec wl --json (method, reliability_seed, ...),
+        and summary objects (brec eval's FILE.summary.json, the last line of brec wl --json).
+        One task per BREC group, or per fine category with --fine; value = pairs distinguished,
+        counted only when reliable.
+  Shards of one run (brec eval --shard i/N, one JSONL each) are merged per (model, seed): a pair
+  id found in several files with the same outcome is counted once (so overlapping or repeated
+  files are harmless); the same id with a different outcome is an error naming both lines.
+--certificate FILE (the JSONL of brec certify): instead of the statistics, each model's
+  distinguished pairs per hardness level (1-WL, 3-WL, 4-WL, beyond) and, where its eval records
+  name its theoretical bound, the pairs it failed within the bound and those it distinguished
+  beyond it (certificate.md, certificate.json).
+Output: without --out the report is printed (Markdown unless --format says otherwise); with
+--out DIR the directory gets report.md, report.tex, report.json (or those named by --format) and
+the SVGs. Nothing is written when an input is bad (exit code 2, one line naming file and line).
+JSON: {"command":"report", "inputs", "alpha", "tasks", "models", "protocol", "protocols",
+  "cells":[{task, model, n, mean, half_width, lower, upper, values:[{seed, value, source}]}],
+  "comparisons":[{task, direction, rows:[{a, b, n, mean_difference, t, p_t, p_t_holm, w_plus,
+  p_w, p_w_holm, wilcoxon_exact, dz, agreement, better}]}], "friedman":{available, mean_ranks,
+  ranks, chi2, df, p_value, chi2_ties, p_value_ties, q_alpha, cd, cliques}, "notes"}; every value
+  keeps the file:line it came from.
+Example: brec report runs/ppgn/*.jsonl runs/gin/*.jsonl --out report/
+   or   brec report scores.csv --format latex
+   or   brec report runs/*/*.jsonl --certificate certify.jsonl)";
 
-int run_report(const ReportArgs& args, RunContext& ctx) {
-    ResultReader reader(ResultReadOptions{args.fine});
-    // Reading and the statistics take milliseconds: no progress bar, so an error stays one line.
-    for (const auto& path : args.inputs) reader.add_file(path);
-    const ResultSet results = reader.finish();
-    const ReportAnalysis analysis = analyse_results(results, args.opt);
-    if (!args.quiet)
-        for (const auto& n : analysis.notes) ctx.warn(n);
-
+int run_report(ReportArgs args, RunContext& ctx) {
+    args.request.read.protocol = parse_protocol(args.protocol);
+    args.request.formats = parse_report_formats(args.formats);
     if (args.out.empty()) {
-        const auto formats = split_formats(args.formats.empty() ? "md" : args.formats);
-        if (formats.size() != 1)
+        if (args.request.formats.empty()) args.request.formats = {ReportFormat::markdown};
+        if (args.request.formats.size() != 1)
             throw InvalidArgument("without --out, give exactly one --format (md, latex or json)");
-        const auto files = report_files(analysis, formats);
-        std::cout << files.front().second;
+        args.request.figures = false;  // printed: no figure is drawn
+    }
+    // Reading and the statistics take milliseconds: no progress bar, so an error stays one line.
+    const ReportOutput report = make_report(args.request);
+    if (!args.quiet)
+        for (const auto& n : report.notes) ctx.warn(n);
+    if (args.out.empty()) {
+        std::cout << report.files.front().content;
         return 0;
     }
-    // Everything is rendered before anything is written; each file is written atomically.
-    const auto files = report_files(
-        analysis, split_formats(args.formats.empty() ? "md,latex,json" : args.formats));
+    // Everything was rendered before anything is written; each file is written atomically.
     std::error_code ec;
     std::filesystem::create_directories(args.out, ec);
     if (ec) throw IoError("cannot create directory " + args.out + ": " + ec.message());
-    for (const auto& [name, content] : files) {
+    for (const auto& [name, content] : report.files) {
         const std::string path = (std::filesystem::path(args.out) / name).string();
         write_text_file_atomic(path, content);
         std::cout << "wrote " << path << "\n";
@@ -68,82 +88,56 @@ int run_report(const ReportArgs& args, RunContext& ctx) {
 
 void add_report(CLI::App& root, Action& action) {
     auto args = std::make_shared<ReportArgs>();
-    auto* sub = root.add_subcommand(
-        "report",
-        "Statistics over result files: per task x model the mean +- Student-t CI over seeds, per "
-        "task the\n"
-        "paired t-test and Wilcoxon signed-rank test of every model pair (Holm-corrected, with "
-        "Cohen's d_z\n"
-        "and whether the two tests agree), the Friedman test and Nemenyi critical difference "
-        "across tasks,\n"
-        "a critical-difference diagram (cd.svg) and, for BREC results, a per-category bar chart\n"
-        "(categories.svg).\n"
-        "Inputs (format detected per file):\n"
-        "  CSV   rows task,model,seed,value[,direction]; direction max|min (default max); an "
-        "optional\n"
-        "        header line starting with 'task'; '#' comments. A (task, model, seed) given twice "
-        "is an error.\n"
-        "  JSONL the per-pair records of brec eval --out (model, seed, id, category, "
-        "distinguished,\n"
-        "        reliable) or brec wl --json (method, reliability_seed, ...), and summary objects "
-        "(brec eval's\n"
-        "        FILE.summary.json, the last line of brec wl --json). One task per BREC group, or "
-        "per fine\n"
-        "        category with --fine; value = pairs distinguished, counted only when reliable.\n"
-        "  Shards of one run (brec eval --shard i/N, one JSONL each) are merged per (model, seed): "
-        "a pair id\n"
-        "  found in several files with the same outcome is counted once (so overlapping or "
-        "repeated files\n"
-        "  are harmless); the same id with a different outcome is an error naming both lines.\n"
-        "Output: without --out the report is printed (Markdown unless --format says otherwise); "
-        "with --out DIR\n"
-        "the directory gets report.md, report.tex, report.json (or those named by --format) and "
-        "the SVGs.\n"
-        "Nothing is written when an input is bad (exit code 2, one line naming the file and "
-        "line).\n"
-        "JSON: {\"command\":\"report\", \"inputs\", \"alpha\", \"tasks\", \"models\",\n"
-        "  \"cells\":[{task, model, n, mean, half_width, lower, upper, values:[{seed, value, "
-        "source}], ...}],\n"
-        "  \"comparisons\":[{task, direction, rows:[{a, b, n, mean_difference, t, p_t, p_t_holm, "
-        "w_plus, p_w,\n"
-        "  p_w_holm, wilcoxon_exact, dz, agreement, better}]}],\n"
-        "  \"friedman\":{available, mean_ranks, ranks, chi2, df, p_value, chi2_ties, p_value_ties, "
-        "q_alpha, cd,\n"
-        "  cliques}, \"notes\"}; every value keeps the file:line it came from.\n"
-        "Example: brec report runs/ppgn/*.jsonl runs/gin/*.jsonl --out report/   or   brec report "
-        "scores.csv --format latex");
-    sub->add_option("results", args->inputs, "Result files (CSV, JSONL or summary JSON)")
+    auto& req = args->request;
+    auto* sub = root.add_subcommand("report", kHelp);
+    sub->add_option("results", req.inputs, "Result files (CSV, JSONL or summary JSON)")
         ->required()
         ->check(CLI::ExistingFile);
     sub->add_option("--format", args->formats,
-                    "Comma-separated md, latex, json (default: md to stdout; all three with --out)")
+                    "Comma-separated md, latex, json (default: md to stdout; all with --out)")
         ->check(CLI::Validator(
             [](std::string& value) {
-                for (const auto& f : split_formats(value))
-                    if (f != "md" && f != "markdown" && f != "latex" && f != "tex" && f != "json")
-                        return "unknown report format '" + f + "' (expected md, latex or json)";
+                try {
+                    parse_report_formats(value);
+                } catch (const InvalidArgument& e) {
+                    return std::string(e.what());
+                }
                 return std::string();
             },
             "md|latex|json[,...]"));
     sub->add_option("--out,-o", args->out,
                     "Directory for the report files and SVG figures (created if missing)");
-    sub->add_option("--alpha", args->opt.alpha, "Significance level of intervals, tests and CD")
-        ->check(CLI::Range(1e-6, 0.5))
+    sub->add_option("--protocol", args->protocol,
+                    "RPC results: the decision protocol whose counts form the cells (both are "
+                    "shown side by side)")
+        ->check(CLI::IsMember({"hotelling", "brec_reference"}))
         ->capture_default_str();
-    sub->add_flag("--bootstrap", args->opt.bootstrap,
-                  "Also report percentile bootstrap intervals of the cell means");
-    sub->add_option("--resamples", args->opt.resamples, "Bootstrap resamples B")
-        ->check(CLI::Range(100, 10000000))
-        ->capture_default_str();
-    sub->add_option("--bootstrap-seed", args->opt.bootstrap_seed, "Seed of the bootstrap")
-        ->capture_default_str();
-    sub->add_option(
-           "--exact-limit", args->opt.wilcoxon_exact_limit,
-           "Exact Wilcoxon null up to this many non-zero differences, normal approximation above")
-        ->check(CLI::Range(0, 1000))
-        ->capture_default_str();
-    sub->add_flag("--fine", args->fine,
-                  "BREC results: one task per fine category instead of the four groups");
+    auto* certificate =
+        sub->add_option("--certificate", req.certificate,
+                        "brec certify JSONL: the realized-vs-theoretical view instead of the "
+                        "statistics")
+            ->check(CLI::ExistingFile);
+    auto& stats = req.statistics;
+    auto* alpha = sub->add_option("--alpha", stats.alpha, "Significance of intervals, tests, CD")
+                      ->check(CLI::Range(1e-6, 0.5))
+                      ->capture_default_str();
+    auto* bootstrap = sub->add_flag("--bootstrap", stats.bootstrap,
+                                    "Also report percentile bootstrap intervals of the cell means");
+    auto* resamples = sub->add_option("--resamples", stats.resamples, "Bootstrap resamples B")
+                          ->check(CLI::Range(100, 10000000))
+                          ->capture_default_str();
+    auto* seed = sub->add_option("--bootstrap-seed", stats.bootstrap_seed, "Seed of the bootstrap")
+                     ->capture_default_str();
+    auto* exact = sub->add_option("--exact-limit", stats.wilcoxon_exact_limit,
+                                  "Exact Wilcoxon null up to this many non-zero differences, "
+                                  "normal approximation above")
+                      ->check(CLI::Range(0, 1000))
+                      ->capture_default_str();
+    auto* fine = sub->add_flag("--fine", req.read.fine,
+                               "BREC results: a task per fine category instead of per group");
+    // The certificate view has no statistics and counts per hardness level, not per category.
+    for (auto* statistics_only : {alpha, bootstrap, resamples, seed, exact, fine})
+        certificate->excludes(statistics_only);
     sub->add_flag("--quiet,-q", args->quiet, "No notes on stderr");
     sub->callback(
         [args, &action]() { action = [args](RunContext& ctx) { return run_report(*args, ctx); }; });

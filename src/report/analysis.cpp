@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 #include <numeric>
+#include <set>
 
 #include "brec/core/error.hpp"
 #include "brec/core/rng.hpp"
@@ -17,12 +18,27 @@ const ReportCell* ReportAnalysis::cell(const std::string& task, const std::strin
     return nullptr;
 }
 
-std::vector<std::vector<int>> cd_cliques(const std::vector<double>& mean_ranks, double cd) {
-    const int k = static_cast<int>(mean_ranks.size());
-    std::vector<int> order(static_cast<std::size_t>(k));
+const ReportTask& ReportAnalysis::task(const std::string& name) const {
+    for (const auto& t : tasks)
+        if (t.name == name) return t;
+    throw InvalidArgument("the report has no task '" + name + "'");
+}
+
+std::string ReportTask::label() const {
+    return pairs >= 0 ? name + " (" + std::to_string(pairs) + ")" : name;
+}
+
+std::vector<int> rank_order(const std::vector<double>& mean_ranks) {
+    std::vector<int> order(mean_ranks.size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(),
                      [&](int a, int b) { return mean_ranks[a] < mean_ranks[b]; });
+    return order;
+}
+
+std::vector<std::vector<int>> cd_cliques(const std::vector<double>& mean_ranks, double cd) {
+    const int k = static_cast<int>(mean_ranks.size());
+    const std::vector<int> order = rank_order(mean_ranks);
     std::vector<std::vector<int>> out;
     int last_end = -1;
     for (int i = 0; i < k; ++i) {
@@ -37,6 +53,56 @@ std::vector<std::vector<int>> cd_cliques(const std::vector<double>& mean_ranks, 
     return out;
 }
 
+namespace {
+
+/// Both protocols' distinguished pairs per model and task (mean over seeds), for RPC results.
+std::vector<ProtocolRow> protocol_rows(const ResultSet& results,
+                                       const std::vector<ReportTask>& tasks) {
+    std::vector<ProtocolRow> rows;
+    for (const auto& model : results.models) {
+        std::set<std::uint64_t> seeds;
+        for (const auto& r : results.records)
+            if (r.model == model && r.rpc) seeds.insert(r.seed);
+        if (seeds.empty()) continue;
+        for (const Protocol p : all_protocols()) {
+            ProtocolRow row;
+            row.model = model;
+            row.protocol = p;
+            row.seeds = static_cast<int>(seeds.size());
+            row.total.known = true;
+            bool any = false;
+            for (const auto& task : tasks) {
+                ProtocolCell cell;
+                int n = 0;
+                bool known = true;
+                for (const auto& r : results.records) {
+                    if (r.model != model || r.task != task.name || !r.rpc) continue;
+                    const ProtocolCount& c = r.protocol(p);
+                    known = known && c.known;
+                    cell.distinguished += c.distinguished;
+                    cell.reliability_failures += c.reliability_failures;
+                    ++n;
+                }
+                if (n > 0) {
+                    cell.known = known;
+                    cell.distinguished /= n;
+                    any = true;
+                    row.total.known = row.total.known && known;
+                    row.total.distinguished += cell.distinguished;
+                    row.total.reliability_failures += cell.reliability_failures;
+                }
+                if (!cell.known) cell = ProtocolCell{};
+                row.tasks.push_back(cell);
+            }
+            if (!any || !row.total.known) row.total = ProtocolCell{};
+            rows.push_back(std::move(row));
+        }
+    }
+    return rows;
+}
+
+}  // namespace
+
 ReportAnalysis analyse_results(const ResultSet& results, const ReportOptions& options) {
     if (!(options.alpha > 0 && options.alpha < 1))
         throw InvalidArgument("alpha must lie in (0, 1)");
@@ -47,12 +113,19 @@ ReportAnalysis analyse_results(const ResultSet& results, const ReportOptions& op
     a.results = results;
     a.notes = results.notes;
 
-    // Group records into cells, seeds ascending.
+    // Group records into cells, seeds ascending. The reader gives every record of a task the same
+    // direction; the task takes it from there, once.
     std::map<std::pair<std::string, std::string>, std::vector<const ResultRecord*>> groups;
     std::map<std::string, bool> direction;
     for (const auto& r : results.records) {
         groups[{r.task, r.model}].push_back(&r);
-        direction[r.task] = r.higher_is_better;
+        direction.emplace(r.task, r.higher_is_better);
+    }
+    for (const auto& name : results.tasks) {
+        ReportTask t;
+        t.name = name;
+        t.higher_is_better = direction.count(name) ? direction[name] : true;
+        a.tasks.push_back(std::move(t));
     }
     for (const auto& task : results.tasks) {
         for (const auto& model : results.models) {
@@ -95,11 +168,28 @@ ReportAnalysis analyse_results(const ResultSet& results, const ReportOptions& op
         }
     }
 
+    // Per task: its size and its best model(s).
+    for (auto& t : a.tasks) {
+        bool any = false;
+        double best = 0.0;
+        for (const auto& c : a.cells) {
+            if (c.task != t.name) continue;
+            t.pairs = std::max(t.pairs, c.pairs);
+            if (!any || (t.higher_is_better ? c.t.mean > best : c.t.mean < best)) best = c.t.mean;
+            any = true;
+        }
+        for (const auto& c : a.cells)
+            if (c.task == t.name && c.t.mean == best) t.best.push_back(c.model);
+    }
+
+    a.protocols = protocol_rows(results, a.tasks);
+
     // Per task: every model pair, paired by seed, Holm within the task (each test separately).
-    for (const auto& task : results.tasks) {
+    for (const auto& rt : a.tasks) {
+        const std::string& task = rt.name;
         TaskComparisons tc;
         tc.task = task;
-        tc.higher_is_better = direction[task];
+        tc.higher_is_better = rt.higher_is_better;
         std::vector<std::size_t> testable;
         for (std::size_t i = 0; i < results.models.size(); ++i)
             for (std::size_t j = i + 1; j < results.models.size(); ++j) {
@@ -178,7 +268,8 @@ ReportAnalysis analyse_results(const ResultSet& results, const ReportOptions& op
     std::vector<std::vector<double>> scores;
     std::vector<bool> higher;
     std::vector<std::string> dropped;
-    for (const auto& task : results.tasks) {
+    for (const auto& rt : a.tasks) {
+        const std::string& task = rt.name;
         std::vector<double> row;
         for (const auto& m : results.models) {
             const ReportCell* c = a.cell(task, m);
@@ -191,7 +282,7 @@ ReportAnalysis analyse_results(const ResultSet& results, const ReportOptions& op
         }
         ra.tasks.push_back(task);
         scores.push_back(row);
-        higher.push_back(direction[task]);
+        higher.push_back(rt.higher_is_better);
     }
     if (!dropped.empty() && results.models.size() >= 2) {
         std::string list;
@@ -212,6 +303,7 @@ ReportAnalysis analyse_results(const ResultSet& results, const ReportOptions& op
         const Nemenyi nm = nemenyi(k, static_cast<int>(ra.tasks.size()), options.alpha);
         ra.q_alpha = nm.q_alpha;
         ra.cd = nm.cd;
+        ra.order = rank_order(ra.friedman.mean_ranks);
         ra.cliques = cd_cliques(ra.friedman.mean_ranks, ra.cd);
     }
     return a;

@@ -1,7 +1,7 @@
 #include "brec/report/results.hpp"
-#include "brec/core/text.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
@@ -10,8 +10,10 @@
 #include <set>
 
 #include "brec/core/error.hpp"
+#include "brec/core/text.hpp"
 #include "brec/io/files.hpp"
 #include "brec/io/pairs.hpp"
+#include "detail/jsonl.hpp"
 
 namespace brec {
 namespace {
@@ -75,29 +77,6 @@ bool parse_double(const std::string& s, double& out) {
     return true;
 }
 
-/// "file:3-5,9" from a list of (file, line).
-std::string compact_sources(std::vector<std::pair<std::string, std::int64_t>> where) {
-    std::sort(where.begin(), where.end());
-    std::string out;
-    std::size_t i = 0;
-    while (i < where.size()) {
-        const std::string& file = where[i].first;
-        out += (out.empty() ? "" : "; ") + file + ":";
-        bool first = true;
-        while (i < where.size() && where[i].first == file) {
-            std::size_t j = i;
-            while (j + 1 < where.size() && where[j + 1].first == file &&
-                   where[j + 1].second == where[j].second + 1)
-                ++j;
-            out += (first ? "" : ",") + std::to_string(where[i].second);
-            if (j > i) out += "-" + std::to_string(where[j].second);
-            first = false;
-            i = j + 1;
-        }
-    }
-    return out;
-}
-
 std::string run_name(const std::pair<std::string, std::uint64_t>& key) {
     return "model " + key.first + " seed " + std::to_string(key.second);
 }
@@ -124,7 +103,79 @@ std::uint64_t seed_of(const nlohmann::json& j, const std::string& source, std::i
     return 0;
 }
 
+/// The {name: {pairs, distinguished, reliability_failures}} object of a summary, checked.
+/// `protocol` names the protocol the counts belong to in errors ("" for the headline counts).
+std::map<std::string, std::array<long long, 3>> category_counts(const nlohmann::json& categories,
+                                                                const std::string& source,
+                                                                std::int64_t line,
+                                                                const std::string& protocol) {
+    const std::string where = protocol.empty() ? "" : "protocol " + protocol + ": ";
+    if (!categories.is_object())
+        throw ParseError(source, line, where + "\"categories\" must be an object");
+    std::map<std::string, std::array<long long, 3>> out;
+    for (const auto& [name, c] : categories.items()) {
+        std::array<long long, 3> counts{};
+        const char* fields[] = {"pairs", "distinguished", "reliability_failures"};
+        for (std::size_t f = 0; f < 3; ++f) {
+            if (!c.is_object() || !c.contains(fields[f]) || !c[fields[f]].is_number_integer() ||
+                c[fields[f]].get<long long>() < 0)
+                throw ParseError(source, line,
+                                 where + "category '" + name + "' needs a non-negative integer \"" +
+                                     fields[f] + "\"");
+            counts[f] = c[fields[f]].get<long long>();
+        }
+        if (counts[1] > counts[0])
+            throw ParseError(
+                source, line,
+                where + "category '" + name + "' distinguishes more pairs than it has");
+        out[name] = counts;
+    }
+    return out;
+}
+
 }  // namespace
+
+std::string SourceLine::str() const {
+    return line > 0 ? file + ":" + std::to_string(line) : file;
+}
+
+bool SourceLine::operator<(const SourceLine& o) const {
+    return file != o.file ? file < o.file : line < o.line;
+}
+
+void Provenance::add(const SourceLine& where) {
+    const auto at = std::lower_bound(lines.begin(), lines.end(), where);
+    if (at == lines.end() || !(*at == where)) lines.insert(at, where);
+}
+
+void Provenance::add(const Provenance& other) {
+    for (const auto& l : other.lines) add(l);
+}
+
+std::string Provenance::str() const {
+    std::string out;
+    std::size_t i = 0;
+    while (i < lines.size()) {
+        const std::string& file = lines[i].file;
+        out += (out.empty() ? "" : "; ") + file;
+        bool first = true;
+        while (i < lines.size() && lines[i].file == file) {
+            if (lines[i].line <= 0) {
+                ++i;
+                continue;
+            }
+            std::size_t j = i;
+            while (j + 1 < lines.size() && lines[j + 1].file == file &&
+                   lines[j + 1].line == lines[j].line + 1)
+                ++j;
+            out += (first ? ":" : ",") + std::to_string(lines[i].line);
+            if (j > i) out += "-" + std::to_string(lines[j].line);
+            first = false;
+            i = j + 1;
+        }
+    }
+    return out;
+}
 
 void ResultReader::note_model(const std::string& model) {
     if (std::find(model_order_.begin(), model_order_.end(), model) == model_order_.end())
@@ -153,23 +204,9 @@ void ResultReader::add_text(const std::string& text, const std::string& source) 
         add_json_object(whole, source, static_cast<std::int64_t>(first) + 1);
         return;
     }
-    std::size_t last = lines.size();
-    while (last > 0 && trim(lines[last - 1]).empty()) --last;
-    for (std::size_t i = 0; i < last; ++i) {
-        const std::string line = trim(lines[i]);
-        const auto no = static_cast<std::int64_t>(i) + 1;
-        if (line.empty()) continue;
-        const auto j = nlohmann::json::parse(line, nullptr, false);
-        if (j.is_discarded() || !j.is_object()) {
-            if (i + 1 == last && !text.empty() && text.back() != '\n') {
-                notes_.push_back(source + ":" + std::to_string(no) +
-                                 ": torn last line skipped (interrupted run?)");
-                continue;
-            }
-            throw ParseError(source, no, "expected one JSON object per line");
-        }
+    detail::for_each_json_line(text, source, notes_, [&](const nlohmann::json& j, std::int64_t no) {
         add_json_object(j, source, no);
-    }
+    });
 }
 
 void ResultReader::add_csv(const std::vector<std::string>& lines, const std::string& source) {
@@ -204,52 +241,88 @@ void ResultReader::add_csv(const std::vector<std::string>& lines, const std::str
                 throw ParseError(source, no, "direction must be max or min, found '" + f[4] + "'");
             r.higher_is_better = d == "max";
         }
-        r.source = source + ":" + std::to_string(no);
+        const SourceLine here{source, no};
+        r.source.add(here);
         if (f.size() == 5 && !f[4].empty()) {
             const auto [it, fresh] =
-                csv_direction_.emplace(r.task, std::make_pair(r.higher_is_better, r.source));
+                csv_direction_.emplace(r.task, std::make_pair(r.higher_is_better, here));
             if (!fresh && it->second.first != r.higher_is_better)
                 throw ParseError(source, no,
                                  "task '" + r.task + "' has direction " +
                                      (it->second.first ? "max" : "min") + " at " +
-                                     it->second.second);
+                                     it->second.second.str());
         }
         note_model(r.model);
         csv_.push_back(std::move(r));
     }
 }
 
+bool ResultReader::SummaryCounts::operator==(const SummaryCounts& o) const {
+    const auto same = [](const ProtocolCount& a, const ProtocolCount& b) {
+        return a.known == b.known && a.distinguished == b.distinguished &&
+               a.reliability_failures == b.reliability_failures;
+    };
+    return pairs == o.pairs && same(hotelling, o.hotelling) &&
+           same(brec_reference, o.brec_reference);
+}
+
 void ResultReader::add_json_object(const nlohmann::json& j, const std::string& source,
                                    std::int64_t line) {
     if (j.contains("categories")) {
-        if (!j["categories"].is_object())
-            throw ParseError(source, line, "\"categories\" must be an object");
-        const RunKey key{model_of(j, source, line), seed_of(j, source, line)};
-        Summary s;
-        s.source = source + ":" + std::to_string(line);
-        if (j.contains("shard") && j["shard"].is_string()) s.shard = j["shard"].get<std::string>();
-        for (const auto& [name, c] : j["categories"].items()) {
-            std::vector<long long> counts(3, 0);
-            const char* fields[] = {"pairs", "distinguished", "reliability_failures"};
-            for (int f = 0; f < 3; ++f) {
-                if (!c.is_object() || !c.contains(fields[f]) || !c[fields[f]].is_number_integer() ||
-                    c[fields[f]].get<long long>() < 0)
-                    throw ParseError(source, line,
-                                     "category '" + name + "' needs a non-negative integer \"" +
-                                         fields[f] + "\"");
-                counts[static_cast<std::size_t>(f)] = c[fields[f]].get<long long>();
-            }
-            if (counts[1] > counts[0])
+        add_summary(j, source, line);
+        return;
+    }
+    PairResult p;
+    p.source = SourceLine{source, line};
+    if (is_eval_record(j)) {
+        const EvalRecord e = eval_record_from_json(j, source, line);
+        if (e.model.empty()) throw ParseError(source, line, "\"model\" must be a non-empty string");
+        if (!e.bound.empty()) {
+            if (e.bound != "1wl" && e.bound != "2fwl" && e.bound != "3fwl")
                 throw ParseError(source, line,
-                                 "category '" + name + "' distinguishes more pairs than it has");
-            s.categories[name] = counts;
+                                 "\"bound\" must be 1wl, 2fwl or 3fwl, got '" + e.bound + "'");
+            const auto [it, fresh] =
+                bounds_.emplace(e.model, std::make_pair(e.bound, SourceLine{source, line}));
+            if (!fresh && it->second.first != e.bound)
+                throw ParseError(source, line,
+                                 "model " + e.model + " has bound " + e.bound + " here but " +
+                                     it->second.first + " at " + it->second.second.str());
         }
-        note_model(key.first);
-        if (!summaries_.count(key) && !pairs_.count(key)) run_order_.push_back(key);
-        summaries_[key].push_back(std::move(s));
+        p.id = e.id;
+        p.category = e.category;
+        p.rpc = true;
+        p.skipped = !e.skipped.empty();
+        if (p.skipped) {
+            // A pair that was not run counts as not distinguished and not as a failure.
+            p.hotelling = p.brec_reference = PairDecision{true, false, true};
+        } else {
+            p.hotelling = PairDecision{true, e.hotelling.distinguished, e.hotelling.reliable};
+            if (e.has_reference)
+                p.brec_reference =
+                    PairDecision{true, e.brec_reference.distinguished, e.brec_reference.reliable};
+            else if (options_.protocol == Protocol::brec_reference)
+                throw ParseError(source, line,
+                                 "no brec_reference decision: the record was written before both "
+                                 "RPC protocols were recorded, so only the hotelling protocol can "
+                                 "be reported from it");
+        }
+        add_pair({e.model, e.seed}, std::move(p));
+        return;
+    }
+    if (is_wl_record(j)) {
+        const WlRecord w = wl_record_from_json(j, source, line);
+        if (w.method.empty())
+            throw ParseError(source, line, "\"method\" must be a non-empty string");
+        p.id = w.id;
+        p.category = w.category;
+        // A WL test has one decision, whatever RPC protocol the report counts.
+        p.hotelling = p.brec_reference =
+            PairDecision{true, w.distinguished, !w.reliability_failure};
+        add_pair({w.method, w.reliability_seed}, std::move(p));
         return;
     }
     if (j.contains("id") && j.contains("distinguished")) {
+        // A hand-made record (or another tool's) with one decision and no T² values.
         if (!j["id"].is_number_integer())
             throw ParseError(source, line, "\"id\" must be an integer");
         if (!j["distinguished"].is_boolean())
@@ -257,34 +330,20 @@ void ResultReader::add_json_object(const nlohmann::json& j, const std::string& s
         if (!j.contains("category") || !j["category"].is_string())
             throw ParseError(source, line, "per-pair record without a \"category\" string");
         const RunKey key{model_of(j, source, line), seed_of(j, source, line)};
-        PairRecord p;
+        p.id = j["id"].get<PairId>();
         p.category = j["category"].get<std::string>();
-        p.distinguished = j["distinguished"].get<bool>();
+        PairDecision d{true, j["distinguished"].get<bool>(), true};
         if (j.contains("reliable")) {
             if (!j["reliable"].is_boolean())
                 throw ParseError(source, line, "\"reliable\" must be true or false");
-            p.reliable = j["reliable"].get<bool>();
+            d.reliable = j["reliable"].get<bool>();
         } else if (j.contains("reliability_failure")) {
             if (!j["reliability_failure"].is_boolean())
                 throw ParseError(source, line, "\"reliability_failure\" must be true or false");
-            p.reliable = !j["reliability_failure"].get<bool>();
+            d.reliable = !j["reliability_failure"].get<bool>();
         }
-        p.source = source + ":" + std::to_string(line);
-        const long long id = j["id"].get<long long>();
-        note_model(key.first);
-        if (!summaries_.count(key) && !pairs_.count(key)) run_order_.push_back(key);
-        auto& run = pairs_[key];
-        const auto it = run.find(id);
-        if (it != run.end()) {
-            const auto& o = it->second;
-            if (o.category != p.category || o.distinguished != p.distinguished ||
-                o.reliable != p.reliable)
-                throw ParseError(source, line,
-                                 "pair " + std::to_string(id) + " of " + run_name(key) +
-                                     " conflicts with the record at " + o.source);
-            return;  // the same record in two shards or twice in one file
-        }
-        run.emplace(id, std::move(p));
+        p.hotelling = p.brec_reference = d;
+        add_pair(key, std::move(p));
         return;
     }
     throw ParseError(source, line,
@@ -292,21 +351,124 @@ void ResultReader::add_json_object(const nlohmann::json& j, const std::string& s
                      "\"id\" and \"distinguished\")");
 }
 
+void ResultReader::add_pair(const RunKey& key, PairResult p) {
+    note_model(key.first);
+    if (!summaries_.count(key) && !pairs_.count(key)) run_order_.push_back(key);
+    auto& run = pairs_[key];
+    const auto it = run.find(p.id);
+    if (it == run.end()) {
+        run.emplace(p.id, std::move(p));
+        return;
+    }
+    const auto same = [](const PairDecision& a, const PairDecision& b) {
+        return a.known == b.known && a.distinguished == b.distinguished && a.reliable == b.reliable;
+    };
+    const PairResult& o = it->second;
+    if (o.category != p.category || o.rpc != p.rpc || o.skipped != p.skipped ||
+        !same(o.hotelling, p.hotelling) || !same(o.brec_reference, p.brec_reference))
+        throw ParseError(p.source.file, p.source.line,
+                         "pair " + std::to_string(p.id) + " of " + run_name(key) +
+                             " conflicts with the record at " + o.source.str());
+    // The same record in two shards or twice in one file: counted once.
+}
+
+void ResultReader::add_summary(const nlohmann::json& j, const std::string& source,
+                               std::int64_t line) {
+    const RunKey key{model_of(j, source, line), seed_of(j, source, line)};
+    Summary s;
+    s.source = SourceLine{source, line};
+    if (j.contains("shard") && j["shard"].is_string()) s.shard = j["shard"].get<std::string>();
+    // Eval summaries name a model, WL ones a method: only the former are RPC results.
+    s.rpc = j.contains("model");
+    for (const auto& [name, c] : category_counts(j["categories"], source, line, ""))
+        s.categories[name].pairs = c[0];
+    const auto set = [&](Protocol p, const std::string& name, long long distinguished,
+                         long long failures) {
+        auto& count = p == Protocol::hotelling ? s.categories[name].hotelling
+                                               : s.categories[name].brec_reference;
+        count = ProtocolCount{true, static_cast<int>(distinguished), static_cast<int>(failures)};
+    };
+    if (j.contains("protocols")) {
+        const auto& protocols = j["protocols"];
+        if (!protocols.is_object())
+            throw ParseError(source, line, "\"protocols\" must be an object");
+        for (const Protocol p : all_protocols()) {
+            const std::string pname = protocol_name(p);
+            if (!protocols.contains(pname)) continue;
+            const auto& pj = protocols[pname];
+            if (!pj.is_object() || !pj.contains("categories"))
+                throw ParseError(source, line,
+                                 "protocol " + pname + " needs a \"categories\" object");
+            const auto counts = category_counts(pj["categories"], source, line, pname);
+            for (const auto& [name, c] : counts) {
+                const auto it = s.categories.find(name);
+                if (it == s.categories.end() || it->second.pairs != c[0])
+                    throw ParseError(source, line,
+                                     "protocol " + pname + ": category '" + name +
+                                         "' does not have the pairs of the headline counts");
+                set(p, name, c[1], c[2]);
+            }
+            if (counts.size() != s.categories.size())
+                throw ParseError(source, line,
+                                 "protocol " + pname + " lacks categories of the headline counts");
+        }
+    } else {
+        // One decision per pair: an eval summary written before both protocols were recorded
+        // (hotelling), or a WL summary, whose decision holds under either protocol.
+        for (const auto& [name, c] : category_counts(j["categories"], source, line, "")) {
+            set(Protocol::hotelling, name, c[1], c[2]);
+            if (!s.rpc) set(Protocol::brec_reference, name, c[1], c[2]);
+        }
+    }
+    if (s.rpc && !s.categories.empty()) {
+        const auto& first = s.categories.begin()->second;
+        const ProtocolCount& read =
+            options_.protocol == Protocol::hotelling ? first.hotelling : first.brec_reference;
+        if (!read.known)
+            throw ParseError(source, line,
+                             std::string("summary without the ") +
+                                 protocol_name(options_.protocol) + " protocol's counts" +
+                                 (j.contains("protocols")
+                                      ? ""
+                                      : " (written before both RPC protocols were recorded, so "
+                                        "only the hotelling protocol can be reported from it)"));
+    }
+    note_model(key.first);
+    if (!summaries_.count(key) && !pairs_.count(key)) run_order_.push_back(key);
+    summaries_[key].push_back(std::move(s));
+}
+
 ResultSet ResultReader::finish() const {
     ResultSet rs;
     rs.inputs = inputs_;
     rs.notes = notes_;
-    // BREC runs: fine category -> {pairs, distinguished, failures, sources}.
+    // BREC runs: fine category -> pairs, each protocol's counts, and the lines they came from.
     struct Counts {
-        long long pairs = 0, distinguished = 0, failures = 0;
-        std::vector<std::pair<std::string, std::int64_t>> where;
-        std::vector<std::string> summary_sources;
+        long long pairs = 0;
+        ProtocolCount hotelling{true, 0, 0}, brec_reference{true, 0, 0};
+        bool rpc = false;
+        Provenance where;
+
+        ProtocolCount& protocol(Protocol p) {
+            return p == Protocol::hotelling ? hotelling : brec_reference;
+        }
+        const ProtocolCount& protocol(Protocol p) const {
+            return p == Protocol::hotelling ? hotelling : brec_reference;
+        }
+        void add(const Counts& o) {
+            pairs += o.pairs;
+            for (const Protocol p : all_protocols()) {
+                auto& mine = protocol(p);
+                const auto& theirs = p == Protocol::hotelling ? o.hotelling : o.brec_reference;
+                mine.known = mine.known && theirs.known;
+                mine.distinguished += theirs.distinguished;
+                mine.reliability_failures += theirs.reliability_failures;
+            }
+            rpc = rpc || o.rpc;
+            where.add(o.where);
+        }
     };
-    auto split_source = [](const std::string& s) {
-        const auto colon = s.rfind(':');
-        return std::make_pair(s.substr(0, colon),
-                              static_cast<std::int64_t>(std::stoll(s.substr(colon + 1))));
-    };
+    const Protocol read = options_.protocol;
     // The summaries of a run merged into counts per category: a whole-run summary wins over
     // shard summaries, distinct shards are summed, two different summaries of one shard conflict.
     auto merge_summaries = [&](const RunKey& key, const std::vector<Summary>& summaries,
@@ -318,28 +480,29 @@ ResultSet ResultReader::finish() const {
                 by_shard[s.shard] = &s;
             } else if (found->second->categories != s.categories) {
                 if (!strict) return false;
-                const auto [file, line] = split_source(s.source);
-                throw ParseError(file, line,
+                throw ParseError(s.source.file, s.source.line,
                                  "summary of " + run_name(key) +
                                      (s.shard.empty() ? "" : " shard " + s.shard) +
-                                     " conflicts with the one at " + found->second->source);
+                                     " conflicts with the one at " + found->second->source.str());
             }
         }
         if (by_shard.count("") && by_shard.size() > 1) {
             if (strict)
                 rs.notes.push_back(run_name(key) + ": whole-run summary at " +
-                                   by_shard[""]->source + " used, shard summaries ignored");
+                                   by_shard[""]->source.str() + " used, shard summaries ignored");
             const Summary* whole = by_shard[""];
             by_shard.clear();
             by_shard[""] = whole;
         }
         for (const auto& [shard, s] : by_shard)
             for (const auto& [name, v] : s->categories) {
-                auto& c = cats[name];
-                c.pairs += v[0];
-                c.distinguished += v[1];
-                c.failures += v[2];
-                c.summary_sources.push_back(s->source);
+                Counts c;
+                c.pairs = v.pairs;
+                c.hotelling = v.hotelling;
+                c.brec_reference = v.brec_reference;
+                c.rpc = s->rpc;
+                c.where.add(s->source);
+                cats[name].add(c);
             }
         return true;
     };
@@ -351,11 +514,16 @@ ResultSet ResultReader::finish() const {
         const auto sit = summaries_.find(key);
         if (pit != pairs_.end()) {
             for (const auto& [id, p] : pit->second) {
-                auto& c = cats[p.category];
-                ++c.pairs;
-                c.distinguished += p.distinguished && p.reliable;
-                c.failures += !p.reliable;
-                c.where.push_back(split_source(p.source));
+                Counts c;
+                c.pairs = 1;
+                for (const Protocol pr : all_protocols()) {
+                    const PairDecision& d = p.decision(pr);
+                    c.protocol(pr) =
+                        ProtocolCount{d.known, d.counts() ? 1 : 0, d.known && !d.reliable ? 1 : 0};
+                }
+                c.rpc = p.rpc;
+                c.where.add(p.source);
+                cats[p.category].add(c);
             }
             // Per-pair records are the raw data and win. A summary that agrees with them (the
             // last line of `brec wl --json`, the summary.json of a complete run) needs no note.
@@ -365,13 +533,16 @@ ResultSet ResultReader::finish() const {
                              from_summaries.size() == cats.size();
                 for (const auto& [name, c] : cats) {
                     const auto f = from_summaries.find(name);
-                    agree = agree && f != from_summaries.end() && f->second.pairs == c.pairs &&
-                            f->second.distinguished == c.distinguished &&
-                            f->second.failures == c.failures;
+                    agree =
+                        agree && f != from_summaries.end() && f->second.pairs == c.pairs &&
+                        f->second.protocol(read).known &&
+                        f->second.protocol(read).distinguished == c.protocol(read).distinguished &&
+                        f->second.protocol(read).reliability_failures ==
+                            c.protocol(read).reliability_failures;
                 }
                 if (!agree)
                     rs.notes.push_back(run_name(key) + ": summary object(s) at " +
-                                       sit->second[0].source +
+                                       sit->second[0].source.str() +
                                        (sit->second.size() > 1 ? " and others" : "") +
                                        " disagree with the per-pair records (a partial, resumed or "
                                        "multi-seed run?); the per-pair records are used");
@@ -387,15 +558,7 @@ ResultSet ResultReader::finish() const {
                 const std::string g = brec_group_of(name);
                 if (g != "Other") task = g;
             }
-            auto& t = tasks[task];
-            t.pairs += c.pairs;
-            t.distinguished += c.distinguished;
-            t.failures += c.failures;
-            t.where.insert(t.where.end(), c.where.begin(), c.where.end());
-            for (const auto& s : c.summary_sources)
-                if (std::find(t.summary_sources.begin(), t.summary_sources.end(), s) ==
-                    t.summary_sources.end())
-                    t.summary_sources.push_back(s);
+            tasks[task].add(c);
         }
         for (const auto& [task, c] : tasks) {
             if (c.pairs == 0) continue;
@@ -403,15 +566,15 @@ ResultSet ResultReader::finish() const {
             r.task = task;
             r.model = key.first;
             r.seed = key.second;
-            r.value = static_cast<double>(c.distinguished);
+            r.value = c.protocol(read).distinguished;
             r.pairs = static_cast<int>(c.pairs);
-            r.reliability_failures = static_cast<int>(c.failures);
-            if (!c.where.empty()) {
-                r.source = compact_sources(c.where);
-            } else {
-                for (const auto& s : c.summary_sources)
-                    r.source += (r.source.empty() ? "" : "; ") + s;
-            }
+            r.reliability_failures = c.protocol(read).reliability_failures;
+            r.source = c.where;
+            r.rpc = c.rpc;
+            r.hotelling = c.hotelling;
+            r.brec_reference = c.brec_reference;
+            rs.rpc = rs.rpc || r.rpc;
+            rs.both_protocols = rs.both_protocols || (r.rpc && r.brec_reference.known);
             brec_tasks.insert(task);
             brec_records.push_back(std::move(r));
         }
@@ -427,17 +590,15 @@ ResultSet ResultReader::finish() const {
     for (const auto& r : rs.records) {
         const auto [it, fresh] = seen.emplace(std::make_tuple(r.task, r.model, r.seed), &r);
         if (!fresh) {
-            // A CSV row's source is "file:line"; a merged BREC record names several lines.
-            const auto colon = r.source.rfind(':');
-            const std::string tail = colon == std::string::npos ? "" : r.source.substr(colon + 1);
-            const bool one_line =
-                !tail.empty() && std::all_of(tail.begin(), tail.end(),
-                                             [](char ch) { return ch >= '0' && ch <= '9'; });
-            const std::string file = r.source.substr(0, one_line ? colon : r.source.find(':'));
-            throw ParseError(file, one_line ? std::stoll(tail) : 0,
+            // A CSV row has one line; a merged BREC record names its first file only.
+            const auto& lines = r.source.lines;
+            const SourceLine at = lines.size() == 1 ? lines[0]
+                                  : lines.empty()   ? SourceLine{}
+                                                    : SourceLine{lines[0].file, 0};
+            throw ParseError(at.file, at.line,
                              "task '" + r.task + "', model '" + r.model + "', seed " +
                                  std::to_string(r.seed) + " given twice (also at " +
-                                 it->second->source + ")");
+                                 it->second->source.str() + ")");
         }
     }
     // A CSV direction given on any row of a task applies to its rows without one.
@@ -453,6 +614,15 @@ ResultSet ResultReader::finish() const {
         if (std::find(rs.tasks.begin(), rs.tasks.end(), r.task) == rs.tasks.end())
             rs.tasks.push_back(r.task);
     rs.models = model_order_;
+    rs.protocol = read;
+    for (const auto& key : run_order_) {
+        const auto pit = pairs_.find(key);
+        if (pit == pairs_.end()) continue;
+        const auto bound = bounds_.find(key.first);
+        PairRun run{key.first, key.second, bound == bounds_.end() ? "" : bound->second.first, {}};
+        for (const auto& [id, p] : pit->second) run.pairs.push_back(p);
+        rs.runs.push_back(std::move(run));
+    }
     return rs;
 }
 

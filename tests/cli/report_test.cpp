@@ -54,7 +54,7 @@ TEST(ReportCli, FixtureGivesMarkdownLatexJsonAndCdDiagram) {
     EXPECT_EQ(j["command"], "report");
     EXPECT_EQ(j["cells"].size(), 40u);  // 10 tasks x 4 models
     EXPECT_EQ(j["comparisons"].size(), 10u);
-    // SPEC §6: k = 4, N = 10, α = 0.05 gives CD = 1.48.
+    // k = 4, N = 10, α = 0.05: q = 2.569 (Demšar 2006, Table 5a), CD = 2.569 · √(20/60) = 1.48.
     EXPECT_NEAR(j["friedman"]["cd"].get<double>(), 1.48, 0.005);
     const std::string svg = brec::read_text_file(dir + "/cd.svg");
     EXPECT_EQ(svg.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\"", 0), 0u);
@@ -93,6 +93,83 @@ TEST(ReportCli, EvalShardsMergeIntoTheUnshardedResult) {
     const auto jw = nlohmann::json::parse(brec::read_text_file(whole + "/report.json"));
     EXPECT_EQ(strip(js), strip(jw));
     EXPECT_EQ(js["tasks"], nlohmann::json::array({"Basic", "Regular", "CFI"}));
+}
+
+TEST(ReportCli, ProtocolChoosesTheCellsAndBothAreShown) {
+    // The fixtures' counts by hand: ppgn distinguishes 2 basic pairs under hotelling (one more is
+    // unreliable) and 1 under brec_reference; in all 4 and 2 pairs.
+    const std::string both = kData + "report_eval_both_ppgn.jsonl " + kData +
+                             "report_eval_both_gin.jsonl --format json --quiet";
+    auto basic_ppgn = [](const nlohmann::json& j) {
+        for (const auto& c : j["cells"])
+            if (c["task"] == "Basic" && c["model"] == "ppgn") return c["mean"].get<double>();
+        return -1.0;
+    };
+    const Result h = brec("report " + both);
+    ASSERT_EQ(h.code, 0) << h.err;
+    const auto jh = nlohmann::json::parse(h.out);
+    EXPECT_EQ(jh["protocol"], "hotelling");
+    EXPECT_EQ(basic_ppgn(jh), 2.0);
+    const Result r = brec("report " + both + " --protocol brec_reference");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto jr = nlohmann::json::parse(r.out);
+    EXPECT_EQ(jr["protocol"], "brec_reference");
+    EXPECT_EQ(basic_ppgn(jr), 1.0);
+    // Both show both protocols' totals.
+    for (const auto& j : {jh, jr}) {
+        EXPECT_EQ(j["protocols"]["hotelling"]["ppgn"]["total"]["distinguished"], 4.0);
+        EXPECT_EQ(j["protocols"]["brec_reference"]["ppgn"]["total"]["distinguished"], 2.0);
+    }
+    const Result md = brec("report " + kData + "report_eval_both_ppgn.jsonl --quiet");
+    ASSERT_EQ(md.code, 0) << md.err;
+    EXPECT_NE(md.out.find("## Both RPC protocols"), std::string::npos);
+    // Records from before both protocols were recorded cannot be read as brec_reference.
+    const std::string out = fresh_dir("never_protocol");
+    const std::string legacy = kData + "report_eval_gin.jsonl";
+    expect_one_line_error(brec("report " + legacy + " --protocol brec_reference --out " + out),
+                          legacy + ":1: no brec_reference decision");
+    EXPECT_FALSE(std::filesystem::exists(out));
+    expect_one_line_error(brec("report " + legacy + " --protocol t2"), "--protocol");
+}
+
+TEST(ReportCli, CertificateView) {
+    // By hand from the fixtures: ppgn (bound 2-FWL) fails pair 61 within its bound and
+    // distinguishes pair 300 (4-WL) beyond it; gin (bound 1-WL) distinguishes pair 1 (3-WL).
+    const std::string results = kData + "report_eval_both_ppgn.jsonl " + kData +
+                                "report_eval_both_gin.jsonl --certificate " + kData +
+                                "report_certify.jsonl";
+    const Result r = brec("report " + results + " --format json --quiet");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["view"], "certificate");
+    ASSERT_EQ(j["runs"].size(), 2u);
+    EXPECT_EQ(j["runs"][0]["failed_within_bound"][0]["id"], 61);
+    EXPECT_EQ(j["runs"][0]["distinguished_beyond_bound"][0]["id"], 300);
+    EXPECT_EQ(j["runs"][1]["distinguished_beyond_bound"][0]["id"], 1);
+    const Result md = brec("report " + results + " --protocol brec_reference --quiet");
+    ASSERT_EQ(md.code, 0) << md.err;
+    EXPECT_NE(md.out.find("| ppgn | 3-WL (2-FWL) | 0 / 0 | 2 / 4 | 0 / 1 | 0 / 1 | 2 / 4 |"),
+              std::string::npos)
+        << md.out;
+    // A directory gets the view's two documents and nothing else.
+    const std::string dir = fresh_dir("certificate");
+    ASSERT_EQ(brec("report " + results + " --out " + dir + " --quiet").code, 0);
+    EXPECT_TRUE(brec::file_exists(dir + "/certificate.md"));
+    EXPECT_TRUE(brec::file_exists(dir + "/certificate.json"));
+    EXPECT_FALSE(brec::file_exists(dir + "/report.md"));
+    EXPECT_FALSE(brec::file_exists(dir + "/cd.svg"));
+    // The view has no LaTeX form and no statistics options; a bad certificate names its line.
+    const std::string never = fresh_dir("never_certificate");
+    expect_one_line_error(brec("report " + results + " --format latex --out " + never),
+                          "the certificate view has a Markdown and a JSON form, no LaTeX");
+    expect_one_line_error(brec("report " + results + " --bootstrap"), "--bootstrap");
+    const std::string bad = write_file("bad_certify.jsonl",
+                                       "{\"id\":0,\"category\":\"basic\",\"level\":\"2fwl\"}\n"
+                                       "{\"id\":1,\"category\":\"basic\",\"level\":\"9wl\"}\n");
+    expect_one_line_error(brec("report " + kData + "report_eval_both_ppgn.jsonl --certificate " +
+                               bad + " --out " + never),
+                          bad + ":2: \"level\" must be 1wl, 2fwl, 3fwl or beyond, got '9wl'");
+    EXPECT_FALSE(std::filesystem::exists(never));
 }
 
 TEST(ReportCli, BadInputIsOneLineErrorAndWritesNothing) {
@@ -135,7 +212,7 @@ TEST(ReportCli, BadInputIsOneLineErrorAndWritesNothing) {
 TEST(StatsCli, ThresholdAndCriticalDifference) {
     Result r = brec("stats threshold --q 32 --d 16 --alpha 0.05");
     ASSERT_EQ(r.code, 0) << r.err;
-    EXPECT_EQ(r.out, "72.3380\n");  // SPEC §5: q = 32, d = 16, α = 0.05 gives 72.34
+    EXPECT_EQ(r.out, "72.3380\n");  // (q−1)d/(q−d) · F_{16,16}(0.95) = 31 · 2.3335 = 72.34
     r = brec("stats threshold --q 32 --d 16 --json");
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_NEAR(nlohmann::json::parse(r.out)["threshold"].get<double>(), 72.3379924515, 1e-8);

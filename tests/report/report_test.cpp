@@ -1,3 +1,5 @@
+#include "brec/report/report.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -7,6 +9,7 @@
 #include "brec/core/error.hpp"
 #include "brec/core/text.hpp"
 #include "brec/report/analysis.hpp"
+#include "brec/report/figures.hpp"
 #include "brec/report/render.hpp"
 #include "brec/report/results.hpp"
 
@@ -55,7 +58,7 @@ TEST(ResultCsv, ParsesHeaderQuotesCommentsAndDirections) {
     EXPECT_FALSE(
         find(rs, "mae", "gin", 2).higher_is_better);  // direction of the task applies to every row
     EXPECT_TRUE(find(rs, "acc", "gin", 1).higher_is_better);
-    EXPECT_EQ(find(rs, "acc", "gin", 1).source, "mem.csv:3");
+    EXPECT_EQ(find(rs, "acc", "gin", 1).source.str(), "mem.csv:3");
     EXPECT_FALSE(rs.brec);
 }
 
@@ -104,7 +107,7 @@ TEST(ResultJson, PerPairShardsAreMergedAndDeduplicated) {
     EXPECT_EQ(basic.pairs, 4);           // id 2 counted once
     EXPECT_DOUBLE_EQ(basic.value, 2.0);  // id 1 is distinguished but unreliable
     EXPECT_EQ(basic.reliability_failures, 1);
-    EXPECT_EQ(basic.source, "a.jsonl:1-3; b.jsonl:2");
+    EXPECT_EQ(basic.source.str(), "a.jsonl:1-3; b.jsonl:2");
     EXPECT_DOUBLE_EQ(find(rs, "CFI", "ppgn", 100).value, 1.0);
 }
 
@@ -150,7 +153,7 @@ TEST(ResultJson, SummariesAndWlRecords) {
     const auto& reg = find(rs, "Regular", "3fwl", 0);
     EXPECT_EQ(reg.pairs, 100);
     EXPECT_DOUBLE_EQ(reg.value, 50.0);
-    EXPECT_EQ(reg.source, "wl.summary.json:1");
+    EXPECT_EQ(reg.source.str(), "wl.summary.json:1");
     const auto& wl = find(rs, "Basic", "1wl", 7);
     EXPECT_DOUBLE_EQ(wl.value, 0.0);
     EXPECT_EQ(wl.reliability_failures, 1);
@@ -246,7 +249,8 @@ TEST(Analysis, CellsTestsAndHolmOnTheFixture) {
     for (const auto& tc : a.comparisons)
         for (const auto& r : tc.rows)
             EXPECT_TRUE(r.agreement == "neither" || r.agreement == "t only") << r.agreement;
-    // k = 4 models over N = 10 tasks: CD = 1.48 (SPEC §6).
+    // k = 4 models over N = 10 tasks: q_0.05 = 2.569 (Demšar 2006, Table 5a), CD = 2.569 · √(20/60)
+    // = 1.48.
     ASSERT_TRUE(a.ranks.available);
     EXPECT_NEAR(a.ranks.cd, 1.48, 0.005);
     EXPECT_NEAR(a.ranks.q_alpha, 2.569, 1e-3);
@@ -267,6 +271,25 @@ TEST(Analysis, DirectionRespectedInRanksAndBetterColumn) {
     EXPECT_EQ(a.comparisons[1].rows[0].better, "a");
     EXPECT_NEAR(a.comparisons[1].rows[0].mean_difference, -0.25, 1e-12);
     EXPECT_NEAR(a.ranks.friedman.chi2, 2.0, 1e-12);  // 12·2/(2·3)·(1 + 4 − 4.5) = 2
+}
+
+TEST(Analysis, TasksCarryDirectionAndBestModelsOnce) {
+    // err is "min" on its second row only: the direction applies to the whole task. Means: acc
+    // a 0.85, b 0.65 (a best); err a 0.15, b 0.15 (a tie: both best).
+    const auto a =
+        analyse_results(from_text("acc,a,1,0.9\nacc,a,2,0.8\nacc,b,1,0.7\nacc,b,2,0.6\n"
+                                  "err,a,1,0.1\nerr,a,2,0.2,min\nerr,b,1,0.2\nerr,b,2,0.1\n"));
+    ASSERT_EQ(a.tasks.size(), 2u);
+    EXPECT_TRUE(a.task("acc").higher_is_better);
+    EXPECT_FALSE(a.task("err").higher_is_better);
+    EXPECT_EQ(a.comparisons[1].higher_is_better, false);
+    EXPECT_EQ(a.task("acc").best, (std::vector<std::string>{"a"}));
+    EXPECT_EQ(a.task("err").best, (std::vector<std::string>{"a", "b"}));
+    EXPECT_EQ(a.task("acc").label(), "acc");  // not BREC: no pair count
+    EXPECT_THROW(a.task("nope"), InvalidArgument);
+    // Mean ranks a 1.25, b 1.75: a first.
+    EXPECT_EQ(a.ranks.order, (std::vector<int>{0, 1}));
+    EXPECT_EQ(rank_order({2.5, 1.0, 2.5, 0.5}), (std::vector<int>{3, 1, 0, 2}));  // ties stable
 }
 
 TEST(Analysis, MissingCellsAndSingleSeeds) {
@@ -538,8 +561,8 @@ TEST(Shards, TwoShardFilesGiveTheReportOfOneUnshardedFile) {
     // The sources name both shard files.
     const ReportCell* basic = shards.cell("Basic", "ppgn");
     ASSERT_NE(basic, nullptr);
-    EXPECT_NE(basic->sources[0].find("report_eval_ppgn_shard0.jsonl:"), std::string::npos);
-    EXPECT_NE(basic->sources[0].find("report_eval_ppgn_shard1.jsonl:"), std::string::npos);
+    EXPECT_NE(basic->sources[0].str().find("report_eval_ppgn_shard0.jsonl:"), std::string::npos);
+    EXPECT_NE(basic->sources[0].str().find("report_eval_ppgn_shard1.jsonl:"), std::string::npos);
 }
 
 TEST(Shards, DuplicatesAreCountedOnceConflictsAreErrors) {
@@ -563,6 +586,60 @@ TEST(Shards, DuplicatesAreCountedOnceConflictsAreErrors) {
                   "other.jsonl:1: pair 0 of model ppgn seed 100 conflicts with the record at " +
                       kData + "report_eval_ppgn_full.jsonl:1");
     }
+}
+
+TEST(Render, OnlyTheWrittenFilesAreDrawn) {
+    const auto a = analyse_results(read_results({kData + "report_fixture.csv"}));
+    const auto files = report_files(a, {ReportFormat::json});
+    ASSERT_EQ(files.size(), 2u);  // the document and the CD diagram; not BREC: no category chart
+    EXPECT_EQ(files[0].name, "report.json");
+    EXPECT_EQ(files[0].content, render_report(a, ReportFormat::json));
+    EXPECT_EQ(files[1].name, "cd.svg");
+    EXPECT_EQ(files[1].content, cd_diagram_svg(a));
+    // No format given: all three documents.
+    EXPECT_EQ(report_files(a, std::vector<ReportFormat>{}).size(), 4u);
+    EXPECT_EQ(parse_report_formats("md,,tex,json"),
+              (std::vector<ReportFormat>{ReportFormat::markdown, ReportFormat::latex,
+                                         ReportFormat::json}));
+    try {
+        parse_report_formats("md,pdf");
+        FAIL() << "no error";
+    } catch (const InvalidArgument& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  "unknown report format 'pdf' (expected md, latex or json)");
+    }
+    // Without ranks there is no CD diagram to draw.
+    const auto one = analyse_results(from_text("acc,a,1,0.5\n"));
+    EXPECT_THROW(cd_diagram_svg(one), InvalidArgument);
+    EXPECT_EQ(report_files(one, {ReportFormat::markdown}).size(), 1u);
+}
+
+TEST(MakeReport, OneCallRendersWhatIsAskedFor) {
+    auto names = [](const ReportOutput& o) {
+        std::vector<std::string> n;
+        for (const auto& f : o.files) n.push_back(f.name);
+        return n;
+    };
+    ReportRequest req;
+    req.inputs = {kData + "report_eval_both_ppgn.jsonl", kData + "report_eval_both_gin.jsonl"};
+    EXPECT_EQ(names(make_report(req)),
+              (std::vector<std::string>{"report.md", "report.tex", "report.json", "cd.svg",
+                                        "categories.svg"}));
+    req.formats = {ReportFormat::json};
+    req.figures = false;
+    const auto printed = make_report(req);
+    EXPECT_EQ(names(printed), (std::vector<std::string>{"report.json"}));
+    EXPECT_EQ(nlohmann::json::parse(printed.files[0].content)["protocol"], "hotelling");
+    req.read.protocol = Protocol::brec_reference;
+    EXPECT_EQ(nlohmann::json::parse(make_report(req).files[0].content)["protocol"],
+              "brec_reference");
+    // The certificate view instead of the statistics.
+    req.certificate = kData + "report_certify.jsonl";
+    req.formats.clear();
+    EXPECT_EQ(names(make_report(req)),
+              (std::vector<std::string>{"certificate.md", "certificate.json"}));
+    req.formats = {ReportFormat::latex};
+    EXPECT_THROW(make_report(req), InvalidArgument);
 }
 
 TEST(Render, MarkdownLatexJsonAgree) {

@@ -78,8 +78,4 @@ std::vector<std::size_t> largest_orbits(const Orbits& orbits, std::size_t k);
 std::map<Label, std::size_t> orbit_label_counts(const Orbits& orbits, std::size_t orbit,
                                                 const std::vector<Label>& labels);
 
-/// A self-contained SVG bar chart of the orbit-size histogram (number of orbits per size; log
-/// scale when counts span more than two decades).
-std::string orbit_histogram_svg(const BiasReport& report, const std::string& title);
-
 }  // namespace brec

@@ -1,13 +1,8 @@
 #pragma once
-// Rendering a ReportAnalysis: Markdown, LaTeX and JSON documents, the Demšar critical-difference
-// diagram and the per-category bar chart of BREC results as standalone SVG.
-//
-// @article{demsar2006statistical, title={Statistical comparisons of classifiers over multiple data
-//   sets}, author={Dem{\v{s}}ar, Janez}, journal={JMLR}, volume={7}, pages={1--30}, year={2006}}
+// The documents of a report (Markdown, LaTeX, JSON) and the files of a report directory.
 
 #include <nlohmann/json.hpp>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "brec/report/analysis.hpp"
@@ -19,7 +14,8 @@ namespace brec {
 /// notes, and an appendix with every per-seed value and the file and line it came from.
 std::string report_markdown(const ReportAnalysis& a);
 
-/// The same tables as a LaTeX fragment (booktabs; \input into a document).
+/// The same tables as a LaTeX fragment (booktabs; \input into a document), without the columns of
+/// detail (per-task ranks, the better model) and the appendix.
 std::string report_latex(const ReportAnalysis& a);
 
 /// Everything as JSON, full precision, including the per-seed values and their sources:
@@ -30,28 +26,40 @@ std::string report_latex(const ReportAnalysis& a);
 /// better}]}], "friedman":{available, reason | tasks, mean_ranks, ranks, chi2, df, p_value,
 /// chi2_ties, p_value_ties, q_alpha, cd, cliques}, "notes"}. A cell with one seed has no
 /// interval: its half_width, lower and upper are null. Infinite statistics are null as well.
+/// RPC results add "protocol" (whose counts form the cells) and "protocols":{"hotelling" |
+/// "brec_reference": {model: {seeds, tasks:{task: {distinguished, reliability_failures}}, total}}},
+/// with null where the records do not carry a protocol.
 nlohmann::json report_json(const ReportAnalysis& a);
 
-/// Demšar's critical-difference diagram: a mean-rank axis 1..k (1 = best, on the left;
-/// `class="axis"`), the CD scale bar from rank 1 to rank 1 + CD (`class="cd-bar"`, true length even
-/// when CD exceeds k − 1), one line per model to its label "name (mean rank)" (`class="model"`;
-/// best half to the left, rest to the right) and one thick bar per clique (`class="clique"`)
-/// joining models whose mean ranks span less than CD. The drawing is sized from the label lengths.
-/// Throws InvalidArgument if names and ranks differ in size, fewer than 2 models are given, CD is
-/// not positive or a clique names no model.
-std::string cd_diagram_svg(const std::vector<std::string>& models,
-                           const std::vector<double>& mean_ranks, double cd,
-                           const std::vector<std::vector<int>>& cliques,
-                           const std::string& title = "");
+/// A document format of a report.
+enum class ReportFormat { markdown, latex, json };
 
-/// Grouped bar chart of a report: per task a bar per model, height = mean as a percentage of
-/// the category's pairs (BREC) or the raw mean otherwise, with the CI as error bars.
-std::string category_chart_svg(const ReportAnalysis& a);
+/// Parses "md" / "markdown", "latex" / "tex" or "json". Throws InvalidArgument naming the three.
+ReportFormat parse_report_format(const std::string& name);
 
-/// The files of a report directory, (name, content): report.md, report.tex and report.json for
-/// the requested formats ("md", "latex", "json"), cd.svg when the ranks could be computed, and
-/// categories.svg for BREC results. Throws InvalidArgument for an unknown format.
-std::vector<std::pair<std::string, std::string>> report_files(
-    const ReportAnalysis& a, const std::vector<std::string>& formats);
+/// Parses a comma-separated list of formats ("md,json"); empty items are skipped.
+std::vector<ReportFormat> parse_report_formats(const std::string& list);
+
+/// The file name of a document: "report.md", "report.tex" or "report.json".
+const char* report_file_name(ReportFormat format);
+
+/// One document of a report, as text.
+std::string render_report(const ReportAnalysis& a, ReportFormat format);
+
+/// A file of a report directory.
+struct ReportFile {
+    std::string name;     ///< file name within the directory
+    std::string content;  ///< its text
+};
+
+/// The files of a report: report.md, report.tex and report.json for the requested formats (all
+/// three when none is given) and, with `figures`, cd.svg when the ranks could be computed and
+/// categories.svg for BREC results. A figure is drawn only when asked for, to be written.
+std::vector<ReportFile> report_files(const ReportAnalysis& a,
+                                     const std::vector<ReportFormat>& formats, bool figures = true);
+
+/// The same with format names ("md", "latex", "json"). Throws InvalidArgument for an unknown one.
+std::vector<ReportFile> report_files(const ReportAnalysis& a,
+                                     const std::vector<std::string>& formats);
 
 }  // namespace brec

@@ -1,12 +1,12 @@
-// A minimal SVG writer for `brec show`: two panels, straight edges, numbered vertices (small
-// graphs).
+// The pair drawing of `brec show`: two panels, straight edges, numbered vertices (small graphs).
 #include <algorithm>
 #include <cstdio>
 #include <iterator>
 #include <sstream>
 
+#include "brec/core/error.hpp"
 #include "brec/core/text.hpp"
-#include "brec/gen/layout.hpp"
+#include "brec/report/layout.hpp"
 
 namespace brec {
 namespace {
@@ -18,33 +18,6 @@ std::string num(double x) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.2f", x);
     return buf;
-}
-
-/// How a pair is drawn: each graph with its own default layout, or both with the first graph's
-/// layout when they live on the same vertex ids and differ in few edges.
-struct PairPlan {
-    bool shared = false;
-    std::vector<Edge> only_a, only_b;
-};
-
-PairPlan plan_pair(const Graph& a, const Graph& b) {
-    PairPlan plan;
-    if (a.n() != b.n() || a.n() == 0) return plan;
-    auto ea = a.edges(), eb = b.edges();
-    std::sort(ea.begin(), ea.end());
-    std::sort(eb.begin(), eb.end());
-    std::set_difference(ea.begin(), ea.end(), eb.begin(), eb.end(),
-                        std::back_inserter(plan.only_a));
-    std::set_difference(eb.begin(), eb.end(), ea.begin(), ea.end(),
-                        std::back_inserter(plan.only_b));
-    const std::size_t diff = plan.only_a.size() + plan.only_b.size();
-    plan.shared = diff > 0 && diff <= std::max<std::size_t>(4, (ea.size() + eb.size()) / 10);
-    return plan;
-}
-
-std::string layout_name(const Graph& g) {
-    if (g.n() == 0 || !g.is_regular() || g.degree(0) <= 2) return "stress majorization";
-    return bipartition(g).empty() ? "circular" : "circular, bipartition on two arcs";
 }
 
 /// Draws one graph into the square panel at (ox, oy): positions fitted to the panel by their
@@ -103,24 +76,43 @@ void panel(std::ostringstream& out, const Graph& g, const std::vector<Point>& po
 
 }  // namespace
 
-std::string pair_layout_description(const Graph& a, const Graph& b) {
-    const PairPlan plan = plan_pair(a, b);
-    const std::string la = layout_name(a), lb = layout_name(b);
-    std::string s = "layout: " + (plan.shared || la == lb ? la : la + " / " + lb);
-    const std::size_t diff = plan.only_a.size() + plan.only_b.size();
-    if (plan.shared)
+PairLayout plan_pair_layout(const Graph& a, const Graph& b) {
+    PairLayout plan;
+    plan.a = default_layout(a);
+    if (a.n() == b.n() && a.n() > 0) {
+        auto ea = a.edges(), eb = b.edges();
+        std::set_difference(ea.begin(), ea.end(), eb.begin(), eb.end(),
+                            std::back_inserter(plan.only_a));
+        std::set_difference(eb.begin(), eb.end(), ea.begin(), ea.end(),
+                            std::back_inserter(plan.only_b));
+        const std::size_t diff = plan.only_a.size() + plan.only_b.size();
+        plan.shared = diff > 0 && diff <= std::max<std::size_t>(4, (ea.size() + eb.size()) / 10);
+    }
+    plan.b = plan.shared ? plan.a : default_layout(b);
+    return plan;
+}
+
+std::string PairLayout::description() const {
+    const std::string la = layout_name(a.kind), lb = layout_name(b.kind);
+    std::string s = "layout: " + (la == lb ? la : la + " / " + lb);
+    const std::size_t diff = only_a.size() + only_b.size();
+    if (shared)
         s += ", same positions in both drawings; red: " +
              (diff == 1 ? std::string("the edge that differs")
                         : "the " + std::to_string(diff) + " edges that differ");
     return s;
 }
 
-std::string render_pair_svg(const Graph& a, const Graph& b, const std::string& title_a,
-                            const std::string& title_b, const std::vector<std::string>& caption) {
+std::string pair_layout_description(const Graph& a, const Graph& b) {
+    return plan_pair_layout(a, b).description();
+}
+
+std::string render_pair_svg(const Graph& a, const Graph& b, const PairLayout& layout,
+                            const std::string& title_a, const std::string& title_b,
+                            const std::vector<std::string>& caption) {
+    if (layout.a.points.size() != a.n() || layout.b.points.size() != b.n())
+        throw InvalidArgument("pair drawing: the layout does not have one point per vertex");
     const double size = 420, width = 2 * size, height = size + 30 + 18.0 * caption.size();
-    const PairPlan plan = plan_pair(a, b);
-    const auto pos_a = default_layout(a);
-    const auto pos_b = plan.shared ? pos_a : default_layout(b);
     std::ostringstream out;
     out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
            "width=\""
@@ -129,8 +121,8 @@ std::string render_pair_svg(const Graph& a, const Graph& b, const std::string& t
         << "\" font-family=\"sans-serif\">\n<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n";
     // Differing edges are only meaningful (and only marked) when both drawings share positions.
     const std::vector<Edge> none;
-    panel(out, a, pos_a, plan.shared ? plan.only_a : none, 0, 0, size, title_a);
-    panel(out, b, pos_b, plan.shared ? plan.only_b : none, size, 0, size, title_b);
+    panel(out, a, layout.a.points, layout.shared ? layout.only_a : none, 0, 0, size, title_a);
+    panel(out, b, layout.b.points, layout.shared ? layout.only_b : none, size, 0, size, title_b);
     double y = size + 30;
     for (const auto& line : caption) {
         out << "<text x=\"" << num(width / 2) << "\" y=\"" << num(y)
@@ -139,6 +131,11 @@ std::string render_pair_svg(const Graph& a, const Graph& b, const std::string& t
     }
     out << "</svg>\n";
     return out.str();
+}
+
+std::string render_pair_svg(const Graph& a, const Graph& b, const std::string& title_a,
+                            const std::string& title_b, const std::vector<std::string>& caption) {
+    return render_pair_svg(a, b, plan_pair_layout(a, b), title_a, title_b, caption);
 }
 
 }  // namespace brec

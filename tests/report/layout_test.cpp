@@ -1,14 +1,14 @@
 // Layouts and the pair SVG of `brec show`: coordinates inside the unit disc, determinism, stress
 // layouts that respect graph distances, and a document with one circle per vertex and one line per
 // edge of both graphs, with escaped text.
-#include "brec/gen/layout.hpp"
+#include "brec/report/layout.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <regex>
 
-#include "brec/gen/constructions.hpp"
+#include "brec/core/error.hpp"
 #include "brec/graph/algorithms.hpp"
 
 namespace brec {
@@ -20,6 +20,41 @@ std::size_t occurrences(const std::string& s, const std::string& what) {
     return n;
 }
 
+// Small named graphs built here, so that the report tests need no generator.
+
+/// The m x m rook's graph: cells of a board, adjacent when they share a row or a column.
+Graph rook_graph(VertexId m) {
+    std::vector<Edge> e;
+    for (VertexId u = 0; u < m * m; ++u)
+        for (VertexId v = u + 1; v < m * m; ++v)
+            if (u / m == v / m || u % m == v % m) e.emplace_back(u, v);
+    return make_graph(m * m, e);
+}
+
+/// The Shrikhande graph: Cayley graph of Z4 x Z4 with connection set ±(1,0), ±(0,1), ±(1,1);
+/// srg(16,6,2,2) like the 4 x 4 rook's graph, but not isomorphic to it.
+Graph shrikhande_graph() {
+    std::vector<Edge> e;
+    for (VertexId u = 0; u < 16; ++u)
+        for (VertexId v = u + 1; v < 16; ++v) {
+            const VertexId dx = (v / 4 + 4 - u / 4) % 4, dy = (v % 4 + 4 - u % 4) % 4;
+            const bool step = (dx == 0 && (dy == 1 || dy == 3)) ||
+                              (dy == 0 && (dx == 1 || dx == 3)) ||
+                              (dx == dy && (dx == 1 || dx == 3));
+            if (step) e.emplace_back(u, v);
+        }
+    return make_graph(16, e);
+}
+
+/// The cube Q3: 3-bit words adjacent when they differ in one bit.
+Graph cube_graph() {
+    std::vector<Edge> e;
+    for (VertexId u = 0; u < 8; ++u)
+        for (VertexId bit = 1; bit < 8; bit <<= 1)
+            if ((u & bit) == 0) e.emplace_back(u, u | bit);
+    return make_graph(8, e);
+}
+
 double dist(const Point& a, const Point& b) {
     return std::hypot(a.x - b.x, a.y - b.y);
 }
@@ -27,7 +62,7 @@ double dist(const Point& a, const Point& b) {
 TEST(Layout, CircularAndStressStayInTheUnitDisc) {
     const Graph path = make_path(12);
     for (const auto& p :
-         {circular_layout(path), stress_layout(path), default_layout(make_petersen())})
+         {circular_layout(path), stress_layout(path), default_layout(make_petersen()).points})
         for (const Point& q : p) {
             EXPECT_TRUE(std::isfinite(q.x) && std::isfinite(q.y));
             EXPECT_LE(std::hypot(q.x, q.y), 1.0 + 1e-9);
@@ -55,18 +90,23 @@ TEST(Layout, StressLayoutStretchesAPathAndIsDeterministic) {
 
 TEST(Layout, DefaultIsCircularForRegularGraphsWithBipartiteClassesOnTwoArcs) {
     const Graph p = make_petersen();  // cubic, not bipartite: circle in id order
-    const auto a = default_layout(p), b = circular_layout(p);
+    const Layout chosen = default_layout(p);
+    EXPECT_EQ(chosen.kind, LayoutKind::circular);
+    const auto& a = chosen.points;
+    const auto b = circular_layout(p);
     for (VertexId v = 0; v < p.n(); ++v) {
         EXPECT_DOUBLE_EQ(a[v].x, b[v].x);
         EXPECT_DOUBLE_EQ(a[v].y, b[v].y);
     }
     // The cube Q3 is bipartite: its class containing 0 takes the first four circle slots.
-    const Graph cube =
-        cartesian_product(cartesian_product(make_complete(2), make_complete(2)), make_complete(2));
+    const Graph cube = cube_graph();
     const auto side = bipartition(cube);
     ASSERT_EQ(side.size(), 8u);
     for (const auto& [u, v] : cube.edges()) EXPECT_NE(side[u], side[v]);
-    const auto q = default_layout(cube), slots = circular_layout(cube);
+    const Layout cube_layout = default_layout(cube);
+    EXPECT_EQ(cube_layout.kind, LayoutKind::circular_bipartite);
+    const auto& q = cube_layout.points;
+    const auto slots = circular_layout(cube);
     std::size_t next = 0;
     for (VertexId v = 0; v < 8; ++v)
         if (side[v] == side[0]) {
@@ -135,8 +175,30 @@ TEST(PairSvg, OneCirclePerVertexOneLinePerEdgeAndEscapedCaption) {
     }
 }
 
+TEST(PairSvg, CaptionAndDrawingComeFromOnePlan) {
+    // The cube and a copy with one edge moved ({0,1} -> {0,7}): same ids, 2 of 24 edges differ, so
+    // the second graph is drawn with the cube's bipartite circle and the caption says so.
+    std::vector<Edge> moved;
+    for (const auto& e : cube_graph().edges())
+        if (e != Edge{0, 1}) moved.push_back(e);
+    moved.emplace_back(0, 7);
+    const Graph a = cube_graph(), b = make_graph(8, moved);
+    const PairLayout plan = plan_pair_layout(a, b);
+    EXPECT_TRUE(plan.shared);
+    EXPECT_EQ(plan.a.kind, LayoutKind::circular_bipartite);
+    EXPECT_EQ(plan.b.kind, LayoutKind::circular_bipartite);  // b alone is not regular: stress
+    EXPECT_EQ(default_layout(b).kind, LayoutKind::stress);
+    EXPECT_EQ(plan.only_a, (std::vector<Edge>{{0, 1}}));
+    EXPECT_EQ(plan.only_b, (std::vector<Edge>{{0, 7}}));
+    EXPECT_EQ(plan.description(),
+              "layout: circular, bipartition on two arcs, same positions in both drawings; red: "
+              "the 2 edges that differ");
+    // A plan made for other graphs is refused rather than drawn with missing points.
+    EXPECT_THROW(render_pair_svg(make_petersen(), a, plan, "a", "b", {}), InvalidArgument);
+}
+
 TEST(PairSvg, LargeAndEmptyGraphs) {
-    const Graph big = symplectic_graph(3);
+    const Graph big = rook_graph(8);  // 64 vertices: dots without numbers
     const std::string svg = render_pair_svg(big, big, "a", "b", {});
     EXPECT_EQ(occurrences(svg, "<circle "), 2 * big.n());
     const std::string empty = render_pair_svg(Graph(), Graph(), "a", "b", {"nothing"});

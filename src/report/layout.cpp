@@ -1,4 +1,4 @@
-#include "brec/gen/layout.hpp"
+#include "brec/report/layout.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -84,19 +84,40 @@ std::vector<int> bipartition(const Graph& g) {
     return side;
 }
 
-std::vector<Point> default_layout(const Graph& g) {
+const char* layout_name(LayoutKind kind) {
+    switch (kind) {
+        case LayoutKind::stress:
+            return "stress majorization";
+        case LayoutKind::circular:
+            return "circular";
+        case LayoutKind::circular_bipartite:
+            return "circular, bipartition on two arcs";
+    }
+    return "?";
+}
+
+Layout default_layout(const Graph& g) {
+    Layout out;
     // Cycles (degree <= 2) read best when stress shows them as rings.
-    if (g.n() == 0 || !g.is_regular() || g.degree(0) <= 2) return stress_layout(g);
+    if (g.n() == 0 || !g.is_regular() || g.degree(0) <= 2) {
+        out.kind = LayoutKind::stress;
+        out.points = stress_layout(g);
+        return out;
+    }
     const auto side = bipartition(g);
-    if (side.empty()) return circular_layout(g);
+    out.points = circular_layout(g);
+    if (side.empty()) {
+        out.kind = LayoutKind::circular;
+        return out;
+    }
     // Class 0 on one arc, class 1 on the other: every edge crosses between the arcs.
-    const auto slots = circular_layout(g);
-    std::vector<Point> p(g.n());
+    out.kind = LayoutKind::circular_bipartite;
+    const auto slots = out.points;
     VertexId next = 0;
     for (int c = 0; c < 2; ++c)
         for (VertexId v = 0; v < g.n(); ++v)
-            if (side[v] == c) p[v] = slots[next++];
-    return p;
+            if (side[v] == c) out.points[v] = slots[next++];
+    return out;
 }
 
 }  // namespace brec

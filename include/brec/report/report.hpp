@@ -1,0 +1,41 @@
+#pragma once
+// `brec report` as one library call: read the result files, compute the view (statistics, or the
+// certificate view), render the requested documents and figures. Nothing is written here; the
+// caller writes the files, so bad input leaves no partial output behind.
+
+#include <string>
+#include <vector>
+
+#include "brec/report/analysis.hpp"
+#include "brec/report/render.hpp"
+#include "brec/report/results.hpp"
+
+namespace brec {
+
+/// What a report is asked for.
+struct ReportRequest {
+    std::vector<std::string> inputs;  ///< result files (CSV, JSONL, summary JSON)
+    ResultReadOptions read;           ///< fine categories; the RPC protocol counted
+    ReportOptions statistics;         ///< α, bootstrap, Wilcoxon exact limit
+    /// A `brec certify` JSONL file: the certificate view instead of the statistics.
+    std::string certificate;
+    /// The documents wanted; empty: every form of the view (Markdown, LaTeX and JSON for the
+    /// statistics, Markdown and JSON for the certificate view).
+    std::vector<ReportFormat> formats;
+    /// Also draw the figures (for a report directory). Without, only the documents are rendered.
+    bool figures = true;
+};
+
+/// A rendered report.
+struct ReportOutput {
+    /// Documents in the order asked (report.md, report.tex, report.json or certificate.md,
+    /// certificate.json), then the figures (cd.svg, categories.svg) when drawn.
+    std::vector<ReportFile> files;
+    std::vector<std::string> notes;  ///< what reading and analysing decided that a user should know
+};
+
+/// Reads, analyses and renders. Throws ParseError naming file and line for bad input, IoError for
+/// an unreadable file, InvalidArgument for a format the view does not have or a bad option.
+ReportOutput make_report(const ReportRequest& request);
+
+}  // namespace brec
