@@ -16,6 +16,7 @@
 #include "brec/io/pairs.hpp"
 #include "brec/io/records.hpp"
 #include "brec/nn/registry.hpp"
+#include "brec/rpc/groups.hpp"  // relabelings, PairGroups, make_pair_groups
 #include "brec/stats/hotelling.hpp"
 
 namespace brec {
@@ -58,21 +59,6 @@ Hyper resolve_hyper(const EvalOptions& opt);
 /// What decides a pair under both protocols for these options (the model's reference inverse and
 /// threshold from the registry).
 RpcSettings rpc_settings(const EvalOptions& opt);
-
-/// `count` relabelings of g: the first is g itself, the others random relabelings that are
-/// distinct as labelled graphs where possible (re-drawn up to 100 times, as the reference).
-std::vector<Graph> relabelings(const Graph& g, int count, Rng& rng);
-
-/// The graphs one pair is judged on.
-struct PairGroups {
-    std::vector<Graph> traintest;    ///< 2q graphs G₁, H₁, G₂, H₂, ... (copy 1 is the original)
-    std::vector<Graph> reliability;  ///< 2q relabelings of one graph, paired (0,1), (2,3), ...
-    bool reliability_of_b = false;   ///< whether the reliability group is made of H
-};
-
-/// The groups of a pair for the pair's random stream `rng` (stream_seed(seed, pair id)), exactly
-/// as evaluate_pair builds them; draws from rng in a fixed order.
-PairGroups make_pair_groups(const GraphPairRecord& pair, int q, Rng& rng);
 
 /// Trains and judges one pair under both protocols. Every random draw (relabelings, which graph
 /// gives the reliability group, initial weights, random operations of the model) comes from the
