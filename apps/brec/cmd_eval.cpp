@@ -1,11 +1,11 @@
 // brec eval: Siamese training + RPC on every selected pair, per seed (library: eval/run.hpp).
 #include <algorithm>
-#include <iostream>
 #include <sstream>
 #include <thread>
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "run_output.hpp"
 #include "brec/core/error.hpp"
 #include "brec/eval/run.hpp"
 #include "brec/io/files.hpp"
@@ -47,12 +47,9 @@ int run_eval(EvalArgs args, RunContext& ctx) {
     args.run.seeds = args.seeds.empty() ? std::vector<std::uint64_t>{args.seed} : parse_seed_list(args.seeds);
     parse_device(opt.device);  // checked before anything is read or trained
     resolve_hyper(opt);
-    nlohmann::json baseline;
-    if (!args.baseline.empty()) {
-        baseline = nlohmann::json::parse(read_text_file(args.baseline), nullptr, false);
-        if (baseline.is_discarded()) throw ParseError(args.baseline, 0, "not JSON");
-        baseline_regressions(baseline, nlohmann::json{{"categories", nlohmann::json::object()}}, args.baseline);
-    }
+    RunOutputArgs out;
+    out.baseline = args.baseline;
+    out.baseline_json = read_baseline(args.baseline);
     auto sel = load_selected_pairs(args.pairs);
     if (const std::string subset = find_model(opt.model).spec.paper_subset; args.paper_subset && !subset.empty()) {
         const auto ids = parse_id_ranges(subset);
@@ -72,22 +69,15 @@ int run_eval(EvalArgs args, RunContext& ctx) {
 
     const EvalRunResult result = run_evaluation(sel.dataset, sel.indices, args.run, ctx);
 
-    const auto& shown = result.runs[result.best_reliable < result.runs.size() ? result.best_reliable : 0];
-    if (!args.run.out.empty()) write_text_file_atomic(args.run.out + ".summary.json", result.summary.dump(1) + "\n");
-    if (!args.junit.empty())
-        write_text_file_atomic(args.junit, junit_xml(shown.records, "brec eval " + opt.model, result.seconds, args.run.protocol));
-    if (args.pairs.json) {
-        for (const auto& r : shown.records) print_json_line(to_json(r));
-        print_json_line(result.summary);
-    } else {
-        std::cout << evaluation_text(result, opt.model, sel.indices.size(), args.fine);
-    }
-    if (!baseline.is_null()) {
-        const auto worse = baseline_regressions(baseline, result.summary, args.baseline, args.run.protocol);
-        for (const auto& w : worse) std::cerr << "brec: regression against " << args.baseline << ": " << w << '\n';
-        if (!worse.empty()) return 3;
-    }
-    return 0;
+    if (!args.run.out.empty()) out.summary_file = args.run.out + ".summary.json";
+    out.junit = args.junit;
+    out.suite = "brec eval " + opt.model;
+    out.model = opt.model;
+    out.pairs = sel.indices.size();
+    out.json = args.pairs.json;
+    out.fine = args.fine;
+    out.protocol = args.run.protocol;
+    return write_run_outputs(result, out);
 }
 
 }  // namespace
