@@ -96,8 +96,11 @@ void add_eval(CLI::App& root, Action& action) {
         "--protocol picks the headline (summary, exit codes, --baseline, JUnit failures). Hyperparameters\n"
         "default to the model's row of the BREC study (--list-models). Exit codes: 0 ok, 2 bad input,\n"
         "3 regression against --baseline, 130 interrupted (results so far are kept; rerun with --resume).\n"
+        "Your own model: --model torchscript:FILE, a module saved with torch.jit.script(model).save(FILE) with\n"
+        "forward(x: Tensor[N,F] float32, edge_index: Tensor[2,E] int64 (both directions), batch: Tensor[N]\n"
+        "int64 (graph of each node), num_graphs: int) -> Tensor[num_graphs, d]; fresh weights per pair.\n"
         "Example: brec eval --model ppgn --category basic --out ppgn.jsonl --resume");
-    sub->add_option("--model,-m", o.model, "Model name (see --list-models)")->capture_default_str();
+    sub->add_option("--model,-m", o.model, "Model name (see --list-models), or torchscript:FILE for your own module")->capture_default_str();
     sub->add_flag("--list-models", a->list_models, "List the models, their default settings, bounds and BREC counts");
     sub->add_option("--seed", a->seed, "Seed (model initialisation and relabelings per pair)")->capture_default_str();
     sub->add_option("--seeds", a->seeds, "Several seeds, e.g. 100,200,...,1000 (multi-seed protocol)");
@@ -123,6 +126,9 @@ void add_eval(CLI::App& root, Action& action) {
     sub->add_option("--layers", o.layers, "Layers / blocks (default: model's)");
     sub->add_option("--radius", o.radius, "Subgraph radius / hops / distance cap (default: model's)");
     sub->add_option("--loss-threshold", o.loss_threshold, "Early-stop loss (default: model's)");
+    sub->add_option("--out-dim", o.out_dim, "Embedding dimension d judged by RPC (< q)")->check(CLI::Range(1, 100000))->capture_default_str();
+    sub->add_option("--input-features", o.input_features, "Node features of a torchscript: module: ones, degree or label (one-hot)")
+        ->check(CLI::IsMember({"ones", "degree", "label"}))->capture_default_str();
     sub->add_option("--q", o.q, "Relabelings per graph")->check(CLI::Range(3, 100000))->capture_default_str();
     sub->add_option("--alpha", o.alpha, "Significance level of the RPC threshold")->check(CLI::Range(1e-9, 0.5))->capture_default_str();
     sub->add_option("--noise-floor", o.relative_noise,

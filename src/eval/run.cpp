@@ -1,5 +1,6 @@
 #include "brec/eval/run.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include "brec/core/error.hpp"
@@ -11,7 +12,7 @@ using nlohmann::json;
 
 json evaluation_settings(const EvalOptions& opt) {
     const Hyper hp = resolve_hyper(opt);
-    return {{"model", opt.model},
+    json s = {{"model", opt.model},
             {"radius", hp.radius},
             {"layers", hp.layers},
             {"hidden", hp.hidden},
@@ -28,6 +29,12 @@ json evaluation_settings(const EvalOptions& opt) {
             {"noise_floor", opt.relative_noise},
             {"trained", opt.train},
             {"output_norm", opt.output_norm}};
+    // Only where they apply, so that the settings ids of built-in models stay as they were.
+    const ModelSpec& spec = find_model(opt.model).spec;
+    if (!spec.module_hash.empty()) s["module_hash"] = spec.module_hash;
+    if (opt.input_features != "ones") s["input_features"] = opt.input_features;
+    if (opt.input_features == "label") s["label_classes"] = opt.label_classes;
+    return s;
 }
 
 std::string settings_id(const EvalOptions& opt) { return settings_hash(evaluation_settings(opt)); }
@@ -35,15 +42,23 @@ std::string settings_id(const EvalOptions& opt) { return settings_hash(evaluatio
 EvalRunResult run_evaluation(const PairDataset& dataset, const std::vector<std::size_t>& indices,
                              const EvalRunOptions& opt, RunContext& ctx) {
     if (opt.seeds.empty()) throw InvalidArgument("no seeds to run");
-    const json settings = evaluation_settings(opt.eval);  // validates the model and hyperparameters first
-    const std::string id = settings_id(opt.eval);
-    const ModelSpec& spec = find_model(opt.eval.model).spec;
+    EvalOptions eval = opt.eval;
+    if (eval.input_features == "label" && eval.label_classes < 1) {
+        // One width for every pair: the module's input layer is fixed.
+        eval.label_classes = 1;
+        for (const auto& pair : dataset.pairs) eval.label_classes = std::max(eval.label_classes, label_classes(pair));
+    }
+    const json settings = evaluation_settings(eval);  // validates the model and hyperparameters first
+    const std::string id = settings_hash(settings);
+    const ModelSpec& spec = find_model(eval.model).spec;
+    // A user's module is checked on tiny graphs before any pair runs or any file is written.
+    check_model(eval.model, model_config(eval));
     PairRecords records(opt.out, opt.resume, [&](const json& j, std::size_t line) {
-        if (j.value("model", "") != opt.eval.model) return false;  // another model's results
+        if (j.value("model", "") != eval.model) return false;  // another model's results
         const EvalRecord r = eval_record_from_json(j, opt.out, static_cast<std::int64_t>(line));
         // Resuming with other settings would mix two experiments in one result.
         if (r.settings_id != id)
-            throw InvalidArgument(opt.out + ":" + std::to_string(line) + ": this " + opt.eval.model +
+            throw InvalidArgument(opt.out + ":" + std::to_string(line) + ": this " + eval.model +
                                   " result was made with other settings (settings_id " +
                                   (r.settings_id.empty() ? std::string("none") : r.settings_id) + ", now " + id +
                                   "); resume with the same settings or write to another results file");
@@ -53,7 +68,7 @@ EvalRunResult run_evaluation(const PairDataset& dataset, const std::vector<std::
 
     RunDescription description;
     description.command = "eval";
-    description.model = opt.eval.model;
+    description.model = eval.model;
     description.dataset = opt.dataset;
     description.shard = opt.shard;
     description.protocol = opt.protocol;
@@ -66,9 +81,9 @@ EvalRunResult run_evaluation(const PairDataset& dataset, const std::vector<std::
     for (std::uint64_t seed : opt.seeds) {
         const auto start = std::chrono::steady_clock::now();
         compute_missing_pairs(dataset, indices, seed, opt.jobs, records,
-                              "eval " + opt.eval.model + " seed " + std::to_string(seed), ctx,
+                              "eval " + eval.model + " seed " + std::to_string(seed), ctx,
                               [&](const GraphPairRecord& pair) {
-                                  EvalRecord r = evaluate_pair(pair, opt.eval, seed, &ctx);
+                                  EvalRecord r = evaluate_pair(pair, eval, seed, &ctx);
                                   r.settings_id = id;
                                   r.bound = spec.bound;
                                   return to_json(r);

@@ -50,11 +50,24 @@ struct EvalOptions {
     bool output_norm = true;  ///< see ModelConfig::output_norm (ablation)
     /// Hotelling protocol's float32 noise floor (see RpcSettings::relative_noise).
     double relative_noise = 1e-5;
+    /// Node features of a user's TorchScript module: "ones", "degree" or "label" (see
+    /// ModelConfig::input_features); built-in models accept only "ones".
+    std::string input_features = "ones";
+    /// One-hot width of "label" features; 0 = max label + 1 of the pair (run_evaluation sets it
+    /// from the whole dataset, so that every pair's module gets the same input width).
+    int label_classes = 0;
 };
 
 /// The model's registry defaults with the options' overrides applied. Throws InvalidArgument for
 /// an unknown model or invalid values (q <= d, an odd batch, ...).
 Hyper resolve_hyper(const EvalOptions& opt);
+
+/// The one-hot width of "label" input features for a pair: its largest node label + 1. Throws
+/// InvalidArgument naming the pair when a graph has no node labels.
+int label_classes(const GraphPairRecord& pair);
+
+/// The architecture settings of the model for these options (resolve_hyper's values).
+ModelConfig model_config(const EvalOptions& opt);
 
 /// What decides a pair under both protocols for these options (the model's reference inverse and
 /// threshold from the registry).
