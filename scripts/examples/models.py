@@ -8,6 +8,7 @@ GinLike is the architecture of brec's built-in GIN (message passing, so bounded 
 separates no BREC pair). PpgnLike is a small PPGN (Maron et al. 2019: products of per-channel
 matrices simulate 2-FWL = 3-WL) that builds each graph's dense adjacency from edge_index inside
 forward. Both end in BatchNorm1d without affine parameters and momentum 1, as the BREC models do.
+DegreeSequence is a fixed invariant without parameters (for checking that both ways into brec agree).
 
 Only torch is needed (Debian: python3-torch). Save a scripted module with
     torch.jit.script(GinLike()).save("gin_like.pt")
@@ -119,6 +120,26 @@ class PpgnLike(nn.Module):
             o = torch.where(o > -1e29, o, torch.zeros_like(o))  # graphs with a single node
             out = out + head(torch.cat([d, o], 1))
         return self.norm(out)
+
+
+class DegreeSequence(nn.Module):
+    """A fixed invariant, no parameters: each graph's out_dim largest degrees, descending (zero
+    padded). Like any 1-WL-bounded function it separates no BREC pair; brec does not train a module
+    without parameters, so `brec eval` and the export path give it exactly the same embeddings."""
+
+    def __init__(self, out_dim: int = 16):
+        super().__init__()
+        self.out_dim = out_dim
+
+    def forward(self, x: Tensor, edge_index: Tensor, batch: Tensor, num_graphs: int) -> Tensor:
+        deg = torch.zeros(x.size(0), dtype=x.dtype, device=x.device).index_add_(
+            0, edge_index[1], torch.ones(edge_index.size(1), dtype=x.dtype, device=x.device))
+        counts = torch.zeros(num_graphs, dtype=torch.long, device=x.device).index_add_(0, batch, torch.ones_like(batch))
+        width = max(int(counts.max().item()), self.out_dim)
+        pos = torch.arange(x.size(0), device=x.device) - (torch.cumsum(counts, 0) - counts)[batch]
+        dense = torch.full([num_graphs, width], -1.0, dtype=x.dtype, device=x.device)
+        dense[batch, pos] = deg
+        return torch.sort(dense, dim=1, descending=True)[0][:, : self.out_dim].clamp_min(0.0)
 
 
 def save_scripted(model: nn.Module, path: str) -> None:
