@@ -13,22 +13,22 @@ using nlohmann::json;
 json evaluation_settings(const EvalOptions& opt) {
     const Hyper hp = resolve_hyper(opt);
     json s = {{"model", opt.model},
-            {"radius", hp.radius},
-            {"layers", hp.layers},
-            {"hidden", hp.hidden},
-            {"batch", hp.batch},
-            {"epochs", hp.epochs},
-            {"lr", hp.lr},
-            {"weight_decay", hp.weight_decay},
-            {"loss_threshold", hp.loss_threshold},
-            {"q", opt.q},
-            {"d", opt.out_dim},
-            {"alpha", opt.alpha},
-            {"method", opt.rapc ? "rapc" : "rpc"},
-            {"rapc_groups", opt.rapc ? opt.rapc_groups : 0},
-            {"noise_floor", opt.relative_noise},
-            {"trained", opt.train},
-            {"output_norm", opt.output_norm}};
+              {"radius", hp.radius},
+              {"layers", hp.layers},
+              {"hidden", hp.hidden},
+              {"batch", hp.batch},
+              {"epochs", hp.epochs},
+              {"lr", hp.lr},
+              {"weight_decay", hp.weight_decay},
+              {"loss_threshold", hp.loss_threshold},
+              {"q", opt.q},
+              {"d", opt.out_dim},
+              {"alpha", opt.alpha},
+              {"method", opt.rapc ? "rapc" : "rpc"},
+              {"rapc_groups", opt.rapc ? opt.rapc_groups : 0},
+              {"noise_floor", opt.relative_noise},
+              {"trained", opt.train},
+              {"output_norm", opt.output_norm}};
     // Only where they apply, so that the settings ids of built-in models stay as they were.
     const ModelSpec& spec = find_model(opt.model).spec;
     if (!spec.module_hash.empty()) s["module_hash"] = spec.module_hash;

@@ -1,7 +1,7 @@
 #include "brec/eval/siamese.hpp"
 
-#include <chrono>
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 #include <torch/torch.h>

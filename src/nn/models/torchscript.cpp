@@ -134,11 +134,13 @@ void check_signature(const LoadedModule& m) {
 }
 
 std::shared_ptr<const LoadedModule> load_module(const std::string& path) {
-    // TorchScript's default (profiling) executor profiles and re-specialises a graph for the shapes
-    // it sees, and brec's batches change shape with every range and pair: GIN-like modules trained
-    // 1.7-2.8x slower per epoch than with the legacy executor, which builds the differentiable
-    // graph once (measured on BREC Basic pairs). The setting is LibTorch's and process-wide; only
-    // TorchScript code reads it, and brec's built-in models are not TorchScript.
+    // With profiling off, TorchScript runs its simple executor: the scripted graph op by op, with
+    // autograd as in eager mode, like brec's own models. The default profiling executor profiles
+    // and re-specialises the graph for input shapes, and every pair and batch range of brec brings
+    // new shapes: GIN-like modules on Basic pairs trained 1.5x slower per epoch with it (2-epoch
+    // runs, best of 4); the legacy optimising executor was no faster than the simple one. The
+    // setting is LibTorch's and process-wide; only TorchScript reads it, and brec's built-in
+    // models are not TorchScript.
     torch::jit::getProfilingMode() = false;
     std::ifstream in(path, std::ios::binary);
     if (!in) throw IoError("cannot open " + path + " (a TorchScript module saved with torch.jit.script(model).save(...))");
