@@ -45,7 +45,8 @@ void add_export(CLI::App& root, Action& action) {
         "DIR/pair_ID.npz (edge_index int64 [2,E] with both directions, batch [N], num_nodes, node_ptr and\n"
         "edge_ptr [4q+1]), plus DIR/manifest.json. Embed the 4q graphs of each pair with your own model,\n"
         "save float32 [4q, d] as DIR/pair_ID.npy (d < q) and run `brec rpc --embeddings DIR`.\n"
-        "DIR must not exist (or be empty); nothing is left behind on failure.\n"
+        "DIR must not exist (or be empty); nothing is left behind on failure. --json prints one object:\n"
+        "{command, dir, dataset, seed, q, pairs, graphs, rows_per_pair}.\n"
         "Example: brec export --category basic --seed 100 --out basic_groups");
     sub->add_option("--out,-o", a->out, "New directory to write")->required();
     sub->add_option("--seed", a->options.seed, "Seed of the relabelings (as brec eval --seed)")->capture_default_str();

@@ -92,6 +92,8 @@ Hyper resolve_hyper(const EvalOptions& opt) {
     if (opt.rapc && opt.rapc_groups < 1) throw InvalidArgument("RAPC needs at least one group per graph");
     if (opt.input_features != "ones" && opt.input_features != "degree" && opt.input_features != "label")
         throw InvalidArgument("unknown input features '" + opt.input_features + "' (expected ones, degree or label)");
+    if (is_torchscript_model(opt.model) && (opt.layers >= 0 || opt.hidden >= 0 || opt.radius >= 0))
+        throw InvalidArgument("a TorchScript module's layers, width and radius are those of its file; they cannot be set");
     if (opt.input_features != "ones" && !is_torchscript_model(opt.model))
         throw InvalidArgument("input features '" + opt.input_features + "' are for a user's TorchScript module; model '" +
                               opt.model + "' builds its own from a column of ones");

@@ -293,6 +293,9 @@ TEST(TorchScript, InputFeatures) {
     opt.model = "gin";
     opt.input_features = "degree";
     EXPECT_NE(error_of([&] { resolve_hyper(opt); }).find("are for a user's TorchScript module"), std::string::npos);
+    opt = small(kGin);
+    opt.hidden = 64;
+    EXPECT_NE(error_of([&] { resolve_hyper(opt); }).find("are those of its file"), std::string::npos);
     // A changed feature choice is another experiment.
     EXPECT_NE(settings_id(small(kGin)), [] { auto o = small(kGin); o.input_features = "degree"; return settings_id(o); }());
 }

@@ -100,6 +100,7 @@ struct LoadedModule {
     std::string path;
     torch::jit::Module module;
     std::string random_op;  ///< the first random operation of forward, "" when deterministic
+    std::uint64_t hash = 0;  ///< FNV-1a of the file's bytes
 };
 
 std::string prefix(const std::string& path) { return "torchscript module " + path + ": "; }
@@ -142,11 +143,15 @@ std::shared_ptr<const LoadedModule> load_module(const std::string& path) {
     // setting is LibTorch's and process-wide; only TorchScript reads it, and brec's built-in
     // models are not TorchScript.
     torch::jit::getProfilingMode() = false;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw IoError("cannot open " + path + " (a TorchScript module saved with torch.jit.script(model).save(...))");
+    std::ifstream file(path, std::ios::binary);
+    if (!file) throw IoError("cannot open " + path + " (a TorchScript module saved with torch.jit.script(model).save(...))");
+    std::ostringstream bytes;
+    bytes << file.rdbuf();
     auto m = std::make_shared<LoadedModule>();
     m->path = path;
+    m->hash = fnv1a(bytes.str());  // the bytes loaded are the bytes hashed
     try {
+        std::istringstream in(bytes.str());
         m->module = torch::jit::load(in, torch::kCPU);
     } catch (const std::exception& e) {
         throw InvalidArgument(path + " is not a TorchScript module saved with torch.jit.script(model).save(...): " + what_of(e));
@@ -160,13 +165,6 @@ std::shared_ptr<const LoadedModule> load_module(const std::string& path) {
         m->random_op = "";  // a graph that cannot be inlined: treated as deterministic
     }
     return m;
-}
-
-std::uint64_t file_hash(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream bytes;
-    bytes << in.rdbuf();
-    return fnv1a(bytes.str());
 }
 
 /// One lock for every forward pass of a module with random operations (they share LibTorch's
@@ -406,7 +404,7 @@ const LoadedEntry& loaded_entry(const std::string& path) {
     if (path.empty()) throw InvalidArgument("torchscript: needs a file, e.g. torchscript:my_gnn.pt");
     std::shared_ptr<const LoadedModule> source = load_module(path);
     char hash[17];
-    std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(file_hash(path)));
+    std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(source->hash));
     auto loaded_module = std::make_unique<LoadedEntry>();
     loaded_module->source = source;
     ModelSpec& s = loaded_module->entry.spec;
