@@ -138,8 +138,8 @@ std::shared_ptr<const LoadedModule> load_module(const std::string& path) {
     // With profiling off, TorchScript runs its simple executor: the scripted graph op by op, with
     // autograd as in eager mode, like brec's own models. The default profiling executor profiles
     // and re-specialises the graph for input shapes, and every pair and batch range of brec brings
-    // new shapes: GIN-like modules on Basic pairs trained 1.5x slower per epoch with it (2-epoch
-    // runs, best of 4); the legacy optimising executor was no faster than the simple one. The
+    // new shapes: GIN-like modules on Basic pairs trained 1.2-1.5x slower per epoch with it (runs of
+    // 20 and 2 epochs, best of 4); the legacy optimising executor was no faster than the simple one. The
     // setting is LibTorch's and process-wide; only TorchScript reads it, and brec's built-in
     // models are not TorchScript.
     torch::jit::getProfilingMode() = false;
