@@ -1,11 +1,11 @@
 // brec eval: Siamese training + RPC on every selected pair, per seed (library: eval/run.hpp).
 #include <algorithm>
-#include <iostream>
 #include <sstream>
 #include <thread>
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "run_output.hpp"
 #include "brec/core/error.hpp"
 #include "brec/eval/run.hpp"
 #include "brec/io/files.hpp"
@@ -47,12 +47,9 @@ int run_eval(EvalArgs args, RunContext& ctx) {
     args.run.seeds = args.seeds.empty() ? std::vector<std::uint64_t>{args.seed} : parse_seed_list(args.seeds);
     parse_device(opt.device);  // checked before anything is read or trained
     resolve_hyper(opt);
-    nlohmann::json baseline;
-    if (!args.baseline.empty()) {
-        baseline = nlohmann::json::parse(read_text_file(args.baseline), nullptr, false);
-        if (baseline.is_discarded()) throw ParseError(args.baseline, 0, "not JSON");
-        baseline_regressions(baseline, nlohmann::json{{"categories", nlohmann::json::object()}}, args.baseline);
-    }
+    RunOutputArgs out;
+    out.baseline = args.baseline;
+    out.baseline_json = read_baseline(args.baseline);
     auto sel = load_selected_pairs(args.pairs);
     if (const std::string subset = find_model(opt.model).spec.paper_subset; args.paper_subset && !subset.empty()) {
         const auto ids = parse_id_ranges(subset);
@@ -72,22 +69,15 @@ int run_eval(EvalArgs args, RunContext& ctx) {
 
     const EvalRunResult result = run_evaluation(sel.dataset, sel.indices, args.run, ctx);
 
-    const auto& shown = result.runs[result.best_reliable < result.runs.size() ? result.best_reliable : 0];
-    if (!args.run.out.empty()) write_text_file_atomic(args.run.out + ".summary.json", result.summary.dump(1) + "\n");
-    if (!args.junit.empty())
-        write_text_file_atomic(args.junit, junit_xml(shown.records, "brec eval " + opt.model, result.seconds, args.run.protocol));
-    if (args.pairs.json) {
-        for (const auto& r : shown.records) print_json_line(to_json(r));
-        print_json_line(result.summary);
-    } else {
-        std::cout << evaluation_text(result, opt.model, sel.indices.size(), args.fine);
-    }
-    if (!baseline.is_null()) {
-        const auto worse = baseline_regressions(baseline, result.summary, args.baseline, args.run.protocol);
-        for (const auto& w : worse) std::cerr << "brec: regression against " << args.baseline << ": " << w << '\n';
-        if (!worse.empty()) return 3;
-    }
-    return 0;
+    if (!args.run.out.empty()) out.summary_file = args.run.out + ".summary.json";
+    out.junit = args.junit;
+    out.suite = "brec eval " + opt.model;
+    out.model = opt.model;
+    out.pairs = sel.indices.size();
+    out.json = args.pairs.json;
+    out.fine = args.fine;
+    out.protocol = args.run.protocol;
+    return write_run_outputs(result, out);
 }
 
 }  // namespace
@@ -106,8 +96,11 @@ void add_eval(CLI::App& root, Action& action) {
         "--protocol picks the headline (summary, exit codes, --baseline, JUnit failures). Hyperparameters\n"
         "default to the model's row of the BREC study (--list-models). Exit codes: 0 ok, 2 bad input,\n"
         "3 regression against --baseline, 130 interrupted (results so far are kept; rerun with --resume).\n"
+        "Your own model: --model torchscript:FILE, a module saved with torch.jit.script(model).save(FILE) with\n"
+        "forward(x: Tensor[N,F] float32, edge_index: Tensor[2,E] int64 (both directions), batch: Tensor[N]\n"
+        "int64 (graph of each node), num_graphs: int) -> Tensor[num_graphs, d]; fresh weights per pair.\n"
         "Example: brec eval --model ppgn --category basic --out ppgn.jsonl --resume");
-    sub->add_option("--model,-m", o.model, "Model name (see --list-models)")->capture_default_str();
+    sub->add_option("--model,-m", o.model, "Model name (see --list-models), or torchscript:FILE for your own module")->capture_default_str();
     sub->add_flag("--list-models", a->list_models, "List the models, their default settings, bounds and BREC counts");
     sub->add_option("--seed", a->seed, "Seed (model initialisation and relabelings per pair)")->capture_default_str();
     sub->add_option("--seeds", a->seeds, "Several seeds, e.g. 100,200,...,1000 (multi-seed protocol)");
@@ -133,6 +126,9 @@ void add_eval(CLI::App& root, Action& action) {
     sub->add_option("--layers", o.layers, "Layers / blocks (default: model's)");
     sub->add_option("--radius", o.radius, "Subgraph radius / hops / distance cap (default: model's)");
     sub->add_option("--loss-threshold", o.loss_threshold, "Early-stop loss (default: model's)");
+    sub->add_option("--out-dim", o.out_dim, "Embedding dimension d judged by RPC (< q)")->check(CLI::Range(1, 100000))->capture_default_str();
+    sub->add_option("--input-features", o.input_features, "Node features of a torchscript: module: ones, degree or label (one-hot)")
+        ->check(CLI::IsMember({"ones", "degree", "label"}))->capture_default_str();
     sub->add_option("--q", o.q, "Relabelings per graph")->check(CLI::Range(3, 100000))->capture_default_str();
     sub->add_option("--alpha", o.alpha, "Significance level of the RPC threshold")->check(CLI::Range(1e-9, 0.5))->capture_default_str();
     sub->add_option("--noise-floor", o.relative_noise,

@@ -30,5 +30,7 @@ Action eval_handoff(int argc, char** argv);
 void add_report(CLI::App& root, Action& action);
 void add_stats(CLI::App& root, Action& action);
 void add_dedup(CLI::App& root, Action& action);
+void add_export(CLI::App& root, Action& action);
+void add_rpc(CLI::App& root, Action& action);
 
 }  // namespace brec::cli

@@ -34,6 +34,8 @@ int main(int argc, char** argv) {
     cli::add_report(app, action);
     cli::add_stats(app, action);
     cli::add_dedup(app, action);
+    cli::add_export(app, action);
+    cli::add_rpc(app, action);
 #endif
 
     try {

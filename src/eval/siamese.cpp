@@ -1,14 +1,12 @@
 #include "brec/eval/siamese.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <set>
 
 #include <torch/torch.h>
 
 #include "brec/core/error.hpp"
-#include "brec/graph/algorithms.hpp"
-#include "brec/io/graph6.hpp"
 #include "brec/nn/device.hpp"
 
 namespace brec {
@@ -64,6 +62,17 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
 
 }  // namespace
 
+int label_classes(const GraphPairRecord& pair) {
+    Label top = 0;
+    for (const Graph* g : {&pair.a, &pair.b}) {
+        if (!g->has_node_labels())
+            throw InvalidArgument("input features 'label' need node labels, but pair " + std::to_string(pair.id) +
+                                  " has none (BREC pair files have none: use the features 'ones' or 'degree')");
+        for (Label l : g->node_labels()) top = std::max(top, l);
+    }
+    return static_cast<int>(top) + 1;
+}
+
 Hyper resolve_hyper(const EvalOptions& opt) {
     Hyper h = find_model(opt.model).spec.defaults;
     if (opt.radius >= 0) h.radius = opt.radius;
@@ -81,7 +90,28 @@ Hyper resolve_hyper(const EvalOptions& opt) {
         throw InvalidArgument("q (relabelings per graph) must exceed the output dimension " + std::to_string(opt.out_dim) +
                               ": T² needs q > d");
     if (opt.rapc && opt.rapc_groups < 1) throw InvalidArgument("RAPC needs at least one group per graph");
+    if (opt.input_features != "ones" && opt.input_features != "degree" && opt.input_features != "label")
+        throw InvalidArgument("unknown input features '" + opt.input_features + "' (expected ones, degree or label)");
+    if (is_torchscript_model(opt.model) && (opt.layers >= 0 || opt.hidden >= 0 || opt.radius >= 0))
+        throw InvalidArgument("a TorchScript module's layers, width and radius are those of its file; they cannot be set");
+    if (opt.input_features != "ones" && !is_torchscript_model(opt.model))
+        throw InvalidArgument("input features '" + opt.input_features + "' are for a user's TorchScript module; model '" +
+                              opt.model + "' builds its own from a column of ones");
     return h;
+}
+
+ModelConfig model_config(const EvalOptions& opt) {
+    const Hyper hp = resolve_hyper(opt);
+    ModelConfig config;
+    config.radius = hp.radius;
+    config.layers = hp.layers;
+    config.hidden = hp.hidden;
+    config.out_dim = opt.out_dim;
+    config.kernel = opt.kernel;
+    config.output_norm = opt.output_norm;
+    config.input_features = opt.input_features;
+    config.label_classes = opt.label_classes;
+    return config;
 }
 
 RpcSettings rpc_settings(const EvalOptions& opt) {
@@ -92,32 +122,6 @@ RpcSettings rpc_settings(const EvalOptions& opt) {
     s.reference_inverse = spec.reference_inverse;
     s.reference_threshold = spec.reference_threshold;
     return s;
-}
-
-std::vector<Graph> relabelings(const Graph& g, int count, Rng& rng) {
-    std::vector<Graph> out{g};
-    std::set<std::string> seen{to_graph6(g)};
-    for (int i = 1; i < count; ++i) {
-        Graph h;
-        for (int attempt = 0; attempt < 100; ++attempt) {
-            h = permute(g, rng.permutation(g.n()));
-            if (seen.insert(to_graph6(h)).second) break;
-        }
-        out.push_back(std::move(h));
-    }
-    return out;
-}
-
-PairGroups make_pair_groups(const GraphPairRecord& pair, int q, Rng& rng) {
-    PairGroups groups;
-    const auto ga = relabelings(pair.a, q, rng), gb = relabelings(pair.b, q, rng);
-    for (int i = 0; i < q; ++i) {
-        groups.traintest.push_back(ga[static_cast<std::size_t>(i)]);
-        groups.traintest.push_back(gb[static_cast<std::size_t>(i)]);
-    }
-    groups.reliability_of_b = rng.below(2) == 1;
-    groups.reliability = relabelings(groups.reliability_of_b ? pair.b : pair.a, 2 * q, rng);
-    return groups;
 }
 
 EvalRecord evaluate_pair(const GraphPairRecord& pair, const EvalOptions& opt, std::uint64_t seed,
@@ -141,19 +145,17 @@ EvalRecord evaluate_pair(const GraphPairRecord& pair, const EvalOptions& opt, st
     std::vector<Eigen::MatrixXd> rapc_groups;
     try {
         ModelRandom random = make_model_random(stream, device);
-        ModelConfig config;
-        config.radius = hp.radius;
-        config.layers = hp.layers;
-        config.hidden = hp.hidden;
-        config.out_dim = opt.out_dim;
-        config.kernel = opt.kernel;
-        config.output_norm = opt.output_norm;
+        ModelConfig config = model_config(opt);
+        if (opt.input_features == "label" && opt.label_classes < 1) config.label_classes = label_classes(pair);
         auto model = make_model(opt.model, config, random);
         model->to(device);
         model->set_graphs(groups.traintest, device);
         const std::size_t count = groups.traintest.size();
         const auto train_start = std::chrono::steady_clock::now();
-        if (opt.train && hp.epochs > 0) {
+        // A module without trainable parameters (a fixed invariant) has nothing to train.
+        bool trainable = false;
+        for (const auto& p : model->parameters()) trainable = trainable || p.requires_grad();
+        if (opt.train && hp.epochs > 0 && trainable) {
             torch::optim::Adam adam(model->parameters(), torch::optim::AdamOptions(hp.lr).weight_decay(hp.weight_decay));
             PlateauScheduler scheduler(adam);
             model->train();

@@ -7,6 +7,7 @@
 #include "brec/core/error.hpp"
 #include "brec/io/files.hpp"
 #include "brec/io/graph6.hpp"
+#include "io/detail/npy_format.hpp"
 
 namespace brec {
 namespace {
@@ -25,12 +26,7 @@ constexpr std::size_t kBrecRelabelings = 32;
     throw ParseError(source, 0, what);
 }
 
-std::string shape_text(const std::vector<std::size_t>& shape) {
-    std::string s = "(";
-    for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-    if (shape.size() == 1) s += ",";
-    return s + ")";
-}
+std::string shape_text(const std::vector<std::size_t>& shape) { return detail::npy_shape_text(shape); }
 
 // A reader of the header's Python dict literal, e.g.
 // {'descr': '<U9', 'fortran_order': False, 'shape': (6,), }
@@ -300,7 +296,7 @@ std::size_t NpyHeader::count() const {
     return c;
 }
 
-NpyHeader parse_npy_header(std::string_view bytes, const std::string& source) {
+NpyHeader detail::parse_npy_preamble(std::string_view bytes, const std::string& source) {
     if (bytes.size() < kMagicLen || bytes.substr(0, kMagicLen) != std::string_view(kMagic, kMagicLen))
         fail(source, "not a NumPy .npy file (bad magic; expected the bytes \\x93NUMPY at the start)");
     if (bytes.size() < kMagicLen + 4) fail_at(source, bytes.size(), "truncated .npy preamble");
@@ -333,6 +329,11 @@ NpyHeader parse_npy_header(std::string_view bytes, const std::string& source) {
                     std::to_string(bytes.size() - start) + " present");
     HeaderDict(bytes.substr(start, header_len), start, source).parse(h);
     h.data_offset = start + header_len;
+    return h;
+}
+
+NpyHeader parse_npy_header(std::string_view bytes, const std::string& source) {
+    NpyHeader h = detail::parse_npy_preamble(bytes, source);
     parse_descr(h, source);
     const std::size_t count = h.count();
     const std::size_t available = bytes.size() - h.data_offset;
@@ -420,30 +421,7 @@ std::string format_npy_strings(const std::vector<std::string>& values,
         width = std::max(width, v.size());
     }
     const std::string descr = (kind == NpyStringKind::bytes ? "|S" : "<U") + std::to_string(width);
-    std::string dict = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " +
-                       shape_text(shape) + ", }";
-    // Pad with spaces so that the data starts at a multiple of 64 bytes; end with '\n'.
-    auto padded = [&](std::size_t preamble) {
-        std::string d = dict;
-        const std::size_t total = preamble + d.size() + 1;
-        d.append((64 - total % 64) % 64, ' ');
-        d.push_back('\n');
-        return d;
-    };
-    std::string out(kMagic, kMagicLen);
-    std::string header = padded(10);
-    if (header.size() <= 0xffff) {
-        out.push_back('\x01');
-        out.push_back('\x00');
-        out.push_back(static_cast<char>(header.size() & 0xff));
-        out.push_back(static_cast<char>((header.size() >> 8) & 0xff));
-    } else {
-        header = padded(12);
-        out.push_back('\x02');
-        out.push_back('\x00');
-        for (int k = 0; k < 4; ++k) out.push_back(static_cast<char>((header.size() >> (8 * k)) & 0xff));
-    }
-    out += header;
+    std::string out = detail::format_npy_preamble(descr, shape);
     const std::size_t item = kind == NpyStringKind::bytes ? width : 4 * width;
     out.reserve(out.size() + item * values.size());
     for (const auto& v : values) {
@@ -604,5 +582,42 @@ NpyPairs read_npy_pairs(const std::string& path, const NpyPairOptions& options) 
     return build_pairs(h, path, options,
                        [&](const auto& visit) { for_each_npy_string(data, path, visit); });
 }
+
+namespace detail {
+
+std::string npy_shape_text(const std::vector<std::size_t>& shape) {
+    std::string s = "(";
+    for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+    if (shape.size() == 1) s += ",";
+    return s + ")";
+}
+
+std::string format_npy_preamble(const std::string& descr, const std::vector<std::size_t>& shape) {
+    std::string dict = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + npy_shape_text(shape) + ", }";
+    // Pad with spaces so that the data starts at a multiple of 64 bytes; end with '\n'.
+    auto padded = [&](std::size_t preamble) {
+        std::string d = dict;
+        const std::size_t total = preamble + d.size() + 1;
+        d.append((64 - total % 64) % 64, ' ');
+        d.push_back('\n');
+        return d;
+    };
+    std::string out(kMagic, kMagicLen);
+    std::string header = padded(10);
+    if (header.size() <= 0xffff) {
+        out.push_back('\x01');
+        out.push_back('\x00');
+        out.push_back(static_cast<char>(header.size() & 0xff));
+        out.push_back(static_cast<char>((header.size() >> 8) & 0xff));
+    } else {
+        header = padded(12);
+        out.push_back('\x02');
+        out.push_back('\x00');
+        for (int k = 0; k < 4; ++k) out.push_back(static_cast<char>((header.size() >> (8 * k)) & 0xff));
+    }
+    return out + header;
+}
+
+}  // namespace detail
 
 }  // namespace brec

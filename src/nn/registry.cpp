@@ -6,6 +6,7 @@
 
 #include "brec/core/error.hpp"
 #include "nn/models/builtin.hpp"
+#include "nn/models/torchscript.hpp"
 
 namespace brec {
 namespace models {
@@ -42,7 +43,10 @@ std::string joined_names() {
 
 }  // namespace
 
+bool is_torchscript_model(const std::string& name) { return name.rfind(kTorchScriptPrefix, 0) == 0; }
+
 const ModelEntry& find_model(const std::string& name) {
+    if (is_torchscript_model(name)) return models::torchscript_model(name.substr(std::string(kTorchScriptPrefix).size()));
     for (const auto& m : model_registry())
         if (m.spec.name == name) return m;
     const auto& planned = models::planned_models();
@@ -58,6 +62,10 @@ std::shared_ptr<GraphEmbedder> make_model(const std::string& name, const ModelCo
         throw InvalidArgument("model sizes must be positive (layers " + std::to_string(config.layers) + ", hidden " +
                               std::to_string(config.hidden) + ", output " + std::to_string(config.out_dim) + ")");
     return entry.make(config, random);
+}
+
+void check_model(const std::string& name, const ModelConfig& config) {
+    if (is_torchscript_model(name)) models::check_torchscript_model(name.substr(std::string(kTorchScriptPrefix).size()), config);
 }
 
 std::string describe_models() {
@@ -95,6 +103,9 @@ std::string describe_models() {
         for (const auto& p : planned) out << ' ' << p;
         out << '\n';
     }
+    out << "\nYour own model: torchscript:FILE, a module saved with torch.jit.script(model).save(FILE) whose\n"
+           "forward(x: Tensor[N, F] float32, edge_index: Tensor[2, E] int64 (both directions), batch: Tensor[N]\n"
+           "int64 (graph of each node), num_graphs: int) returns Tensor[num_graphs, d]; GIN's settings by default.\n";
     return out.str();
 }
 

@@ -16,6 +16,7 @@
 #include "brec/io/pairs.hpp"
 #include "brec/io/records.hpp"
 #include "brec/nn/registry.hpp"
+#include "brec/rpc/groups.hpp"  // relabelings, PairGroups, make_pair_groups
 #include "brec/stats/hotelling.hpp"
 
 namespace brec {
@@ -49,30 +50,28 @@ struct EvalOptions {
     bool output_norm = true;  ///< see ModelConfig::output_norm (ablation)
     /// Hotelling protocol's float32 noise floor (see RpcSettings::relative_noise).
     double relative_noise = 1e-5;
+    /// Node features of a user's TorchScript module: "ones", "degree" or "label" (see
+    /// ModelConfig::input_features); built-in models accept only "ones".
+    std::string input_features = "ones";
+    /// One-hot width of "label" features; 0 = max label + 1 of the pair (run_evaluation sets it
+    /// from the whole dataset, so that every pair's module gets the same input width).
+    int label_classes = 0;
 };
 
 /// The model's registry defaults with the options' overrides applied. Throws InvalidArgument for
 /// an unknown model or invalid values (q <= d, an odd batch, ...).
 Hyper resolve_hyper(const EvalOptions& opt);
 
+/// The one-hot width of "label" input features for a pair: its largest node label + 1. Throws
+/// InvalidArgument naming the pair when a graph has no node labels.
+int label_classes(const GraphPairRecord& pair);
+
+/// The architecture settings of the model for these options (resolve_hyper's values).
+ModelConfig model_config(const EvalOptions& opt);
+
 /// What decides a pair under both protocols for these options (the model's reference inverse and
 /// threshold from the registry).
 RpcSettings rpc_settings(const EvalOptions& opt);
-
-/// `count` relabelings of g: the first is g itself, the others random relabelings that are
-/// distinct as labelled graphs where possible (re-drawn up to 100 times, as the reference).
-std::vector<Graph> relabelings(const Graph& g, int count, Rng& rng);
-
-/// The graphs one pair is judged on.
-struct PairGroups {
-    std::vector<Graph> traintest;    ///< 2q graphs G₁, H₁, G₂, H₂, ... (copy 1 is the original)
-    std::vector<Graph> reliability;  ///< 2q relabelings of one graph, paired (0,1), (2,3), ...
-    bool reliability_of_b = false;   ///< whether the reliability group is made of H
-};
-
-/// The groups of a pair for the pair's random stream `rng` (stream_seed(seed, pair id)), exactly
-/// as evaluate_pair builds them; draws from rng in a fixed order.
-PairGroups make_pair_groups(const GraphPairRecord& pair, int q, Rng& rng);
 
 /// Trains and judges one pair under both protocols. Every random draw (relabelings, which graph
 /// gives the reliability group, initial weights, random operations of the model) comes from the

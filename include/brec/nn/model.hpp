@@ -41,6 +41,11 @@ struct ModelConfig {
     /// PPGN's CPU kernels: "auto" (BLAS kernels when sgemm_ is found), "blas", or "torch" (torch ops
     /// only; what CUDA tensors always use). Other models ignore it.
     std::string kernel = "auto";
+    /// The node features of a user's TorchScript module (built-in models make their own): "ones"
+    /// (one column of ones), "degree" (one column) or "label" (one-hot node label, label_classes
+    /// columns).
+    std::string input_features = "ones";
+    int label_classes = 0;
 };
 
 /// A model that embeds graphs. set_graphs converts a list of graphs to the model's tensors on

@@ -61,6 +61,11 @@ struct ModelSpec {
     /// Outputs are random at inference (DropGNN): the reliability group measures that randomness,
     /// and training never stops early on a loss threshold of 0.
     bool random_at_inference = false;
+    /// A user's TorchScript module: FNV-1a of the file (16 hex digits), part of the settings id so
+    /// that resuming never mixes two modules; "" for built-in models.
+    std::string module_hash;
+    /// A user's module whose forward has random operations: the first one (e.g. "aten::dropout").
+    std::string random_op;
 };
 
 using ModelFactory = std::function<std::shared_ptr<GraphEmbedder>(const ModelConfig&, ModelRandom&)>;
@@ -70,17 +75,36 @@ struct ModelEntry {
     ModelFactory make;
 };
 
+/// The model-name prefix of a user's TorchScript module: "torchscript:FILE" names the module saved
+/// in FILE with torch.jit.script(model).save(FILE). Its interface:
+///   forward(x: Tensor[N, F] float32, edge_index: Tensor[2, E] int64 (both directions of every edge,
+///           row 0 sources, row 1 targets), batch: Tensor[N] int64 (graph of each node, 0..B−1),
+///           num_graphs: int) -> Tensor[B, d]
+/// Its hyperparameters default to GIN's row; its parameters are drawn again per pair from the pair's
+/// generator (src/nn/models/torchscript.cpp documents the rule).
+inline constexpr const char* kTorchScriptPrefix = "torchscript:";
+/// Whether `name` names a user's TorchScript module.
+bool is_torchscript_model(const std::string& name);
+
 /// The built-in models in registry order.
 const std::vector<ModelEntry>& model_registry();
 /// Their names, in registry order.
 std::vector<std::string> model_names();
 /// The entry of a model. Throws InvalidArgument naming the available models for an unknown name
-/// (and saying so when the name is a BREC-study model not yet available).
+/// (and saying so when the name is a BREC-study model not yet available). "torchscript:FILE" loads
+/// and checks the module once per process (IoError for a missing file, InvalidArgument for a file
+/// that is not TorchScript or whose forward does not have the interface).
 const ModelEntry& find_model(const std::string& name);
 
 /// A fresh model: architecture from `config`, parameters from `random.init`. Throws
 /// InvalidArgument for an unknown model or non-positive sizes.
 std::shared_ptr<GraphEmbedder> make_model(const std::string& name, const ModelConfig& config, ModelRandom& random);
+
+/// Checks before any pair runs that the model works with `config`: for a user's TorchScript module a
+/// probe on four tiny graphs (training mode with a backward pass, then eval mode) that throws
+/// InvalidArgument naming what is wrong (output shape, NaN, no gradient, a failing forward);
+/// nothing for built-in models.
+void check_model(const std::string& name, const ModelConfig& config);
 
 /// The registry as an aligned text table (name, defaults, bound, paper row), then the BREC-study
 /// models not available yet.

@@ -1,0 +1,431 @@
+// The user's own model: a module saved with torch.jit.script(model).save(FILE), trained and judged
+// like a built-in model under the name "torchscript:FILE".
+//
+// Interface: forward(x: Tensor[N, F] float32, edge_index: Tensor[2, E] int64, batch: Tensor[N]
+// int64, num_graphs: int) -> Tensor[B, d]. edge_index holds both directions of every edge (row 0
+// sources, row 1 targets, the arcs of nn::SparseBatch), batch the graph (0..B−1) of each node;
+// x is a column of ones, the degree, or the one-hot node label (ModelConfig::input_features).
+//
+// Fresh weights per pair: every model is a deep copy of the loaded module whose parameters are
+// drawn again from the pair's generator (ModelRandom::init), never from LibTorch's global one, by
+// PyTorch's default rule for the usual layers:
+//   * a parameter with two or more dimensions (Linear, Conv, Embedding, ... weights):
+//     U(−1/√fan_in, 1/√fan_in), fan_in = size(1) · Π size(2..) (kaiming_uniform with a = √5);
+//   * a 1-D "bias" whose sibling "weight" has two or more dimensions: U(−1/√fan_in, 1/√fan_in)
+//     with the weight's fan_in;
+//   * a 1-D "weight" (normalisation scale): 1; its 1-D sibling "bias": 0;
+//   * anything else (scalars such as GIN's ε, other 1-D parameters) keeps the value saved in the
+//     file; normalisation buffers running_mean / running_var / num_batches_tracked restart at
+//     0 / 1 / 0.
+// The module's own reset_parameters() is not called: TorchScript compiles only forward and what it
+// calls (nn.Linear.reset_parameters is not in a scripted module), and torch.nn.init draws from
+// LibTorch's process-global generator, which parallel pairs share, so results would depend on
+// scheduling.
+//
+// Random operations inside forward (dropout, rand, bernoulli, ...) can only draw from LibTorch's
+// global generator. For a module that has them, brec seeds that generator from the pair's stream
+// before every forward pass and holds a process-wide lock during the pass, so results stay
+// reproducible and independent of --jobs (parallel pairs of such a module take turns).
+
+#include "nn/models/torchscript.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <sstream>
+
+#include <torch/csrc/jit/passes/inliner.h>
+#include <torch/csrc/jit/runtime/graph_executor.h>
+#include <torch/script.h>
+
+#include "brec/core/error.hpp"
+#include "brec/core/rng.hpp"
+#include "brec/core/text.hpp"
+#include "brec/graph/algorithms.hpp"
+#include "brec/graph/graph.hpp"
+#include "brec/nn/batch.hpp"
+#include "brec/nn/layers.hpp"
+#include "nn/models/builtin.hpp"
+
+namespace brec::models {
+namespace {
+
+/// LibTorch and TorchScript errors span many lines (with the TorchScript traceback): one line.
+std::string one_line(const std::string& text, std::size_t limit = 300) {
+    std::string out;
+    for (char c : text) {
+        const bool space = c == '\n' || c == '\r' || c == '\t' || c == ' ';
+        if (space && (out.empty() || out.back() == ' ')) continue;
+        out.push_back(space ? ' ' : c);
+    }
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+    return out.size() > limit ? out.substr(0, limit) + " ..." : out;
+}
+
+std::string what_of(const std::exception& e) {
+    if (const auto* c = dynamic_cast<const c10::Error*>(&e)) return one_line(c->what_without_backtrace());
+    return one_line(e.what());
+}
+
+/// Operations that draw random numbers (from LibTorch's global generator inside TorchScript).
+bool is_random_op(const std::string& kind) {
+    static const char* const kRandom[] = {
+        "aten::dropout",     "aten::dropout_",       "aten::feature_dropout", "aten::feature_dropout_",
+        "aten::alpha_dropout", "aten::alpha_dropout_", "aten::feature_alpha_dropout", "aten::bernoulli",
+        "aten::bernoulli_",  "aten::rand",           "aten::rand_like",       "aten::randn",
+        "aten::randn_like",  "aten::randint",        "aten::randint_like",    "aten::randperm",
+        "aten::normal",      "aten::normal_",        "aten::uniform_",        "aten::multinomial",
+        "aten::rrelu",       "aten::rrelu_",         "aten::rrelu_with_noise", "aten::poisson",
+        "aten::exponential_", "aten::geometric_",    "aten::cauchy_",         "aten::log_normal_",
+        "aten::random_",     "aten::native_dropout"};
+    return std::find(std::begin(kRandom), std::end(kRandom), kind) != std::end(kRandom);
+}
+
+/// The first random operation in a graph and its sub-blocks, or "".
+std::string find_random_op(torch::jit::Block* block) {
+    for (torch::jit::Node* node : block->nodes()) {
+        const std::string kind = node->kind().toQualString();
+        if (is_random_op(kind)) return kind;
+        for (torch::jit::Block* sub : node->blocks())
+            if (auto k = find_random_op(sub); !k.empty()) return k;
+    }
+    return "";
+}
+
+/// A loaded module and what was learned about it when it was loaded.
+struct LoadedModule {
+    std::string path;
+    torch::jit::Module module;
+    std::string random_op;  ///< the first random operation of forward, "" when deterministic
+    std::uint64_t hash = 0;  ///< FNV-1a of the file's bytes
+};
+
+std::string prefix(const std::string& path) { return "torchscript module " + path + ": "; }
+
+/// Checks forward's signature: (self, Tensor, Tensor, Tensor, int) -> Tensor.
+void check_signature(const LoadedModule& m) {
+    const auto method = m.module.find_method("forward");
+    if (!method)
+        throw InvalidArgument(prefix(m.path) + "has no forward method (expected forward(x, edge_index, batch, num_graphs))");
+    const c10::FunctionSchema& schema = method->function().getSchema();
+    const auto& args = schema.arguments();
+    const std::size_t given = args.empty() ? 0 : args.size() - 1;  // without self
+    std::string names;
+    for (std::size_t i = 1; i < args.size(); ++i) names += (i > 1 ? ", " : "") + args[i].name();
+    if (given != 4)
+        throw InvalidArgument(prefix(m.path) + "forward takes " + std::to_string(given) + " arguments (" + names +
+                              "); expected 4: forward(x: Tensor, edge_index: Tensor, batch: Tensor, num_graphs: int) -> Tensor");
+    const char* expected[] = {"Tensor", "Tensor", "Tensor", "int"};
+    for (std::size_t i = 0; i < 4; ++i) {
+        const std::string type = args[i + 1].type()->str();
+        const bool ok = i < 3 ? type == "Tensor" || type == "Tensor?" : type == "int";
+        if (!ok)
+            throw InvalidArgument(prefix(m.path) + "forward's argument " + std::to_string(i + 1) + " '" + args[i + 1].name() +
+                                  "' is " + type + "; expected " + expected[i] +
+                                  " (forward(x: Tensor, edge_index: Tensor, batch: Tensor, num_graphs: int) -> Tensor)");
+    }
+    const auto& returns = schema.returns();
+    if (returns.size() != 1 || returns[0].type()->str() != "Tensor")
+        throw InvalidArgument(prefix(m.path) + "forward returns " +
+                              (returns.size() == 1 ? returns[0].type()->str() : std::to_string(returns.size()) + " values") +
+                              "; expected one Tensor [num_graphs, d]");
+}
+
+std::shared_ptr<const LoadedModule> load_module(const std::string& path) {
+    // With profiling off, TorchScript runs its simple executor: the scripted graph op by op, with
+    // autograd as in eager mode, like brec's own models. The default profiling executor profiles
+    // and re-specialises the graph for input shapes, and every pair and batch range of brec brings
+    // new shapes: GIN-like modules on Basic pairs trained 1.2-1.5x slower per epoch with it (runs of
+    // 20 and 2 epochs, best of 4); the legacy optimising executor was no faster than the simple one. The
+    // setting is LibTorch's and process-wide; only TorchScript reads it, and brec's built-in
+    // models are not TorchScript.
+    torch::jit::getProfilingMode() = false;
+    std::ifstream file(path, std::ios::binary);
+    if (!file) throw IoError("cannot open " + path + " (a TorchScript module saved with torch.jit.script(model).save(...))");
+    std::ostringstream bytes;
+    bytes << file.rdbuf();
+    auto m = std::make_shared<LoadedModule>();
+    m->path = path;
+    m->hash = fnv1a(bytes.str());  // the bytes loaded are the bytes hashed
+    try {
+        std::istringstream in(bytes.str());
+        m->module = torch::jit::load(in, torch::kCPU);
+    } catch (const std::exception& e) {
+        throw InvalidArgument(path + " is not a TorchScript module saved with torch.jit.script(model).save(...): " + what_of(e));
+    }
+    check_signature(*m);
+    try {
+        auto graph = m->module.get_method("forward").graph()->copy();
+        torch::jit::Inline(*graph);
+        m->random_op = find_random_op(graph->block());
+    } catch (const c10::Error&) {
+        m->random_op = "";  // a graph that cannot be inlined: treated as deterministic
+    }
+    return m;
+}
+
+/// One lock for every forward pass of a module with random operations (they share LibTorch's
+/// global generator, which is seeded from the pair's stream before each pass).
+std::mutex& global_generator_mutex() {
+    static std::mutex m;
+    return m;
+}
+
+/// fan_in of a weight with two or more dimensions, as torch.nn.init computes it.
+std::int64_t fan_in(const torch::Tensor& w) {
+    std::int64_t f = w.size(1);
+    for (std::int64_t d = 2; d < w.dim(); ++d) f *= w.size(d);
+    return f;
+}
+
+/// Draws the parameters of `module` again from `gen` (the rule of the file comment).
+void reinitialise(torch::jit::Module& module, torch::Generator& gen) {
+    std::map<std::string, torch::Tensor> params;
+    for (const auto& p : module.named_parameters(/*recurse=*/true)) params.emplace(p.name, p.value);
+    torch::NoGradGuard no_grad;
+    for (const auto& p : module.named_parameters(/*recurse=*/true)) {  // registration order
+        torch::Tensor t = p.value;
+        const std::string& name = p.name;
+        const auto dot = name.rfind('.');
+        const std::string leaf = dot == std::string::npos ? name : name.substr(dot + 1);
+        const std::string owner = dot == std::string::npos ? "" : name.substr(0, dot + 1);
+        const auto uniform = [&](std::int64_t fan) {
+            if (fan > 0) nn::uniform_init(t, 1.0 / std::sqrt(static_cast<double>(fan)), gen);
+        };
+        if (t.dim() >= 2) {
+            uniform(fan_in(t));
+        } else if (t.dim() == 1 && leaf == "bias") {
+            const auto w = params.find(owner + "weight");
+            if (w != params.end() && w->second.dim() >= 2) uniform(fan_in(w->second));
+            else if (w != params.end() && w->second.dim() == 1) t.zero_();
+        } else if (t.dim() == 1 && leaf == "weight") {
+            t.fill_(1.0);
+        }
+    }
+    for (const auto& b : module.named_buffers(/*recurse=*/true)) {
+        torch::Tensor t = b.value;
+        const auto dot = b.name.rfind('.');
+        const std::string leaf = dot == std::string::npos ? b.name : b.name.substr(dot + 1);
+        if (leaf == "running_mean" || leaf == "num_batches_tracked") t.zero_();
+        else if (leaf == "running_var") t.fill_(1.0);
+    }
+}
+
+/// The model: a deep copy of the loaded module, its parameters registered with this module so the
+/// trainer's optimiser sees them (the tensors are shared, not copied).
+class TorchScriptModel : public GraphEmbedder {
+public:
+    TorchScriptModel(std::shared_ptr<const LoadedModule> source, const ModelConfig& c, ModelRandom& random)
+        : source_(std::move(source)), config_(c), run_(random.run) {
+        if (c.input_features != "ones" && c.input_features != "degree" && c.input_features != "label")
+            throw InvalidArgument("unknown input features '" + c.input_features + "' (expected ones, degree or label)");
+        if (c.input_features == "label" && c.label_classes < 1)
+            throw InvalidArgument("one-hot label features need the number of label classes (>= 1)");
+        {
+            torch::NoGradGuard no_grad;  // a deep copy of leaves, not a recorded clone
+            module_ = source_->module.deepcopy();
+        }
+        reinitialise(module_, random.init);
+        int k = 0;
+        for (const auto& p : module_.named_parameters(/*recurse=*/true)) {
+            torch::Tensor t = p.value;
+            const bool grad = source_param_requires_grad(p.name);
+            std::string name = p.name;
+            std::replace(name.begin(), name.end(), '.', '_');
+            register_parameter(name + "_" + std::to_string(k++), t, grad);
+        }
+        module_.train(is_training());
+    }
+
+    void train(bool on) override {
+        torch::nn::Module::train(on);
+        module_.train(on);
+    }
+
+    using torch::nn::Module::to;
+    void to(torch::Device device, bool non_blocking) override {
+        // The parameters registered here are the module's own tensors: moving the module moves
+        // them (in place, as torch::nn::Module::to does), buffers included.
+        module_.to(device, non_blocking);
+    }
+
+    void set_graphs(const std::vector<Graph>& graphs, torch::Device device) override {
+        graphs_ = graphs;
+        device_ = device;
+        batches_.clear();
+    }
+
+    torch::Tensor forward_range(std::size_t begin, std::size_t end) override {
+        const Inputs& in = batches_.get(begin, end, [&](std::size_t s, std::size_t e) { return make_inputs(s, e); });
+        torch::Tensor out;
+        try {
+            std::unique_lock<std::mutex> lock;
+            if (!source_->random_op.empty()) {
+                // Random operations draw from the global generator: seed it from this model's
+                // stream (a fresh seed per pass), and let no other pass draw meanwhile.
+                lock = std::unique_lock<std::mutex>(global_generator_mutex());
+                torch::Generator global = at::globalContext().defaultGenerator(device_);
+                std::lock_guard<std::mutex> g(global.mutex());
+                global.set_current_seed(stream_seed(run_.current_seed(), ++passes_));
+            }
+            const c10::IValue value =
+                module_.forward({in.x, in.edge_index, in.batch, static_cast<std::int64_t>(in.graphs)});
+            if (!value.isTensor()) throw InvalidArgument(prefix(source_->path) + "forward returned " + value.tagKind() + ", not a Tensor");
+            out = value.toTensor();
+        } catch (const Error&) {
+            throw;
+        } catch (const std::exception& e) {
+            throw InvalidArgument(prefix(source_->path) + "forward failed on " + std::to_string(in.graphs) + " graphs: " + what_of(e));
+        }
+        if (out.dim() != 2 || out.size(0) != in.graphs || out.size(1) != config_.out_dim) {
+            std::string shape;
+            for (std::int64_t i = 0; i < out.dim(); ++i) shape += (i ? ", " : "") + std::to_string(out.size(i));
+            throw InvalidArgument(prefix(source_->path) + "forward returned shape [" + shape + "] for " +
+                                  std::to_string(in.graphs) + " graphs; expected [" + std::to_string(in.graphs) + ", " +
+                                  std::to_string(config_.out_dim) + "] (num_graphs × output dimension)");
+        }
+        if (out.scalar_type() != torch::kFloat) out = out.to(torch::kFloat);
+        return out;
+    }
+
+private:
+    struct Inputs {
+        torch::Tensor x, edge_index, batch;
+        std::int64_t graphs = 0;
+    };
+
+    bool source_param_requires_grad(const std::string& name) const {
+        for (const auto& p : source_->module.named_parameters(/*recurse=*/true))
+            if (p.name == name) return p.value.requires_grad();
+        return true;
+    }
+
+    Inputs make_inputs(std::size_t begin, std::size_t end) const {
+        const nn::SparseBatch b = nn::make_sparse_batch(graphs_, begin, end, torch::kCPU);
+        Inputs in;
+        in.graphs = b.graphs;
+        in.edge_index = torch::stack({b.src, b.dst}).to(device_);
+        in.batch = b.graph_of.to(device_);
+        if (config_.input_features == "ones") {
+            in.x = torch::ones({b.nodes, 1}, torch::TensorOptions().device(device_));
+            return in;
+        }
+        const std::int64_t width = config_.input_features == "degree" ? 1 : config_.label_classes;
+        auto x = torch::zeros({b.nodes, width});
+        auto* p = x.data_ptr<float>();
+        std::int64_t v = 0;
+        for (std::size_t i = begin; i < end; ++i)
+            for (VertexId u = 0; u < graphs_[i].n(); ++u, ++v) {
+                if (config_.input_features == "degree") {
+                    p[v] = static_cast<float>(graphs_[i].degree(u));
+                    continue;
+                }
+                const auto label = static_cast<std::int64_t>(graphs_[i].node_label(u));
+                if (label >= width)
+                    throw InvalidArgument("node label " + std::to_string(label) + " outside the " + std::to_string(width) +
+                                          " label classes of the one-hot input features");
+                p[v * width + label] = 1.0f;
+            }
+        in.x = x.to(device_);
+        return in;
+    }
+
+    std::shared_ptr<const LoadedModule> source_;
+    ModelConfig config_;
+    torch::Generator run_;
+    std::uint64_t passes_ = 0;
+    torch::jit::Module module_;
+    std::vector<Graph> graphs_;
+    torch::Device device_ = torch::kCPU;
+    nn::RangeCache<Inputs> batches_;
+};
+
+/// A probe before any pair runs: a model built as a pair's would be, on four tiny graphs, in
+/// training mode (with a backward pass when the module has trainable parameters) and in eval mode.
+void probe(const std::shared_ptr<const LoadedModule>& source, const ModelConfig& c) {
+    ModelRandom random = make_model_random(0, torch::kCPU);
+    TorchScriptModel model(source, c, random);
+    GraphBuilder star(4);
+    star.add_edge(0, 1);
+    star.add_edge(0, 2);
+    star.add_edge(0, 3);
+    std::vector<Graph> graphs{make_cycle(4), star.build(), make_path(4), make_cycle(4)};
+    if (c.input_features == "label")
+        for (auto& g : graphs) {
+            GraphBuilder b(g.n());
+            for (const Edge& e : g.edges()) b.add_edge(e.first, e.second);
+            b.set_node_labels(std::vector<Label>(g.n(), 0));
+            g = b.build();
+        }
+    model.set_graphs(graphs, torch::kCPU);
+    const std::string where = prefix(source->path);
+    for (bool training : {true, false}) {
+        model.train(training);
+        torch::Tensor out;
+        {
+            std::unique_ptr<torch::NoGradGuard> no_grad(training ? nullptr : new torch::NoGradGuard);
+            out = model.forward_range(0, graphs.size());
+        }
+        if (!torch::isfinite(out).all().item<bool>())
+            throw InvalidArgument(where + "forward returned NaN or infinite values on 4 small graphs (" +
+                                  std::string(training ? "training" : "eval") + " mode)");
+        bool trainable = false;
+        for (const auto& p : model.parameters()) trainable = trainable || p.requires_grad();
+        if (training && trainable) {
+            if (!out.requires_grad())
+                throw InvalidArgument(where + "forward's output does not depend on the module's parameters (no gradient)");
+            try {
+                out.pow(2).sum().backward();
+            } catch (const std::exception& e) {
+                throw InvalidArgument(where + "the backward pass failed: " + what_of(e));
+            }
+        }
+    }
+}
+
+}  // namespace
+
+namespace {
+
+/// Modules loaded in this process, by path (loading compiles TorchScript: once per process).
+struct LoadedEntry {
+    ModelEntry entry;
+    std::shared_ptr<const LoadedModule> source;
+};
+
+const LoadedEntry& loaded_entry(const std::string& path) {
+    static std::mutex mutex;
+    static std::map<std::string, std::unique_ptr<LoadedEntry>> loaded;
+    std::lock_guard<std::mutex> lock(mutex);
+    if (auto it = loaded.find(path); it != loaded.end()) return *it->second;
+    if (path.empty()) throw InvalidArgument("torchscript: needs a file, e.g. torchscript:my_gnn.pt");
+    std::shared_ptr<const LoadedModule> source = load_module(path);
+    char hash[17];
+    std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(source->hash));
+    auto loaded_module = std::make_unique<LoadedEntry>();
+    loaded_module->source = source;
+    ModelSpec& s = loaded_module->entry.spec;
+    s.name = std::string(kTorchScriptPrefix) + path;
+    s.family = "user's TorchScript module " + path;
+    s.citation = "";
+    s.bound = "";
+    s.bound_note = "unknown (a user's module)";
+    s.defaults = gin_model().spec.defaults;
+    s.module_hash = hash;
+    s.random_op = source->random_op;
+    loaded_module->entry.make = [source](const ModelConfig& c, ModelRandom& r) {
+        return std::make_shared<TorchScriptModel>(source, c, r);
+    };
+    return *loaded.emplace(path, std::move(loaded_module)).first->second;
+}
+
+}  // namespace
+
+const ModelEntry& torchscript_model(const std::string& path) { return loaded_entry(path).entry; }
+
+void check_torchscript_model(const std::string& path, const ModelConfig& config) { probe(loaded_entry(path).source, config); }
+
+}  // namespace brec::models
