@@ -21,7 +21,7 @@
 namespace brec::detail {
 namespace {
 
-bool four_vertex(const Graph& g) { return satisfies_four_vertex_condition(g); }
+bool four_vertex(const Graph& g) { return four_vertex_constants(g).has_value(); }
 
 /// Up to `need` distinct graphs with the 4-vertex condition, by breadth-first GM4 "hop" closure
 /// from Sp(6,2).

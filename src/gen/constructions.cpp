@@ -349,35 +349,6 @@ Graph gm4_switch(const Graph& g, const std::array<VertexId, 4>& c) {
     return bg.to_graph();
 }
 
-namespace {
-
-bool four_vertex_bits(const BitGraph& bg) {
-    const VertexId n = bg.n;
-    const std::size_t w = bg.words;
-    long adj = -1, non = -1;
-    std::vector<std::uint64_t> m(w);
-    for (VertexId x = 0; x < n; ++x)
-        for (VertexId y = x + 1; y < n; ++y) {
-            for (std::size_t i = 0; i < w; ++i) m[i] = bg.row(x)[i] & bg.row(y)[i];
-            long twice = 0;
-            for (std::size_t i = 0; i < w; ++i) {
-                std::uint64_t bits = m[i];
-                while (bits) {
-                    const auto z = static_cast<VertexId>(i * 64 + __builtin_ctzll(bits));
-                    bits &= bits - 1;
-                    for (std::size_t j = 0; j < w; ++j) twice += popcount64(bg.row(z)[j] & m[j]);
-                }
-            }
-            long& slot = bg.has(x, y) ? adj : non;
-            if (slot < 0) slot = twice;
-            else if (slot != twice) return false;
-        }
-    return true;
-}
-
-}  // namespace
-
-bool satisfies_four_vertex_condition(const Graph& g) { return four_vertex_bits(BitGraph(g)); }
 
 // ----- two-graph closure -----------------------------------------------------------------------
 

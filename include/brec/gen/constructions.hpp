@@ -79,9 +79,6 @@ std::vector<std::array<VertexId, 4>> gm4_sets(const Graph& g);
 /// GM switching on a 4-set: every outside vertex with exactly 2 neighbours in C has its adjacency to
 /// C complemented. Preserves the spectrum (hence srg parameters).
 Graph gm4_switch(const Graph& g, const std::array<VertexId, 4>& c);
-/// Fast 4-vertex-condition test with bitsets (same answer as four_vertex_constants, which is
-/// independent code used for verification).
-bool satisfies_four_vertex_condition(const Graph& g);
 
 /// Results of the two-graph closure of srg(25,12,5,6) and srg(26,10,3,4).
 struct TwoGraphClosure {
