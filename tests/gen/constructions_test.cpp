@@ -1,6 +1,7 @@
 // Explicit constructions of the BREC "regular" families on their smallest instances. Every property
 // is recomputed from adjacency (gen_test_util.hpp and graph/properties.hpp), never taken from the
-// construction; expected numbers come from the literature or from GENERATORS.md.
+// construction; expected numbers come from the literature or from the exhaustive counts noted next
+// to them.
 #include "brec/gen/constructions.hpp"
 
 #include <gtest/gtest.h>
@@ -286,7 +287,7 @@ TEST(StronglyRegular, TwoGraphClosureReachesAllSrg25AndSrg26) {
     RunContext ctx;
     ctx.set_threads(2);
     const TwoGraphClosure c = two_graph_closure(ctx);
-    // All 15 srg(25,12,5,6) and all 10 srg(26,10,3,4) (Paulus 1973; GENERATORS.md section 1).
+    // All 15 srg(25,12,5,6) and all 10 srg(26,10,3,4) (Paulus 1973).
     EXPECT_EQ(c.srg25.size(), 15u);
     EXPECT_EQ(c.srg26.size(), 10u);
     EXPECT_EQ(distinct_count(c.srg25), 15u);
@@ -380,7 +381,8 @@ TEST(DistanceRegular, IncidenceGraphsOfSymmetricDesigns) {
     const Graph gpg = incidence_graph(pg, 15);
     EXPECT_EQ(intersection_array(gpg)->str(), "{7,6,4;1,3,7}");
     EXPECT_EQ(aut(gpg), "40320");
-    // Random 2-(15,7,3) designs: there are 5 designs and 4 incidence graphs (GENERATORS.md).
+    // Random 2-(15,7,3) designs: there are 5 designs up to isomorphism, and 4 incidence graphs (a
+    // design and its dual have isomorphic incidence graphs).
     std::vector<Graph> graphs{gpg};
     for (std::uint64_t seed = 1; seed <= 40 && distinct_count(graphs) < 2; ++seed) {
         Rng rng(seed);

@@ -4,8 +4,8 @@
 // graphs of Steiner triple systems), switchings that preserve the spectrum (Seidel, Godsil-McKay),
 // the symplectic graph Sp(6,2), and distance-regular graphs (generalized hexagon GH(2,2) and its
 // dual, incidence graphs of symmetric designs, Taylor graphs, Hamming vs Doob).
-// Everything is computed here; nothing is downloaded. The recipes and the counts they reach are in
-// GENERATORS.md (shared notes of the project).
+// Everything is computed here; nothing is downloaded. The counts each recipe reaches are checked by
+// the tests (tests/gen/constructions_test.cpp).
 //
 // @article{godsil1982constructing, title={Constructing cospectral graphs}, author={Godsil, C. D.
 //   and McKay, B. D.}, journal={Aequationes Mathematicae}, volume={25}, pages={257--268}, year={1982}}
