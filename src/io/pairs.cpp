@@ -81,10 +81,8 @@ PairDataset read_pair_file(const std::string& path) {
     return parse_pair_text(read_text_file(path), path);
 }
 
-void write_pair_file(const std::string& path, const std::vector<GraphPairRecord>& pairs,
-                     const std::string& comment) {
-    AtomicFileWriter w(path);
-    auto& out = w.stream();
+std::string format_pair_file(const std::vector<GraphPairRecord>& pairs, const std::string& comment) {
+    std::ostringstream out;
     if (!comment.empty()) {
         std::istringstream in(comment);
         std::string l;
@@ -94,7 +92,12 @@ void write_pair_file(const std::string& path, const std::vector<GraphPairRecord>
     for (const auto& p : pairs)
         out << p.id << '\t' << p.category << '\t' << to_graph6(p.a) << '\t' << to_graph6(p.b)
             << '\n';
-    w.commit();
+    return out.str();
+}
+
+void write_pair_file(const std::string& path, const std::vector<GraphPairRecord>& pairs,
+                     const std::string& comment) {
+    write_text_file_atomic(path, format_pair_file(pairs, comment));
 }
 
 std::vector<PairId> parse_id_ranges(const std::string& text) {
