@@ -167,6 +167,7 @@ GeneratedDataset generate_dataset(const GenerateOptions& opt, RunContext& ctx) {
         timed(name, [&, name = name, count = count] { made[name] = generate_category(name, count, opt, ctx); });
     }
     GeneratedDataset out;
+    out.seed = opt.seed;
     for (const auto& [name, count] : composition) {
         auto& list = made[name];
         if (list.size() != count)
