@@ -36,9 +36,11 @@ std::vector<GeneratedPair> generate_regular(std::size_t count, std::uint64_t see
     for (std::size_t i = 0; i < cells.size(); ++i) {
         if (alloc[i] == 0) continue;
         for (auto& [a, b] : pair_up(lists[i], alloc[i], rng, "regular " + cells[i].name))
-            out.push_back(make_pair_record("regular", "regular" + cells[i].name, a, b,
-                                           {{"source", "geng -c -d" + std::to_string(keys[i].second) + " -D" +
-                                                           std::to_string(keys[i].second) + " " + std::to_string(keys[i].first)}}));
+            out.push_back(
+                make_pair_record("regular", "regular" + cells[i].name, a, b,
+                                 {{"source", "geng -c -d" + std::to_string(keys[i].second) + " -D" +
+                                                 std::to_string(keys[i].second) + " " +
+                                                 std::to_string(keys[i].first)}}));
     }
     return out;
 }
@@ -46,7 +48,8 @@ std::vector<GeneratedPair> generate_regular(std::size_t count, std::uint64_t see
 void check_regular(const GeneratedPair& p, const std::string& who, nlohmann::json& params) {
     if (!p.a.is_regular() || !p.b.is_regular() || p.a.degree(0) != p.b.degree(0))
         throw Error(who + ": not regular of equal degree");
-    if (srg_parameters(p.a) || srg_parameters(p.b)) throw Error(who + ": a graph is strongly regular");
+    if (srg_parameters(p.a) || srg_parameters(p.b))
+        throw Error(who + ": a graph is strongly regular");
     params["degree"] = p.a.degree(0);
 }
 

@@ -15,13 +15,18 @@ namespace {
 const std::string kBrecPairs = std::string(BREC_SOURCE_DIR) + "/datasets/brec/brec_v3_pairs.tsv";
 
 TEST(BrecCategories, TableIsTheOfficialLayout) {
-    const std::vector<std::string> names = {"basic", "regular", "strongly_regular", "extension",
-                                            "cfi", "four_vertex_condition", "distance_regular"};
+    const std::vector<std::string> names = {"basic",           "regular", "strongly_regular",
+                                            "extension",       "cfi",     "four_vertex_condition",
+                                            "distance_regular"};
     const auto& table = brec_categories();
     ASSERT_EQ(table.size(), names.size());
     const std::map<std::string, std::pair<PairId, PairId>> ranges = {
-        {"basic", {0, 59}},   {"regular", {60, 109}},  {"strongly_regular", {110, 159}},
-        {"extension", {160, 259}}, {"cfi", {260, 359}}, {"four_vertex_condition", {360, 379}},
+        {"basic", {0, 59}},
+        {"regular", {60, 109}},
+        {"strongly_regular", {110, 159}},
+        {"extension", {160, 259}},
+        {"cfi", {260, 359}},
+        {"four_vertex_condition", {360, 379}},
         {"distance_regular", {380, 399}}};
     PairId next = 0;
     for (std::size_t i = 0; i < table.size(); ++i) {

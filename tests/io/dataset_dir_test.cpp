@@ -72,7 +72,10 @@ TEST(DatasetDir, AWriterThatNeverCommitsLeavesNoDirectoryItCreated) {
     EXPECT_FALSE(fs::exists(top)) << "every directory the writer created is removed";
     // An existing directory is never removed, even when empty.
     fs::create_directories(top);
-    { DatasetDirWriter w(top); EXPECT_FALSE(w.created()); }
+    {
+        DatasetDirWriter w(top);
+        EXPECT_FALSE(w.created());
+    }
     EXPECT_TRUE(fs::is_directory(top));
 }
 
@@ -106,7 +109,8 @@ TEST(DatasetDir, ARefusedCommitInACreatedDirectoryLeavesNothing) {
             w.commit(pairs, {{"seed", 1}}, "");
             FAIL() << "commit succeeded";
         } catch (const InvalidArgument& e) {
-            EXPECT_NE(std::string(e.what()).find("pair 1 has category"), std::string::npos) << e.what();
+            EXPECT_NE(std::string(e.what()).find("pair 1 has category"), std::string::npos)
+                << e.what();
         }
         EXPECT_TRUE(listing(dir).empty());
     }
@@ -123,7 +127,8 @@ TEST(DatasetDir, BadDirectoriesAreIoErrorsThatNameTheOutputDirectory) {
     const std::string below = message(file + "/sub");
     EXPECT_EQ(below.rfind("cannot create output directory " + file + "/sub: ", 0), 0u) << below;
     EXPECT_EQ(read_text_file(file), "x\n");
-    for (const std::string& m : {message(file), below}) EXPECT_EQ(m.find("--"), std::string::npos) << m;
+    for (const std::string& m : {message(file), below})
+        EXPECT_EQ(m.find("--"), std::string::npos) << m;
 }
 
 }  // namespace

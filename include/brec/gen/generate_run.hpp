@@ -3,10 +3,9 @@
 // and verify the dataset, write DIR/pairs.tsv and DIR/meta.json all or nothing, and describe the
 // result (a table for people, a JSON object for programs).
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "brec/core/run_context.hpp"
 #include "brec/gen/generate.hpp"
@@ -33,7 +32,8 @@ void write_generated_dataset(const GeneratedDataset& dataset, const std::string&
 /// arguments fail at once; on any later failure, cancellation included, nothing is left behind:
 /// neither file, nor a directory this call created. Throws what resolve_composition,
 /// generate_dataset and DatasetDirWriter throw.
-GenerateRun generate_to_directory(const GenerateOptions& opt, const std::string& dir, RunContext& ctx);
+GenerateRun generate_to_directory(const GenerateOptions& opt, const std::string& dir,
+                                  RunContext& ctx);
 
 /// The summary for people: a table of the categories (pairs, vertex range, seconds), the families
 /// of each category, and a last line saying how many pairs were written where.

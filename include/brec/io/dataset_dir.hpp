@@ -3,10 +3,9 @@
 // (how the pairs were made). Written all or nothing: a run that fails leaves neither file, and
 // no directory it created.
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "brec/io/pairs.hpp"
 

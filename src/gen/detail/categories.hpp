@@ -7,12 +7,11 @@
 // dataset.
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "brec/core/rng.hpp"
 #include "brec/core/run_context.hpp"
