@@ -12,6 +12,7 @@
 #include "brec/graph/properties.hpp"
 #include "brec/iso/iso.hpp"
 #include "gen/detail/bitgraph.hpp"
+#include "gen/detail/cancel.hpp"
 
 namespace brec {
 
@@ -349,35 +350,6 @@ Graph gm4_switch(const Graph& g, const std::array<VertexId, 4>& c) {
     return bg.to_graph();
 }
 
-namespace {
-
-bool four_vertex_bits(const BitGraph& bg) {
-    const VertexId n = bg.n;
-    const std::size_t w = bg.words;
-    long adj = -1, non = -1;
-    std::vector<std::uint64_t> m(w);
-    for (VertexId x = 0; x < n; ++x)
-        for (VertexId y = x + 1; y < n; ++y) {
-            for (std::size_t i = 0; i < w; ++i) m[i] = bg.row(x)[i] & bg.row(y)[i];
-            long twice = 0;
-            for (std::size_t i = 0; i < w; ++i) {
-                std::uint64_t bits = m[i];
-                while (bits) {
-                    const auto z = static_cast<VertexId>(i * 64 + __builtin_ctzll(bits));
-                    bits &= bits - 1;
-                    for (std::size_t j = 0; j < w; ++j) twice += popcount64(bg.row(z)[j] & m[j]);
-                }
-            }
-            long& slot = bg.has(x, y) ? adj : non;
-            if (slot < 0) slot = twice;
-            else if (slot != twice) return false;
-        }
-    return true;
-}
-
-}  // namespace
-
-bool satisfies_four_vertex_condition(const Graph& g) { return four_vertex_bits(BitGraph(g)); }
 
 // ----- two-graph closure -----------------------------------------------------------------------
 
@@ -460,68 +432,73 @@ std::vector<Graph> descendants(const Graph& h) {
 
 TwoGraphClosure two_graph_closure(RunContext& ctx) {
     const SrgParameters p25{25, 12, 5, 6}, p26{26, 10, 3, 4};
+    // Every graph carries its canonical certificate from the moment it is made: it is computed once
+    // per candidate (in parallel), then used for the closure's dedup and for the final order.
     struct Item {
+        std::string cert;
         Graph g;
         bool is26;
     };
     std::vector<Item> level;
     std::set<std::string> seen;
-    auto admit = [&](const Graph& g, bool is26, std::vector<Item>& into) {
-        auto cert = canonical_certificate(g).bytes;
-        if (seen.insert(cert).second) into.push_back({g, is26});
+    auto admit = [&](Item it, std::vector<Item>& into) {
+        if (seen.insert(it.cert).second) into.push_back(std::move(it));
     };
-    // Seeds.
-    admit(paley_graph(25), false, level);
-    admit(latin_square_graph({{0, 1, 2, 3, 4}, {1, 0, 3, 4, 2}, {2, 3, 4, 0, 1}, {3, 4, 1, 2, 0}, {4, 2, 0, 1, 3}}),
-          false, level);
+    auto item = [](Graph g, bool is26) {
+        std::string cert = canonical_certificate(g).bytes;
+        return Item{std::move(cert), std::move(g), is26};
+    };
+    // Seeds. The STS(13) seed comes from a fixed stream, independent of any user seed, so that
+    // the closure (and its order) is a constant of the library.
+    constexpr std::uint64_t kSts13Stream = 13;
+    admit(item(paley_graph(25), false), level);
+    admit(item(latin_square_graph({{0, 1, 2, 3, 4}, {1, 0, 3, 4, 2}, {2, 3, 4, 0, 1}, {3, 4, 1, 2, 0}, {4, 2, 0, 1, 3}}),
+               false),
+          level);
     {
-        Rng rng(stream_seed(13, 13));
+        Rng rng(stream_seed(kSts13Stream, kSts13Stream));
         std::optional<BlockList> sts;
         while (!sts) sts = steiner_triple_system(13, rng);
-        admit(complement(block_graph(*sts)), true, level);
+        admit(item(complement(block_graph(*sts)), true), level);
     }
     std::vector<Item> all = level;
     while (!level.empty()) {
-        std::vector<std::vector<std::pair<Graph, bool>>> produced(level.size());
+        std::vector<std::vector<Item>> produced(level.size());
         parallel_for(level.size(), ctx.threads(), [&](std::size_t i) {
+            detail::check_cancelled(ctx);
             const Item& it = level[i];
-            auto& out = produced[i];
+            std::vector<std::pair<Graph, bool>> made;
             if (it.is26) {
                 for (Graph& d : descendants(it.g))
-                    if (has_srg(d, p25)) out.push_back({std::move(d), false});
+                    if (has_srg(d, p25)) made.push_back({std::move(d), false});
             } else {
                 const Graph plus = add_isolated_vertex(it.g);
                 for (const auto& t : regular_members(it.g)) {
                     Graph s = seidel_switch(plus, t);
-                    if (has_srg(s, p26)) out.push_back({std::move(s), true});
+                    if (has_srg(s, p26)) made.push_back({std::move(s), true});
                 }
             }
             for (const auto& c : gm4_sets(it.g)) {
                 Graph s = gm4_switch(it.g, c);
-                if (has_srg(s, it.is26 ? p26 : p25)) out.push_back({std::move(s), it.is26});
+                if (has_srg(s, it.is26 ? p26 : p25)) made.push_back({std::move(s), it.is26});
             }
-            // Certificates are computed in the sequential merge below only for candidates not yet
-            // seen; to keep that cheap, drop duplicates within this item first.
+            // Drop duplicates within this item here, in parallel; the merge below drops the rest.
             std::set<std::string> local;
-            std::vector<std::pair<Graph, bool>> uniq;
-            for (auto& [g, t] : out)
-                if (local.insert(canonical_certificate(g).bytes).second) uniq.push_back({std::move(g), t});
-            out = std::move(uniq);
+            for (auto& [g, is26] : made) {
+                Item x = item(std::move(g), is26);
+                if (local.insert(x.cert).second) produced[i].push_back(std::move(x));
+            }
         });
         std::vector<Item> next;
         for (auto& out : produced)
-            for (auto& [g, t] : out) admit(g, t, next);
+            for (auto& x : out) admit(std::move(x), next);
         all.insert(all.end(), next.begin(), next.end());
         level = std::move(next);
         ctx.progress("two-graph closure", all.size(), all.size() + level.size());
     }
+    std::sort(all.begin(), all.end(), [](const Item& a, const Item& b) { return a.cert < b.cert; });
     TwoGraphClosure result;
-    std::vector<std::pair<std::string, Graph>> s25, s26;
-    for (auto& it : all) (it.is26 ? s26 : s25).push_back({canonical_certificate(it.g).bytes, it.g});
-    std::sort(s25.begin(), s25.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    std::sort(s26.begin(), s26.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (auto& x : s25) result.srg25.push_back(std::move(x.second));
-    for (auto& x : s26) result.srg26.push_back(std::move(x.second));
+    for (auto& it : all) (it.is26 ? result.srg26 : result.srg25).push_back(std::move(it.g));
     return result;
 }
 

@@ -1,11 +1,15 @@
 #include "brec/gen/geng.hpp"
 
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <memory>
+#include <cstring>
 #include <vector>
 
 #include "brec/core/error.hpp"
@@ -15,6 +19,103 @@ namespace brec {
 namespace {
 
 bool executable(const std::string& path) { return access(path.c_str(), X_OK) == 0; }
+
+/// A running geng with the read end of its output pipe, owned: whatever ends the read loop (the end
+/// of the output, an early stop, an exception from the visitor, a cancelled run), the pipe is
+/// closed and the child stopped and reaped exactly once, without reading the rest of the
+/// enumeration. geng is started directly (no shell) with SIGPIPE at its default action, whatever
+/// the caller's disposition, and its pipe is close-on-exec, so that geng runs started in parallel
+/// by other threads never hold each other's pipes open.
+class GengProcess {
+public:
+    GengProcess(const std::string& geng, const std::vector<std::string>& args, std::string command)
+        : command_(std::move(command)) {
+        int fds[2];
+        if (pipe2(fds, O_CLOEXEC) != 0)
+            throw IoError("cannot start '" + command_ + "': pipe: " + std::strerror(errno));
+        posix_spawn_file_actions_t actions;
+        posix_spawn_file_actions_init(&actions);
+        posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
+        posix_spawnattr_t attr;
+        posix_spawnattr_init(&attr);
+        sigset_t defaults;
+        sigemptyset(&defaults);
+        sigaddset(&defaults, SIGPIPE);
+        posix_spawnattr_setsigdefault(&attr, &defaults);
+        posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
+        std::vector<char*> argv;
+        argv.push_back(const_cast<char*>(geng.c_str()));
+        for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+        argv.push_back(nullptr);
+        const int rc = posix_spawn(&pid_, geng.c_str(), &actions, &attr, argv.data(), environ);
+        posix_spawn_file_actions_destroy(&actions);
+        posix_spawnattr_destroy(&attr);
+        ::close(fds[1]);
+        if (rc != 0) {
+            ::close(fds[0]);
+            pid_ = -1;
+            throw IoError("cannot start '" + command_ + "': " + std::strerror(rc));
+        }
+        out_ = fdopen(fds[0], "r");
+        if (!out_) {
+            ::close(fds[0]);
+            stop();
+            throw IoError("cannot read from '" + command_ + "'");
+        }
+    }
+    ~GengProcess() {
+        if (out_) std::fclose(out_);
+        if (pid_ > 0) stop();
+        std::free(line_);
+    }
+    GengProcess(const GengProcess&) = delete;
+    GengProcess& operator=(const GengProcess&) = delete;
+
+    /// The next line without its line end (empty lines are skipped); false at the end of output.
+    bool next(std::string_view& out) {
+        ssize_t len;
+        while ((len = getline(&line_, &cap_, out_)) > 0) {
+            std::size_t l = static_cast<std::size_t>(len);
+            while (l > 0 && (line_[l - 1] == '\n' || line_[l - 1] == '\r')) --l;
+            if (l == 0) continue;
+            out = std::string_view(line_, l);
+            return true;
+        }
+        return false;
+    }
+
+    /// After the whole output was read: waits for geng, which must exit with status 0.
+    void finish() {
+        std::fclose(out_);
+        out_ = nullptr;
+        const int status = wait();
+        if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+            throw IoError("'" + command_ + "' failed (exit status " + std::to_string(status) + ")");
+    }
+
+    /// Stops geng before the end of its output and reaps it.
+    void stop() {
+        ::kill(pid_, SIGKILL);
+        wait();
+    }
+
+private:
+    int wait() {
+        int status = 0;
+        pid_t r;
+        do {
+            r = ::waitpid(pid_, &status, 0);
+        } while (r == -1 && errno == EINTR);
+        pid_ = -1;
+        return r == -1 ? -1 : status;
+    }
+
+    std::string command_;
+    pid_t pid_ = -1;
+    FILE* out_ = nullptr;
+    char* line_ = nullptr;
+    std::size_t cap_ = 0;
+};
 
 }  // namespace
 
@@ -54,33 +155,24 @@ std::string GengQuery::command(const std::string& geng) const {
 std::uint64_t stream_geng(const GengQuery& q, const std::function<bool(std::string_view)>& line) {
     if (q.n > 32) throw InvalidArgument("stream_geng: n = " + std::to_string(q.n) + " is too large (max 32)");
     if (q.mod < 1 || q.res < 0 || q.res >= q.mod) throw InvalidArgument("stream_geng: bad res/mod split");
-    const std::string cmd = q.command(find_geng());
-    FILE* pipe = popen(cmd.c_str(), "r");
-    if (!pipe) throw IoError("cannot start '" + cmd + "'");
+    const std::string geng_path = find_geng();
+    std::vector<std::string> args = {"-q"};
+    if (q.connected) args.push_back("-c");
+    if (q.min_degree >= 0) args.push_back("-d" + std::to_string(q.min_degree));
+    if (q.max_degree >= 0) args.push_back("-D" + std::to_string(q.max_degree));
+    args.push_back(std::to_string(q.n));
+    if (q.mod > 1) args.push_back(std::to_string(q.res) + "/" + std::to_string(q.mod));
+    GengProcess geng(geng_path, args, q.command(geng_path));
     std::uint64_t count = 0;
-    char* buf = nullptr;
-    std::size_t cap = 0;
-    bool stopped = false;
-    ssize_t len;
-    while ((len = getline(&buf, &cap, pipe)) > 0) {
-        std::size_t l = static_cast<std::size_t>(len);
-        while (l > 0 && (buf[l - 1] == '\n' || buf[l - 1] == '\r')) --l;
-        if (l == 0) continue;
+    std::string_view record;
+    while (geng.next(record)) {
         ++count;
-        if (!line(std::string_view(buf, l))) {
-            stopped = true;
-            break;
+        if (!line(record)) {
+            geng.stop();
+            return count;
         }
     }
-    if (stopped) {
-        // Drain so geng does not die of SIGPIPE while we wait for it.
-        while (getline(&buf, &cap, pipe) > 0) {
-        }
-    }
-    std::free(buf);
-    const int status = pclose(pipe);
-    if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        throw IoError("'" + cmd + "' failed (exit status " + std::to_string(status) + ")");
+    geng.finish();
     return count;
 }
 

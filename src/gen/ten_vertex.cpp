@@ -12,6 +12,7 @@
 #include "brec/graph/algorithms.hpp"
 #include "brec/iso/iso.hpp"
 #include "brec/wl/wl.hpp"
+#include "gen/detail/cancel.hpp"
 
 namespace brec::detail {
 
@@ -154,7 +155,10 @@ TenVertexPool build_ten_vertex_pool(VertexId n, RunContext& ctx) {
             if (!regular) out.push_back({small_wl_hash(adj, static_cast<int>(n)), code});
             const std::uint64_t t = ++total;
             if ((t & 0xFFFFF) == 0) ctx.progress("geng -c " + std::to_string(n), t, 0);
-            return !ctx.cancelled();
+            // A cancelled run stops here with an exception, during which stream_geng stops and
+            // reaps geng (stopping by returning false would leave a silently truncated pool).
+            check_cancelled(ctx);
+            return true;
         });
     });
     TenVertexPool pool;
@@ -184,6 +188,7 @@ TenVertexPool build_ten_vertex_pool(VertexId n, RunContext& ctx) {
     }
     std::vector<std::vector<std::vector<std::uint64_t>>> split(groups.size());
     parallel_for(groups.size(), ctx.threads(), [&](std::size_t gi) {
+        check_cancelled(ctx);
         const auto [begin, end] = groups[gi];
         std::vector<Graph> reps;
         std::vector<std::vector<std::uint64_t>> classes;

@@ -56,22 +56,33 @@ std::optional<SrgParameters> srg_parameters(const Graph& g) {
 }
 
 std::optional<std::pair<std::uint32_t, std::uint32_t>> four_vertex_constants(const Graph& g) {
+    // Adjacency rows as bitsets: the common neighbourhood of x and y is one AND per word, and the
+    // edges inside it are counted twice as the sum over its members z of |N(z) ∩ common|.
     const VertexId n = g.n();
+    const std::size_t words = (static_cast<std::size_t>(n) + 63) / 64;
+    std::vector<std::uint64_t> rows(static_cast<std::size_t>(n) * words, 0);
+    for (VertexId v = 0; v < n; ++v)
+        for (VertexId w : g.neighbors(v)) rows[v * words + (w >> 6)] |= std::uint64_t{1} << (w & 63);
+    std::vector<std::uint64_t> common(words);
     std::int64_t adj = -1, non = -1;
-    std::vector<VertexId> common;
-    for (VertexId x = 0; x < n; ++x)
+    for (VertexId x = 0; x < n; ++x) {
+        const std::uint64_t* rx = rows.data() + x * words;
         for (VertexId y = x + 1; y < n; ++y) {
-            common.clear();
-            const auto a = g.neighbors(x), b = g.neighbors(y);
-            std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(common));
-            std::int64_t edges = 0;
-            for (std::size_t i = 0; i < common.size(); ++i)
-                for (std::size_t j = i + 1; j < common.size(); ++j)
-                    if (g.has_edge(common[i], common[j])) ++edges;
-            std::int64_t& slot = g.has_edge(x, y) ? adj : non;
-            if (slot < 0) slot = edges;
-            else if (slot != edges) return std::nullopt;
+            const std::uint64_t* ry = rows.data() + y * words;
+            for (std::size_t i = 0; i < words; ++i) common[i] = rx[i] & ry[i];
+            std::int64_t twice = 0;
+            for (std::size_t i = 0; i < words; ++i)
+                for (std::uint64_t bits = common[i]; bits; bits &= bits - 1) {
+                    const std::size_t z = i * 64 + static_cast<std::size_t>(__builtin_ctzll(bits));
+                    const std::uint64_t* rz = rows.data() + z * words;
+                    for (std::size_t j = 0; j < words; ++j) twice += __builtin_popcountll(rz[j] & common[j]);
+                }
+            const bool adjacent = (rx[y >> 6] >> (y & 63)) & 1u;
+            std::int64_t& slot = adjacent ? adj : non;
+            if (slot < 0) slot = twice / 2;
+            else if (slot != twice / 2) return std::nullopt;
         }
+    }
     if (adj < 0 || non < 0) return std::nullopt;
     return std::make_pair(static_cast<std::uint32_t>(adj), static_cast<std::uint32_t>(non));
 }

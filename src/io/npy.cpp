@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "brec/core/error.hpp"
+#include "brec/io/categories.hpp"
 #include "brec/io/files.hpp"
 #include "brec/io/graph6.hpp"
 #include "io/detail/npy_format.hpp"
@@ -14,8 +15,7 @@ namespace {
 
 constexpr char kMagic[] = "\x93NUMPY";
 constexpr std::size_t kMagicLen = 6;
-// BREC v3's relabelled file: 400 pairs, 32 relabelings per graph.
-constexpr std::size_t kBrecPairs = 400;
+// BREC v3's relabelled file: brec_v3_pair_count() pairs, 32 relabelings per graph.
 constexpr std::size_t kBrecRelabelings = 32;
 
 [[noreturn]] void fail_at(const std::string& source, std::size_t byte, const std::string& what) {
@@ -444,17 +444,6 @@ void write_npy_strings(const std::string& path, const std::vector<std::string>& 
     write_text_file_atomic(path, format_npy_strings(values, shape, kind));
 }
 
-std::string brec_category_of_id(PairId id) {
-    if (id < 0 || id >= static_cast<PairId>(kBrecPairs)) return "unknown";
-    if (id < 60) return "basic";
-    if (id < 110) return "regular";
-    if (id < 160) return "strongly_regular";
-    if (id < 260) return "extension";
-    if (id < 360) return "cfi";
-    if (id < 380) return "four_vertex_condition";
-    return "distance_regular";
-}
-
 namespace {
 
 // Pairs from a visitor over the strings (so that a 170 MB relabelled file is not copied).
@@ -473,7 +462,7 @@ NpyPairs build_pairs(const NpyHeader& h, const std::string& source, const NpyPai
     if (count == 0) fail(source, "the array of shape " + shape_text(h.shape) + " holds no graphs");
     std::size_t r = opt.relabelings;
     if (r == 0) {
-        if (h.shape.size() == 1 && count == 2 * kBrecPairs * 2 * kBrecRelabelings)
+        if (h.shape.size() == 1 && count == 2 * brec_v3_pair_count() * 2 * kBrecRelabelings)
             r = kBrecRelabelings;
         else if (h.shape.size() == 2 && h.shape[1] > 2)
             r = h.shape[1] / 2;
@@ -544,7 +533,7 @@ NpyPairs build_pairs(const NpyHeader& h, const std::string& source, const NpyPai
                              std::to_string(r) + ")");
     });
 
-    const bool official = opt.category.empty() && pairs == kBrecPairs && opt.first_id == 0;
+    const bool official = opt.category.empty() && pairs == brec_v3_pair_count() && opt.first_id == 0;
     out.dataset.path = source;
     out.dataset.pairs.reserve(pairs);
     for (std::size_t p = 0; p < pairs; ++p) {

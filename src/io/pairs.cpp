@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <map>
 #include <set>
 #include <sstream>
 
@@ -82,10 +81,8 @@ PairDataset read_pair_file(const std::string& path) {
     return parse_pair_text(read_text_file(path), path);
 }
 
-void write_pair_file(const std::string& path, const std::vector<GraphPairRecord>& pairs,
-                     const std::string& comment) {
-    AtomicFileWriter w(path);
-    auto& out = w.stream();
+std::string format_pair_file(const std::vector<GraphPairRecord>& pairs, const std::string& comment) {
+    std::ostringstream out;
     if (!comment.empty()) {
         std::istringstream in(comment);
         std::string l;
@@ -95,46 +92,12 @@ void write_pair_file(const std::string& path, const std::vector<GraphPairRecord>
     for (const auto& p : pairs)
         out << p.id << '\t' << p.category << '\t' << to_graph6(p.a) << '\t' << to_graph6(p.b)
             << '\n';
-    w.commit();
+    return out.str();
 }
 
-const std::vector<std::string>& brec_fine_categories() {
-    static const std::vector<std::string> kFine = {
-        "basic", "regular", "strongly_regular", "extension", "cfi", "four_vertex_condition",
-        "distance_regular"};
-    return kFine;
-}
-
-const std::vector<std::string>& brec_groups() {
-    static const std::vector<std::string> kGroups = {"Basic", "Regular", "Extension", "CFI"};
-    return kGroups;
-}
-
-std::string canonical_category(const std::string& name) {
-    static const std::map<std::string, std::string> kAliases = {
-        {"str", "strongly_regular"},     {"srg", "strongly_regular"},
-        {"strongly-regular", "strongly_regular"},
-        {"4vtx", "four_vertex_condition"}, {"4-vertex_condition", "four_vertex_condition"},
-        {"four-vertex-condition", "four_vertex_condition"},
-        {"dr", "distance_regular"},      {"distance-regular", "distance_regular"},
-        {"simple_regular", "regular"},   {"ext", "extension"}};
-    const std::string low = lower(name);
-    const auto it = kAliases.find(low);
-    if (it != kAliases.end()) return it->second;
-    for (const auto& f : brec_fine_categories())
-        if (f == low) return f;
-    return name;
-}
-
-std::string brec_group_of(const std::string& category) {
-    const std::string c = canonical_category(category);
-    if (c == "basic") return "Basic";
-    if (c == "regular" || c == "strongly_regular" || c == "four_vertex_condition" ||
-        c == "distance_regular")
-        return "Regular";
-    if (c == "extension") return "Extension";
-    if (c == "cfi") return "CFI";
-    return "Other";
+void write_pair_file(const std::string& path, const std::vector<GraphPairRecord>& pairs,
+                     const std::string& comment) {
+    write_text_file_atomic(path, format_pair_file(pairs, comment));
 }
 
 std::vector<PairId> parse_id_ranges(const std::string& text) {

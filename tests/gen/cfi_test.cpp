@@ -44,7 +44,8 @@ TEST(Treewidth, KnownValues) {
 }
 
 TEST(Cfi, SizesFollowTheFormula) {
-    // sum_v (2^(d-1) + 2d) vertices, sum_v d 2^(d-1) + 2|E| edges (GENERATORS.md section 4).
+    // sum_v (2^(d-1) + 2d) vertices, sum_v d 2^(d-1) + 2|E| edges: per base vertex of degree d,
+    // 2^(d-1) middle vertices of degree d and 2d end vertices, plus two edges per base edge.
     const std::vector<std::pair<Graph, std::uint64_t>> cases = {
         {make_complete(3), 18}, {make_complete(4), 40},         {make_cycle(5), 30},
         {make_complete(5), 80}, {complete_bipartite(3, 3), 60}, {make_complete(6), 156},

@@ -50,6 +50,28 @@ inline std::optional<Srg> dense_srg(const Graph& g) {
     return Srg{static_cast<long>(n), k, lambda, mu};
 }
 
+/// Reference for four_vertex_constants: for every pair x != y, the edges among the common
+/// neighbours counted over the dense matrix, triple by triple (O(n^4), independent code).
+inline std::optional<std::pair<long, long>> dense_four_vertex(const Graph& g) {
+    const auto a = adjacency_matrix(g);
+    const std::size_t n = a.size();
+    long adj = -1, non = -1;
+    for (std::size_t x = 0; x < n; ++x)
+        for (std::size_t y = x + 1; y < n; ++y) {
+            long edges = 0;
+            for (std::size_t u = 0; u < n; ++u)
+                for (std::size_t w = u + 1; w < n; ++w)
+                    edges += a[x][u] & a[y][u] & a[x][w] & a[y][w] & a[u][w];
+            long& slot = a[x][y] ? adj : non;
+            if (slot < 0)
+                slot = edges;
+            else if (slot != edges)
+                return std::nullopt;
+        }
+    if (adj < 0 || non < 0) return std::nullopt;
+    return std::make_pair(adj, non);
+}
+
 /// Every pair of the v points lies in exactly lambda blocks and every block has k points.
 inline bool is_2_design(const std::vector<std::vector<VertexId>>& blocks, VertexId v, std::size_t k,
                         int lambda) {

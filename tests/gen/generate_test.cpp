@@ -254,6 +254,43 @@ TEST(GenerateDataset, CategoryThatCannotSupplyTheCountSaysHowManyExist) {
     expect_valid(all, 0);
 }
 
+/// generate_dataset must throw "cancelled" when the context is cancelled as `category` starts.
+void expect_cancelled_during(const std::string& category, GenerateOptions opt) {
+    RunContext ctx;
+    ctx.set_threads(2);
+    bool cancelled = false;
+    ctx.set_log([&](LogLevel, const std::string& msg) {
+        if (msg == "generating " + category + " ...") {
+            ctx.cancel();
+            cancelled = true;
+        }
+    });
+    try {
+        generate_dataset(opt, ctx);
+        ADD_FAILURE() << category << ": a cancelled run completed";
+    } catch (const Error& e) {
+        EXPECT_EQ(std::string(e.what()), "cancelled") << category;
+    }
+    EXPECT_TRUE(cancelled) << category << " never started";
+}
+
+TEST(GenerateDataset, ACancelledRunStopsWithAnError) {
+    GenerateOptions opt;
+    opt.with_categories({"regular", "cfi"}).with_pairs(6);
+    opt.cfi_max_vertices = 64;
+    expect_cancelled_during("cfi", opt);  // in the WL comparisons, after regular finished
+    GenerateOptions ten;
+    ten.with_categories({"basic"}).with_pairs(2);
+    ten.ten_vertex_n = 8;
+    expect_cancelled_during("basic", ten);  // inside the geng stream of the exhaustive search
+    GenerateOptions srg;
+    srg.with_categories({"strongly_regular"}).with_pairs(3);
+    expect_cancelled_during("strongly_regular", srg);
+    GenerateOptions dr;
+    dr.with_categories({"distance_regular"}).with_pairs(6);
+    expect_cancelled_during("distance_regular", dr);
+}
+
 TEST(GenerateDataset, CfiPairsCarryTheirCertifiedHardness) {
     GenerateOptions opt;
     opt.with_seed(5).with_categories({"cfi"}).with_pairs(10);

@@ -1,6 +1,6 @@
 // Slow checks of the generators at their default (BREC v3) sizes: CTest label `slow`, minutes on
-// two cores. The family layout and the parameters come from GENERATORS.md; every property is
-// recomputed from adjacency (tests/gen/gen_test_util.hpp, graph/properties.hpp).
+// two cores. The family layouts follow BREC v3 (with the documented srg(29,14,6,7) deviation);
+// every property is recomputed from adjacency (tests/gen/gen_test_util.hpp, graph/properties.hpp).
 #include <gtest/gtest.h>
 
 #include <map>
@@ -44,7 +44,8 @@ void expect_distinct_graphs(const GeneratedDataset& d) {
 TEST(SlowGenerate, StronglyRegularFiftyPairs) {
     const auto d = generate("strongly_regular", 2);
     ASSERT_EQ(d.pairs.size(), 50u);
-    // GENERATORS.md section 1, recommended plan.
+    // BREC v3's split (1/7/5/2), with srg(36,15,6,6) and more srg(35,18,9,9) pairs in place of
+    // the 20 srg(29,14,6,7) pairs, which no construction here reaches.
     const std::map<std::string, std::size_t> want = {{"srg(16,6,2,2)", 1},  {"srg(25,12,5,6)", 7},
                                                      {"srg(26,10,3,4)", 5}, {"srg(28,12,6,4)", 2},
                                                      {"srg(36,15,6,6)", 6}, {"srg(35,18,9,9)", 29}};
@@ -66,7 +67,8 @@ TEST(SlowGenerate, StronglyRegularFiftyPairs) {
 TEST(SlowGenerate, DistanceRegularTwentyPairs) {
     const auto d = generate("distance_regular", 2);
     ASSERT_EQ(d.pairs.size(), 20u);
-    // GENERATORS.md section 3: the official layout and the arrays {k,k-1,k-lambda; 1,lambda,k}.
+    // BREC v3's layout; a symmetric 2-(v,k,lambda) design's incidence graph has the array
+    // {k,k-1,k-lambda; 1,lambda,k}.
     const std::map<std::string, std::pair<std::size_t, std::string>> want = {
         {"GH(2,2) vs dual", {1, "{6,4,4;1,1,3}"}},
         {"2-(15,7,3) designs", {2, "{7,6,4;1,3,7}"}},
@@ -96,7 +98,7 @@ TEST(SlowGenerate, FourVertexConditionTwentyPairs) {
             EXPECT_EQ(*gentest::dense_srg(*g), (gentest::Srg{63, 30, 13, 15}));
             const auto f = four_vertex_constants(*g);
             ASSERT_TRUE(f);
-            EXPECT_EQ(*f, std::make_pair(30u, 45u));  // GENERATORS.md section 2
+            EXPECT_EQ(*f, std::make_pair(30u, 45u));  // as for Sp(6,2) and every BREC v3 pair
         }
     }
     expect_distinct_graphs(d);
@@ -138,7 +140,7 @@ TEST(SlowGenerate, TenVertexPoolHasTheKnownCounts) {
     ctx.set_threads(2);
     const auto pool = detail::build_ten_vertex_pool(10, ctx);
     EXPECT_EQ(pool.streamed, 11716571u);  // connected graphs on 10 vertices (OEIS A001349)
-    // GENERATORS.md section 5: full 1-WL refinement puts 79,782 connected 10-vertex graphs into
+    // Full 1-WL refinement (an exhaustive count) puts 79,782 connected 10-vertex graphs into
     // 33,908 classes of size >= 2. The pool drops the regular ones: for k = 3..7 all connected
     // k-regular graphs form one class each (19 + 59 + 60 + 21 + 5 = 164 graphs, 5 classes).
     std::size_t members = 0;

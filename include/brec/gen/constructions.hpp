@@ -4,8 +4,8 @@
 // graphs of Steiner triple systems), switchings that preserve the spectrum (Seidel, Godsil-McKay),
 // the symplectic graph Sp(6,2), and distance-regular graphs (generalized hexagon GH(2,2) and its
 // dual, incidence graphs of symmetric designs, Taylor graphs, Hamming vs Doob).
-// Everything is computed here; nothing is downloaded. The recipes and the counts they reach are in
-// GENERATORS.md (shared notes of the project).
+// Everything is computed here; nothing is downloaded. The counts each recipe reaches are checked by
+// the tests (tests/gen/constructions_test.cpp).
 //
 // @article{godsil1982constructing, title={Constructing cospectral graphs}, author={Godsil, C. D.
 //   and McKay, B. D.}, journal={Aequationes Mathematicae}, volume={25}, pages={257--268}, year={1982}}
@@ -79,9 +79,6 @@ std::vector<std::array<VertexId, 4>> gm4_sets(const Graph& g);
 /// GM switching on a 4-set: every outside vertex with exactly 2 neighbours in C has its adjacency to
 /// C complemented. Preserves the spectrum (hence srg parameters).
 Graph gm4_switch(const Graph& g, const std::array<VertexId, 4>& c);
-/// Fast 4-vertex-condition test with bitsets (same answer as four_vertex_constants, which is
-/// independent code used for verification).
-bool satisfies_four_vertex_condition(const Graph& g);
 
 /// Results of the two-graph closure of srg(25,12,5,6) and srg(26,10,3,4).
 struct TwoGraphClosure {

@@ -1,7 +1,7 @@
 #pragma once
 // BREC-style pair datasets: one generator per category, verification of every pair, and the whole
-// dataset with the BREC v3 composition. Generators return pairs and metadata; files are written by
-// io and the CLI only.
+// dataset with the BREC v3 composition. Generators return pairs and metadata; the files are
+// written by io (DatasetDirWriter), see generate_run.hpp.
 //
 // Every pair is verified before it is returned (independent code paths: graph/properties.hpp,
 // nauty certificates, the WL engine): the two graphs are not isomorphic, they are 1-WL-equivalent,
@@ -77,6 +77,7 @@ struct CategoryReport {
 };
 
 struct GeneratedDataset {
+    std::uint64_t seed = 0;            ///< the seed it was generated from
     std::vector<GeneratedPair> pairs;  ///< ids are the indices
     std::vector<CategoryReport> reports;
     nlohmann::json meta;               ///< the content of meta.json

@@ -30,8 +30,10 @@ struct GengQuery {
 };
 
 /// Runs geng and calls `line` with every graph6 record (without newline); `line` returns false to
-/// stop early. Returns the number of records read. Throws Unsupported when geng is missing and
-/// IoError when it cannot be started or exits with an error.
+/// stop early, and may throw (e.g. when the run is cancelled). Either way geng is stopped and
+/// reaped at once, without reading the rest of its output. Returns the number of records read.
+/// Throws Unsupported when geng is missing and IoError when it cannot be started or, after a
+/// complete read, exits with an error.
 std::uint64_t stream_geng(const GengQuery& q, const std::function<bool(std::string_view)>& line);
 
 /// Convenience: all graphs of a (small) query as Graph objects, in geng's order.

@@ -25,7 +25,10 @@ struct SrgParameters {
 std::optional<SrgParameters> srg_parameters(const Graph& g);
 
 /// The 4-vertex condition: for every pair x != y the number of edges inside N(x) ∩ N(y) depends
-/// only on whether x ~ y. Returns (edges for adjacent pairs, edges for non-adjacent pairs).
+/// only on whether x ~ y. Returns (edges for adjacent pairs, edges for non-adjacent pairs); nullopt
+/// when the count varies, or when g has no adjacent or no non-adjacent pair. Adjacency is held as
+/// bitsets: memory n^2/8 bytes, time O(n^2 c n/64) for common neighbourhoods of size c; stops at
+/// the first pair that breaks the condition.
 std::optional<std::pair<std::uint32_t, std::uint32_t>> four_vertex_constants(const Graph& g);
 
 /// Intersection array {b_0..b_{d-1}; c_1..c_d} of a connected distance-regular graph.

@@ -124,7 +124,4 @@ NpyPairs npy_pairs_from_array(const NpyStringArray& array, const std::string& so
 /// Reads an .npy file and builds its pairs (see npy_pairs_from_array).
 NpyPairs read_npy_pairs(const std::string& path, const NpyPairOptions& options = {});
 
-/// The official BREC v3 category of pair id `id` (0..399), or "unknown".
-std::string brec_category_of_id(PairId id);
-
 }  // namespace brec

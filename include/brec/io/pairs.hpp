@@ -1,6 +1,7 @@
 #pragma once
-// BREC pair files (TSV: id, category, graph6_a, graph6_b; '#' comments), the BREC categories,
-// and the pair selection shared by every pair command (--category, --pairs, --shard).
+// BREC pair files (TSV: id, category, graph6_a, graph6_b; '#' comments) and the pair selection
+// shared by every pair command (--category, --pairs, --shard). The BREC categories themselves are
+// in categories.hpp.
 
 #include <cstdint>
 #include <string>
@@ -8,6 +9,7 @@
 
 #include "brec/core/types.hpp"
 #include "brec/graph/graph.hpp"
+#include "brec/io/categories.hpp"
 
 namespace brec {
 
@@ -30,20 +32,12 @@ struct PairDataset {
 PairDataset read_pair_file(const std::string& path);
 /// Parses pair TSV text (used by read_pair_file and tests); `source` names it in errors.
 PairDataset parse_pair_text(const std::string& text, const std::string& source);
+/// The text of a pair TSV: `comment` as '#' lines, a '# columns' line, one line per pair.
+std::string format_pair_file(const std::vector<GraphPairRecord>& pairs,
+                             const std::string& comment = "");
 /// Writes a pair TSV (with a comment header) atomically: no partial file on failure.
 void write_pair_file(const std::string& path, const std::vector<GraphPairRecord>& pairs,
                      const std::string& comment = "");
-
-/// The seven fine BREC categories in official order.
-const std::vector<std::string>& brec_fine_categories();
-/// The four top groups in report order: Basic, Regular, Extension, CFI.
-const std::vector<std::string>& brec_groups();
-/// Group of a fine category ("regular", "strongly_regular", "four_vertex_condition",
-/// "distance_regular" -> "Regular"); unknown categories map to "Other".
-std::string brec_group_of(const std::string& category);
-/// Canonical fine name for accepted aliases ("str" -> "strongly_regular", "4vtx", "dr", "cfi", ...);
-/// returns the input unchanged when it is not an alias.
-std::string canonical_category(const std::string& name);
 
 /// Which pairs of a dataset a command works on.
 struct PairSelection {
