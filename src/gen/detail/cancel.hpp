@@ -10,7 +10,7 @@ namespace brec::detail {
 /// CFI hardness comparisons) call it once per iteration, so that a cancelled run stops promptly
 /// and unwinds through the owners of its resources.
 inline void check_cancelled(const RunContext& ctx) {
-    if (ctx.cancelled()) throw Error("cancelled");
+    if (ctx.cancelled()) throw Cancelled("cancelled");
 }
 
 }  // namespace brec::detail
