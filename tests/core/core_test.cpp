@@ -160,8 +160,31 @@ TEST(RunContext, ThreadsLogsProgressTimersAndCancel) {
     ctx.timers().add("step", 1.0);
     EXPECT_GT(ctx.timers().totals().at("step"), 1.004);
     EXPECT_FALSE(ctx.cancelled());
+    EXPECT_NO_THROW(ctx.throw_if_cancelled());
     ctx.cancel();
     EXPECT_TRUE(ctx.cancelled());
+    EXPECT_THROW(ctx.throw_if_cancelled(), Cancelled);
+}
+
+TEST(RunContext, CancelFromAnotherThreadStopsAParallelLoop) {
+    RunContext ctx;
+    std::atomic<std::size_t> started{0};
+    std::thread canceller([&] {
+        while (started.load() < 3) std::this_thread::yield();
+        ctx.cancel();
+    });
+    try {
+        parallel_for(1000000, 2, [&](std::size_t) {
+            ctx.throw_if_cancelled();
+            ++started;
+            std::this_thread::sleep_for(std::chrono::microseconds(50));
+        });
+        ADD_FAILURE() << "the loop ran to its end";
+    } catch (const Cancelled& e) {
+        EXPECT_STREQ(e.what(), "cancelled");
+    }
+    canceller.join();
+    EXPECT_LT(started.load(), 1000000u);
 }
 
 TEST(Span, ViewsVectorsWithoutCopying) {
@@ -173,6 +196,23 @@ TEST(Span, ViewsVectorsWithoutCopying) {
     EXPECT_EQ(std::accumulate(s.begin(), s.end(), 0), 15);
     EXPECT_TRUE(Span<const int>().empty());
     EXPECT_EQ(kNoVertex, 0xFFFFFFFFu);
+}
+
+TEST(Text, TablesAndDurations) {
+    TextTable t({"category", "pairs"});
+    t.add_row({"basic", "60"});
+    t.add_rule();
+    t.add_row({"total", "400", "ignored"});
+    EXPECT_EQ(t.str(),
+              "category  pairs\n"
+              "---------------\n"
+              "basic        60\n"
+              "---------------\n"
+              "total       400\n");
+    EXPECT_EQ(format_seconds(0.4213), "0.42s");
+    EXPECT_EQ(format_seconds(12.34), "12.3s");
+    EXPECT_EQ(format_seconds(245), "4m05s");
+    EXPECT_EQ(format_seconds(7620), "2h07m");
 }
 
 TEST(Text, XmlEscapeCoversMarkupCharactersOnly) {

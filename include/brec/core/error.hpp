@@ -56,6 +56,14 @@ public:
     explicit IoError(const std::string& what) : Error(what) {}
 };
 
+/// The caller cancelled the run through its RunContext (e.g. the user pressed Ctrl-C). Not a
+/// failure of the input: work finished before the cancellation has been kept where the function
+/// documents it (e.g. the records of a results file).
+class Cancelled : public Error {
+public:
+    explicit Cancelled(const std::string& what = "cancelled") : Error(what) {}
+};
+
 }  // namespace brec
 
 /// Internal invariant check: on with BREC_EXPENSIVE_CHECKS or in Debug builds; never for user input.
