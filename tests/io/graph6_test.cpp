@@ -167,7 +167,7 @@ TEST(Graph6, SizeFieldBytesOfEveryForm) {
     EXPECT_EQ(error_of([&] { parse_graph6("~~?", pos); }), "f.g6:3:4: truncated graph6 size field");
     EXPECT_EQ(error_of([&] { parse_graph6("~?!?", pos); }),
               "f.g6:3:3: bad character in graph6 size field (byte 33, expected 63..126)");
-    EXPECT_EQ(error_of([&] { parse_sparse6(":~~?\\?!", pos); }),
+    EXPECT_EQ(error_of([&] { parse_sparse6(":~~?\?!", pos); }),
               "f.g6:3:6: bad character in sparse6 size field (byte 33, expected 63..126)");
     EXPECT_THROW(parse_graph6("~~~~~~~~"), ResourceLimit);   // 2^36 - 1 vertices
     EXPECT_THROW(parse_sparse6(":~~~~~~~~"), ResourceLimit);  // no 2^36-vertex allocation
