@@ -346,7 +346,6 @@ bool wl1_equivalent(const Graph& g, const Graph& h) {
 
 HardnessResult certify_hardness(const Graph& g, const Graph& h, int max_fwl, int threads, const RunContext* ctx) {
     HardnessResult out;
-    out.max_level_tested = max_fwl;
     WlOptions o1(WlMethod::parse("1wl"));
     out.steps.push_back(compare_pair(g, h, o1));
     if (out.steps.back().distinguished) {

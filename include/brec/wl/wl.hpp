@@ -98,8 +98,7 @@ bool wl1_equivalent(const Graph& g, const Graph& h);
 enum class Hardness { wl1 = 1, fwl2 = 3, fwl3 = 4, beyond = 5 };
 struct HardnessResult {
     Hardness level = Hardness::beyond;
-    int max_level_tested = 3;   ///< highest FWL level tried
-    std::vector<WlResult> steps; ///< 1-WL, 2-FWL, 3-FWL results as far as run
+    std::vector<WlResult> steps;  ///< 1-WL, 2-FWL, 3-FWL results as far as run
 };
 /// Runs 1-WL, 2-FWL (= 3-WL), 3-FWL (= 4-WL) in turn until one distinguishes; `max_fwl` caps it.
 /// `threads` parallelise one k-FWL run; `ctx` (optional) gets progress and may cancel, as for
