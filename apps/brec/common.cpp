@@ -1,11 +1,13 @@
 #include "common.hpp"
 
-#include <pthread.h>
+#include <fcntl.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <iomanip>
 #include <iostream>
 #include <mutex>
@@ -251,26 +253,62 @@ std::string flag_message(const ResultsFileError& e) {
     return "--out " + e.path() + " already holds results; pass --resume to continue that run, or remove the file";
 }
 
+namespace {
+
+// The write end of the live InterruptWatcher's pipe, for the signal handler: the one piece of
+// process-wide state a handler cannot do without. Lock-free, so reading it is async-signal-safe.
+std::atomic<int> interrupt_pipe{-1};
+
+extern "C" void on_interrupt(int sig) {
+    const int saved = errno;
+    const int fd = interrupt_pipe.load();
+    if (fd >= 0) {
+        const unsigned char byte = static_cast<unsigned char>(sig);
+        [[maybe_unused]] const auto written = ::write(fd, &byte, 1);
+    }
+    errno = saved;
+}
+
+/// Installs on_interrupt for `sig` unless the signal was ignored at start; keeps the old action.
+void catch_signal(int sig, struct sigaction& old) {
+    sigaction(sig, nullptr, &old);
+    if (old.sa_handler == SIG_IGN) return;
+    struct sigaction act {};
+    act.sa_handler = on_interrupt;
+    sigemptyset(&act.sa_mask);
+    act.sa_flags = SA_RESTART;
+    sigaction(sig, &act, nullptr);
+}
+
+}  // namespace
+
 InterruptWatcher::InterruptWatcher(RunContext& ctx) {
-    sigemptyset(&set_);
-    sigaddset(&set_, SIGINT);
-    sigaddset(&set_, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &set_, nullptr);
+    if (pipe2(pipe_, O_CLOEXEC) != 0) throw IoError(std::string("cannot create a pipe: ") + std::strerror(errno));
+    interrupt_pipe.store(pipe_[1]);
     thread_ = std::thread([this, &ctx] { wait(ctx); });
+    catch_signal(SIGINT, old_int_);
+    catch_signal(SIGTERM, old_term_);
 }
 
 InterruptWatcher::~InterruptWatcher() {
-    // Wake the helper with a signal it waits for; it sees stopping_ and returns.
-    stopping_.store(true);
-    pthread_kill(thread_.native_handle(), SIGTERM);
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+    interrupt_pipe.store(-1);
+    // A zero byte tells the helper to return.
+    const unsigned char stop = 0;
+    [[maybe_unused]] const auto written = ::write(pipe_[1], &stop, 1);
     thread_.join();
+    close(pipe_[0]);
+    close(pipe_[1]);
 }
 
 void InterruptWatcher::wait(RunContext& ctx) {
     for (;;) {
-        int sig = 0;
-        if (sigwait(&set_, &sig) != 0) continue;
-        if (stopping_.load()) return;
+        unsigned char byte = 0;
+        const auto got = ::read(pipe_[0], &byte, 1);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0 || byte == 0) return;
+        const int sig = byte;
         if (signal_.exchange(sig) != 0) std::_Exit(128 + sig);  // the second signal: quit now
         ctx.cancel();
         if (isatty(STDERR_FILENO)) {

@@ -99,11 +99,12 @@ void print_json_line(const nlohmann::json& j);
 /// The library's results-file error in terms of the flags (--out, --resume).
 std::string flag_message(const ResultsFileError& e);
 
-/// Turns SIGINT and SIGTERM into RunContext::cancel(). The constructor blocks both signals in the
-/// calling thread, so it must run before any other thread starts (the threads inherit the mask);
-/// a helper thread then waits for them with sigwait, so no signal handler and no global state are
-/// involved. A second signal ends the process at once with 128 + signal. The destructor stops the
-/// helper thread.
+/// Turns SIGINT and SIGTERM into RunContext::cancel() while it lives. A handler only writes the
+/// signal number to a pipe; a helper thread reads it and cancels the context, so the library sees
+/// nothing but its RunContext. (A handler rather than sigwait in a thread that alone unblocks the
+/// signals: LibTorch's libraries start threads before main() that would receive them.) A second
+/// signal ends the process at once with 128 + signal. Signals ignored when the process started
+/// (e.g. SIGINT of a background job of a script) stay ignored. One watcher at a time.
 class InterruptWatcher {
 public:
     explicit InterruptWatcher(RunContext& ctx);
@@ -117,9 +118,10 @@ public:
 private:
     void wait(RunContext& ctx);
 
-    sigset_t set_{};
+    int pipe_[2] = {-1, -1};
+    struct sigaction old_int_ {};
+    struct sigaction old_term_ {};
     std::atomic<int> signal_{0};
-    std::atomic<bool> stopping_{false};
     std::thread thread_;
 };
 

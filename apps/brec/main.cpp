@@ -87,7 +87,6 @@ int main(int argc, char** argv) {
     }
     RunContext ctx;
     cli::configure_context(global, ctx);
-    // Parsing started no thread, so the signal mask set here is inherited by every worker.
     const auto& chosen = app.get_subcommands();
     std::unique_ptr<cli::InterruptWatcher> watcher;
     if (!chosen.empty() && cancellable(chosen.front()->get_name()))
