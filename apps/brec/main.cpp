@@ -89,9 +89,9 @@ int main(int argc, char** argv) {
     cli::configure_context(global, ctx);
     const auto& chosen = app.get_subcommands();
     std::unique_ptr<cli::InterruptWatcher> watcher;
-    if (!chosen.empty() && cancellable(chosen.front()->get_name()))
-        watcher = std::make_unique<cli::InterruptWatcher>(ctx);
     try {
+        if (!chosen.empty() && cancellable(chosen.front()->get_name()))
+            watcher = std::make_unique<cli::InterruptWatcher>(ctx);
         return action ? action(ctx) : 2;
     } catch (const Cancelled& e) {
         std::cerr << interrupted_message(e) << '\n';
