@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <chrono>
 #include <iostream>
+#include <map>
 
 #include "commands.hpp"
 #include "common.hpp"
@@ -17,17 +18,10 @@ struct ConvertArgs {
     std::string from;
     std::string to;
     bool one_based = false;
-    std::string loops = "reject";
-    std::string duplicates = "reject";
-    std::size_t relabelings = 0;
-    std::string npy_category;
-    PairId npy_first_id = 0;
-    std::string tu_name;
+    CollectionOptions opt;  ///< npy and TU options are bound to their flags directly
     bool json = false;
     bool quiet = false;
 };
-
-EdgePolicy policy(const std::string& s) { return s == "drop" ? EdgePolicy::drop : EdgePolicy::reject; }
 
 int run_convert(const ConvertArgs& args, RunContext& ctx) {
     set_quiet(ctx, args.quiet);
@@ -37,25 +31,17 @@ int run_convert(const ConvertArgs& args, RunContext& ctx) {
     const auto t0 = std::chrono::steady_clock::now();
     const GraphFormat from = args.from.empty() ? detect_format(args.input) : parse_format(args.from);
     const GraphFormat to = parse_format(args.to);
-    if (to == GraphFormat::npy)
-        throw InvalidArgument("--to npy: .npy is an input format only; write graph6 or pairs");
+    if (to == GraphFormat::npy) throw InvalidArgument("--to npy: .npy is an input format only; write graph6 or pairs");
+    CollectionOptions opt = args.opt;
     // Ignored options are reported, not silently dropped.
     if (from != GraphFormat::edgelist && to != GraphFormat::edgelist && args.one_based)
         warn("--one-based only applies to edge lists; ignored");
-    if (from != GraphFormat::edgelist && (args.loops != "reject" || args.duplicates != "reject"))
+    if (from != GraphFormat::edgelist &&
+        (opt.edge_list.self_loops != EdgePolicy::reject || opt.edge_list.duplicates != EdgePolicy::reject))
         warn("--loops/--duplicates only apply to edge-list input; ignored");
-    if (from != GraphFormat::npy && (args.relabelings || !args.npy_category.empty() || args.npy_first_id))
+    if (from != GraphFormat::npy && (opt.npy.relabelings || !opt.npy.category.empty() || opt.npy.first_id))
         warn("--relabelings/--npy-category/--npy-first-id only apply to .npy input; ignored");
-
-    CollectionOptions opt;
-    opt.edge_list.one_based = args.one_based;
-    opt.edge_list.self_loops = policy(args.loops);
-    opt.edge_list.duplicates = policy(args.duplicates);
-    opt.one_based = args.one_based;
-    opt.npy.relabelings = args.relabelings;
-    opt.npy.category = args.npy_category;
-    opt.npy.first_id = args.npy_first_id;
-    opt.tu_name = args.tu_name;
+    opt.edge_list.one_based = opt.one_based = args.one_based;
     // TU input: --tu-name picks the dataset in the directory; output: names the files.
     CollectionOptions in_opt = opt, out_opt = opt;
     if (to == GraphFormat::tu) in_opt.tu_name.clear();
@@ -68,14 +54,12 @@ int run_convert(const ConvertArgs& args, RunContext& ctx) {
     VertexId min_n = 0, max_n = 0;
     std::size_t min_m = 0, max_m = 0;
     for (std::size_t i = 0; i < c.graphs.size(); ++i) {
-        const auto& g = c.graphs[i];
-        min_n = i ? std::min(min_n, g.n()) : g.n();
-        max_n = std::max(max_n, g.n());
-        min_m = i ? std::min(min_m, g.m()) : g.m();
-        max_m = std::max(max_m, g.m());
+        min_n = i ? std::min(min_n, c.graphs[i].n()) : c.graphs[i].n();
+        max_n = std::max(max_n, c.graphs[i].n());
+        min_m = i ? std::min(min_m, c.graphs[i].m()) : c.graphs[i].m();
+        max_m = std::max(max_m, c.graphs[i].m());
     }
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (c.self_loops_dropped || c.duplicate_edges_dropped)
         warn("dropped " + std::to_string(c.self_loops_dropped) + " self-loops and " +
                  std::to_string(c.duplicate_edges_dropped) + " duplicate edges");
@@ -107,9 +91,9 @@ int run_convert(const ConvertArgs& args, RunContext& ctx) {
 
 void add_convert(CLI::App& root, Action& action) {
     auto args = std::make_shared<ConvertArgs>();
-    auto* sub = root.add_subcommand(
-        "convert",
-        "Convert graphs between formats. Formats: graph6 and sparse6 (one record per line), edgelist\n"
+    auto* sub = add_command(
+        root, "convert", "Convert graphs between graph6, sparse6, edge lists, pair files, TU and JSON (and read .npy)",
+        "Formats: graph6 and sparse6 (one record per line), edgelist\n"
         "('n N' line per graph, then 'u v [label]' lines; '#' comments), pairs (BREC TSV: id,\n"
         "category, graph6_a, graph6_b), tu (a directory of DS_A.txt, DS_graph_indicator.txt, ...),\n"
         "json (dataset JSON: {\"graphs\": [{\"n\", \"edges\", ...}]} or {\"pairs\": [...]}), and npy\n"
@@ -122,50 +106,44 @@ void add_convert(CLI::App& root, Action& action) {
         "duplicate_edges_dropped, seconds.\n"
         "Example: brec convert brec_v3.npy --to pairs --out brec_v3_pairs.tsv");
     sub->add_option("input", args->input, "Input file or TU directory")->required();
-    sub->add_option("--out,-o", args->output,
-                    "Output file (tu: a directory, whose name is the dataset name unless --tu-name)")
+    add_out_flag(sub, args->output, "Output file (tu: a directory, whose name is the dataset name unless --tu-name)")
         ->required();
-    const std::vector<std::string> outs = {"graph6", "g6", "sparse6", "s6", "edgelist", "el",
-                                           "pairs",  "tsv", "tu",     "json"};
-    const std::vector<std::string> ins = {"graph6", "g6",  "sparse6", "s6", "edgelist", "el",
-                                          "pairs",  "tsv", "tu",      "json", "npy"};
+    const std::vector<std::string> outs = {"graph6", "g6", "sparse6", "s6", "edgelist", "el", "pairs", "tsv", "tu", "json"};
+    std::vector<std::string> ins = outs;
+    ins.push_back("npy");
     sub->add_option("--to", args->to, "Output format: graph6, sparse6, edgelist, pairs, tu, json")
         ->required()
         ->check(CLI::IsMember(outs, CLI::ignore_case));
-    sub->add_option("--from", args->from,
-                    "Input format (default: detected from the path and the content)")
+    sub->add_option("--from", args->from, "Input format (default: detected from the path and the content)")
         ->check(CLI::IsMember(ins, CLI::ignore_case));
     sub->add_flag("--one-based", args->one_based,
                   "Edge lists (input and output) use 1-based vertex ids (default: 0-based)");
-    sub->add_option("--loops", args->loops,
-                    "Edge-list input: self-loops are an error (reject) or skipped and counted (drop)")
-        ->check(CLI::IsMember({"reject", "drop"}))
-        ->capture_default_str();
-    sub->add_option("--duplicates", args->duplicates,
+    const std::map<std::string, EdgePolicy> policies = {{"reject", EdgePolicy::reject}, {"drop", EdgePolicy::drop}};
+    sub->add_option("--loops", args->opt.edge_list.self_loops,
+                    "Edge-list input: self-loops are an error (reject) or skipped and counted (drop) [reject]")
+        ->transform(CLI::CheckedTransformer(policies));
+    sub->add_option("--duplicates", args->opt.edge_list.duplicates,
                     "Edge-list input: a repeated edge (either direction) is an error (reject) or "
-                    "skipped and counted (drop)")
-        ->check(CLI::IsMember({"reject", "drop"}))
-        ->capture_default_str();
-    sub->add_option("--relabelings", args->relabelings,
+                    "skipped and counted (drop) [reject]")
+        ->transform(CLI::CheckedTransformer(policies));
+    sub->add_option("--relabelings", args->opt.npy.relabelings,
                     "npy input: the array is in the BREC authors' relabelled layout with R "
                     "relabelings per graph (P traintest blocks of 2R strings G,H,G',H',..., then P "
                     "reliability blocks); pair i = strings 2R*i and 2R*i+1. Default: detected "
                     "(R = 32 for the 51,200 strings of brec_v3.npy; (P, 2) rows and (2P,) "
                     "arrays are plain pairs)");
-    sub->add_option("--npy-category", args->npy_category,
+    sub->add_option("--npy-category", args->opt.npy.category,
                     "npy input: category of every pair (default: the official BREC categories by "
                     "id for 400 pairs, else 'unknown'), e.g. basic for basic.npy");
-    sub->add_option("--npy-first-id", args->npy_first_id,
+    sub->add_option("--npy-first-id", args->opt.npy.first_id,
                     "npy input: id of the first pair (default 0), e.g. 60 for regular.npy")
         ->check(CLI::NonNegativeNumber);
-    sub->add_option("--tu-name", args->tu_name,
+    sub->add_option("--tu-name", args->opt.tu_name,
                     "TU dataset name (DS of DS_A.txt): which dataset to read from a directory that "
                     "holds several, or the name of the written files");
-    sub->add_flag("--json", args->json, "Print the summary as one JSON object");
-    sub->add_flag("--quiet,-q", args->quiet, "No warnings on stderr (errors are still reported)");
-    sub->callback([args, &action]() {
-        action = [args](RunContext& ctx) { return run_convert(*args, ctx); };
-    });
+    add_json_flag(sub, args->json, "Print the summary as one JSON object");
+    add_quiet_flag(sub, args->quiet, "No warnings on stderr (errors are still reported)");
+    sub->callback([args, &action]() { action = [args](RunContext& ctx) { return run_convert(*args, ctx); }; });
 }
 
 }  // namespace brec::cli

@@ -23,13 +23,11 @@ struct StatsArgs {
 
 void add_stats(CLI::App& root, Action& action) {
     auto args = std::make_shared<StatsArgs>();
-    auto* sub = root.add_subcommand(
-        "stats", "Statistical helpers.\nExample: brec stats threshold --q 32 --d 16 --alpha 0.05");
+    auto* sub = add_command(root, "stats", "Statistical helpers: the RPC threshold and the Nemenyi critical difference",
+                            "Example: brec stats threshold --q 32 --d 16 --alpha 0.05");
     sub->require_subcommand(1);
-    auto* thr = sub->add_subcommand(
-        "threshold",
-        "The RPC threshold (q-1)d/(q-d) F_{d,q-d}(1-alpha) of BREC's reliable paired comparison.\n"
-        "Example: brec stats threshold --q 32 --d 16 --alpha 0.05   (prints 72.3380)");
+    auto* thr = add_command(*sub, "threshold", "The RPC threshold (q-1)d/(q-d) F_{d,q-d}(1-alpha) of BREC's RPC test",
+                            "Example: brec stats threshold --q 32 --d 16 --alpha 0.05   (prints 72.3380)");
     thr->add_option("--q", args->q, "Relabelings per graph (paired samples)")
         ->check(CLI::Range(2, 1000000))
         ->capture_default_str();
@@ -39,7 +37,7 @@ void add_stats(CLI::App& root, Action& action) {
     thr->add_option("--alpha", args->alpha, "Significance level")
         ->check(CLI::Range(1e-12, 0.999999))
         ->capture_default_str();
-    thr->add_flag("--json", args->json, "Print JSON");
+    add_json_flag(thr, args->json, "Print JSON");
     thr->callback([args, &action]() {
         action = [args](RunContext&) {
             const double t = rpc_threshold(args->q, args->d, args->alpha);
@@ -51,10 +49,9 @@ void add_stats(CLI::App& root, Action& action) {
             return 0;
         };
     });
-    auto* cd = sub->add_subcommand("cd",
-                                   "The Nemenyi critical difference for k models over N tasks "
-                                   "(studentised range, infinite df).\n"
-                                   "Example: brec stats cd --k 4 --n 10   (prints 1.4832)");
+    auto* cd = add_command(*sub, "cd", "The Nemenyi critical difference for k models over N tasks",
+                           "Studentised range quantile with infinite degrees of freedom.\n"
+                           "Example: brec stats cd --k 4 --n 10   (prints 1.4832)");
     cd->add_option("--k", args->k, "Number of models")
         ->check(CLI::Range(2, 1000))
         ->capture_default_str();
@@ -64,7 +61,7 @@ void add_stats(CLI::App& root, Action& action) {
     cd->add_option("--alpha", args->alpha, "Significance level")
         ->check(CLI::Range(1e-6, 0.5))
         ->capture_default_str();
-    cd->add_flag("--json", args->json, "Print JSON");
+    add_json_flag(cd, args->json, "Print JSON");
     cd->callback([args, &action]() {
         action = [args](RunContext&) {
             const Nemenyi nm = nemenyi(args->k, args->n, args->alpha);

@@ -21,12 +21,10 @@ void add_generate(CLI::App& root, Action& action);
 void add_show(CLI::App& root, Action& action);
 /// The real `eval`, in the brec-eval binary (the only one that links LibTorch).
 void add_eval(CLI::App& root, Action& action);
-/// `eval` in the `brec` binary, which does not link LibTorch: listed in the help only; main()
-/// runs eval_handoff for a command line that runs `eval` (runs_eval, in common.hpp) instead of
-/// parsing it: the whole command line is re-executed by brec-eval, or, in a build without
-/// LibTorch, answered with an error that says how to get it.
-void add_eval_forward(CLI::App& root);
-Action eval_handoff(int argc, char** argv);
+/// `eval` in the `brec` binary, which does not link LibTorch: a subcommand that takes every word
+/// after it unparsed and, when chosen, hands the whole command line (argc, argv) to brec-eval, or,
+/// in a build without LibTorch, answers with an error that says how to get it.
+void add_eval_forward(CLI::App& root, Action& action, int argc, char** argv);
 void add_report(CLI::App& root, Action& action);
 void add_stats(CLI::App& root, Action& action);
 void add_dedup(CLI::App& root, Action& action);

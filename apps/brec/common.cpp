@@ -1,9 +1,13 @@
 #include "common.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <iomanip>
 #include <iostream>
 #include <mutex>
@@ -21,22 +25,69 @@ void add_global_flags(CLI::App& app, GlobalArgs& args) {
     app.add_flag("-v,--verbose", args.verbose, "More log output (same as --log-level debug)");
 }
 
-void add_pair_flags(CLI::App* sub, PairArgs& args, bool with_shard) {
+void add_selection_flags(CLI::App* sub, PairArgs& args, bool with_shard, const std::string& scope) {
     sub->add_option("--dataset", args.dataset,
-                    "Pair file (TSV: id, category, graph6_a, graph6_b); default: the shipped BREC v3 pairs");
+                    scope + "Pair file (TSV: id, category, graph6_a, graph6_b); default: the shipped BREC v3 pairs");
     sub->add_option("--category", args.categories,
-                    "Categories to run: fine names (basic, regular, strongly_regular, extension, cfi, "
-                    "four_vertex_condition, distance_regular; aliases str, 4vtx, dr) or groups "
-                    "(Basic, Regular, Extension, CFI); comma-separated")
+                    scope + "Categories to run: fine names (basic, regular, strongly_regular, extension, cfi, "
+                            "four_vertex_condition, distance_regular; aliases str, 4vtx, dr) or groups "
+                            "(Basic, Regular, Extension, CFI); comma-separated")
         ->delimiter(',');
-    sub->add_option("--pairs", args.pairs, "Pair ids, e.g. 0-59,260 (default: all)");
+    sub->add_option("--pairs", args.pairs, scope + "Pair ids, e.g. 0-59,260 (default: all)");
     if (with_shard)
         sub->add_option("--shard", args.shard, "Run shard i of N (1-based), e.g. 2/8, for job arrays");
-    sub->add_option("--jobs,-j", args.jobs, "Worker threads across pairs")
-        ->check(CLI::Range(1, 1024))
-        ->capture_default_str();
-    sub->add_flag("--json", args.json, "Print one JSON object per pair and a summary object (last line)");
-    sub->add_flag("--quiet,-q", args.quiet, "No progress or info lines on stderr");
+}
+
+void add_pair_flags(CLI::App* sub, PairArgs& args, bool with_shard) {
+    add_selection_flags(sub, args, with_shard);
+    add_jobs_flag(sub, args.jobs);
+    add_json_flag(sub, args.json);
+    add_quiet_flag(sub, args.quiet);
+}
+
+void add_json_flag(CLI::App* sub, bool& json, const std::string& help) { sub->add_flag("--json", json, help); }
+
+void add_quiet_flag(CLI::App* sub, bool& quiet, const std::string& help) { sub->add_flag("--quiet,-q", quiet, help); }
+
+void add_jobs_flag(CLI::App* sub, int& jobs, const std::string& help) {
+    sub->add_option("--jobs,-j", jobs, help)->check(CLI::Range(1, 1024))->capture_default_str();
+}
+
+CLI::Option* add_seed_flag(CLI::App* sub, std::uint64_t& seed, const std::string& help) {
+    return sub->add_option("--seed", seed, help)->capture_default_str();
+}
+
+CLI::Option* add_out_flag(CLI::App* sub, std::string& out, const std::string& help) {
+    return sub->add_option("--out,-o", out, help);
+}
+
+void add_results_file_flags(CLI::App* sub, std::string& out, bool& resume, const std::string& out_help,
+                            const std::string& resume_help) {
+    CLI::Option* o = add_out_flag(sub, out, out_help);
+    sub->add_flag("--resume", resume, resume_help)->needs(o);
+}
+
+void add_threads_per_pair_flag(CLI::App* sub, int& threads, const std::string& help) {
+    sub->add_option("--threads-per-pair", threads, help)->check(CLI::Range(1, 256))->capture_default_str();
+}
+
+void add_fine_flag(CLI::App* sub, bool& fine) {
+    sub->add_flag("--fine", fine, "Show the 7 fine categories under the 4 groups");
+}
+
+CLI::App* add_command(CLI::App& root, const std::string& name, const std::string& summary, const std::string& details) {
+    CLI::App* sub = root.add_subcommand(name, summary);
+    sub->footer(details);
+    return sub;
+}
+
+void set_summary(CLI::App& root, const std::string& name, const std::string& summary) {
+    CLI::App* sub = root.get_subcommand(name);
+    const std::string details = sub->get_description();
+    if (details == summary) return;
+    const std::string footer = sub->get_footer();
+    sub->footer(footer.empty() ? details : details + "\n" + footer);
+    sub->description(summary);
 }
 
 CLI::Validator whole_number_at_least(long long min) {
@@ -69,20 +120,6 @@ std::string default_dataset_path() {
     return built_in;
 }
 
-bool runs_eval(int argc, char** argv) {
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        if (a == "--log-level") {
-            ++i;  // its value
-        } else if (a.rfind("--log-level=", 0) == 0 || a == "-v" || a == "--verbose" || a.find_first_not_of('v', 1) == std::string::npos) {
-            // a global flag (-v, -vv, ...)
-        } else {
-            return a == "eval";
-        }
-    }
-    return false;
-}
-
 std::string executable_dir() {
     char buf[4096];
     const ssize_t len = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
@@ -92,12 +129,17 @@ std::string executable_dir() {
     return path.substr(0, path.find_last_of('/'));
 }
 
-SelectedPairs load_selected_pairs(const PairArgs& args) {
-    SelectedPairs out;
+PairSelection selection_of(const PairArgs& args) {
     PairSelection sel;
     sel.categories = args.categories;
     sel.id_ranges = args.pairs;
     if (!args.shard.empty()) parse_shard(args.shard, sel.shard_index, sel.shard_count);
+    return sel;
+}
+
+SelectedPairs load_selected_pairs(const PairArgs& args) {
+    SelectedPairs out;
+    const PairSelection sel = selection_of(args);
     out.dataset = read_pair_file(args.dataset.empty() ? default_dataset_path() : args.dataset);
     out.indices = select_pairs(out.dataset, sel);
     return out;
@@ -126,6 +168,8 @@ const char* level_name(LogLevel l) {
 }
 
 /// Throttled stderr progress: ~10 updates/s on a terminal, a plain line every 10 s otherwise.
+/// A step of unknown count (total 0, e.g. a refinement round inside one pair) is shown after the
+/// current task instead of replacing it.
 class StderrProgress {
 public:
     StderrProgress() : tty_(isatty(STDERR_FILENO) != 0) {}
@@ -133,20 +177,37 @@ public:
     void operator()(const Progress& p) {
         std::lock_guard<std::mutex> lock(mutex_);
         const auto now = std::chrono::steady_clock::now();
-        if (p.task != task_) {
-            task_ = p.task;
-            start_ = now;
-            last_ = now - std::chrono::hours(1);
+        bool finished = false;
+        if (p.total == 0) {
+            step_ = p.task + " " + std::to_string(p.done);
+        } else {
+            if (p.task != task_) {
+                task_ = p.task;
+                start_ = now;
+                last_ = now - std::chrono::hours(1);
+            }
+            done_ = p.done;
+            total_ = p.total;
+            step_.clear();
+            finished = p.done >= p.total;
         }
-        const bool finished = p.total > 0 && p.done >= p.total;
         const double since = std::chrono::duration<double>(now - last_).count();
         if (!finished && since < (tty_ ? 0.1 : 10.0)) return;
         last_ = now;
-        const double elapsed = std::chrono::duration<double>(now - start_).count();
+        const std::string line = render(std::chrono::duration<double>(now - start_).count(), finished);
+        if (tty_) {
+            std::cerr << "\r\033[K" << line << (finished ? "\n" : "") << std::flush;
+        } else {
+            std::cerr << line << '\n';
+        }
+    }
+
+private:
+    std::string render(double elapsed, bool finished) const {
         std::ostringstream line;
-        line << task_ << " " << p.done << "/" << p.total;
-        if (p.total > 0) {
-            const double frac = static_cast<double>(p.done) / static_cast<double>(p.total);
+        if (total_ > 0) {
+            line << task_ << " " << done_ << "/" << total_;
+            const double frac = static_cast<double>(done_) / static_cast<double>(total_);
             if (tty_) {
                 const int width = 30;
                 const int fill = static_cast<int>(frac * width);
@@ -154,21 +215,17 @@ public:
             }
             line << " " << std::fixed << std::setprecision(0) << 100.0 * frac << "%";
             line << " elapsed " << format_seconds(elapsed);
-            if (p.done > 0 && !finished)
-                line << " eta " << format_seconds(elapsed * (1.0 - frac) / frac);
+            if (done_ > 0 && !finished) line << " eta " << format_seconds(elapsed * (1.0 - frac) / frac);
         }
-        if (tty_) {
-            std::cerr << "\r\033[K" << line.str() << (finished ? "\n" : "") << std::flush;
-        } else {
-            std::cerr << line.str() << '\n';
-        }
+        if (!step_.empty()) line << (total_ > 0 ? " | " : "") << step_;
+        return line.str();
     }
 
-private:
     bool tty_;
     std::mutex mutex_;
-    std::string task_;
-    std::chrono::steady_clock::time_point start_, last_;
+    std::string task_, step_;
+    std::size_t done_ = 0, total_ = 0;
+    std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_ = start_ - std::chrono::hours(1);
 };
 
 }  // namespace
@@ -191,49 +248,75 @@ void set_quiet(RunContext& ctx, bool quiet) {
 
 void print_json_line(const nlohmann::json& j) { std::cout << j.dump() << '\n' << std::flush; }
 
-std::string TextTable::str() const {
-    std::vector<std::size_t> width(header_.size(), 0);
-    for (std::size_t c = 0; c < header_.size(); ++c) width[c] = header_[c].size();
-    for (const auto& r : rows_)
-        for (std::size_t c = 0; c < r.size() && c < width.size(); ++c)
-            width[c] = std::max(width[c], r[c].size());
-    std::ostringstream out;
-    auto emit = [&](const std::vector<std::string>& r) {
-        for (std::size_t c = 0; c < width.size(); ++c) {
-            const std::string cell = c < r.size() ? r[c] : "";
-            if (c == 0)
-                out << std::left << std::setw(static_cast<int>(width[c])) << cell;
-            else
-                out << "  " << std::right << std::setw(static_cast<int>(width[c])) << cell;
-        }
-        out << '\n';
-    };
-    auto rule = [&]() {
-        std::size_t total = 0;
-        for (auto w : width) total += w + 2;
-        out << std::string(total > 2 ? total - 2 : 0, '-') << '\n';
-    };
-    emit(header_);
-    rule();
-    for (const auto& r : rows_) {
-        if (r.empty())
-            rule();
-        else
-            emit(r);
-    }
-    return out.str();
+std::string flag_message(const ResultsFileError& e) {
+    if (e.problem() == ResultsFileError::Problem::nothing_to_resume) return "--resume needs --out FILE.jsonl";
+    return "--out " + e.path() + " already holds results; pass --resume to continue that run, or remove the file";
 }
 
-std::string format_seconds(double s) {
-    std::ostringstream o;
-    if (s < 60) {
-        o << std::fixed << std::setprecision(s < 10 ? 2 : 1) << s << "s";
-    } else if (s < 3600) {
-        o << static_cast<int>(s) / 60 << "m" << std::setw(2) << std::setfill('0') << static_cast<int>(s) % 60 << "s";
-    } else {
-        o << static_cast<int>(s) / 3600 << "h" << std::setw(2) << std::setfill('0') << (static_cast<int>(s) % 3600) / 60 << "m";
+namespace {
+
+// The write end of the live InterruptWatcher's pipe, for the signal handler: the one piece of
+// process-wide state a handler cannot do without. Lock-free, so reading it is async-signal-safe.
+std::atomic<int> interrupt_pipe{-1};
+
+extern "C" void on_interrupt(int sig) {
+    const int saved = errno;
+    const int fd = interrupt_pipe.load();
+    if (fd >= 0) {
+        const unsigned char byte = static_cast<unsigned char>(sig);
+        [[maybe_unused]] const auto written = ::write(fd, &byte, 1);
     }
-    return o.str();
+    errno = saved;
+}
+
+/// Installs on_interrupt for `sig` unless the signal was ignored at start; keeps the old action.
+void catch_signal(int sig, struct sigaction& old) {
+    sigaction(sig, nullptr, &old);
+    if (old.sa_handler == SIG_IGN) return;
+    struct sigaction act {};
+    act.sa_handler = on_interrupt;
+    sigemptyset(&act.sa_mask);
+    act.sa_flags = SA_RESTART;
+    sigaction(sig, &act, nullptr);
+}
+
+}  // namespace
+
+InterruptWatcher::InterruptWatcher(RunContext& ctx) {
+    if (pipe2(pipe_, O_CLOEXEC) != 0) throw IoError(std::string("cannot create a pipe: ") + std::strerror(errno));
+    interrupt_pipe.store(pipe_[1]);
+    thread_ = std::thread([this, &ctx] { wait(ctx); });
+    catch_signal(SIGINT, old_int_);
+    catch_signal(SIGTERM, old_term_);
+}
+
+InterruptWatcher::~InterruptWatcher() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+    interrupt_pipe.store(-1);
+    // A zero byte tells the helper to return.
+    const unsigned char stop = 0;
+    [[maybe_unused]] const auto written = ::write(pipe_[1], &stop, 1);
+    thread_.join();
+    close(pipe_[0]);
+    close(pipe_[1]);
+}
+
+void InterruptWatcher::wait(RunContext& ctx) {
+    for (;;) {
+        unsigned char byte = 0;
+        const auto got = ::read(pipe_[0], &byte, 1);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0 || byte == 0) return;
+        const int sig = byte;
+        if (signal_.exchange(sig) != 0) std::_Exit(128 + sig);  // the second signal: quit now
+        ctx.cancel();
+        if (isatty(STDERR_FILENO)) {
+            static const char kNote[] =
+                "\nbrec: interrupted: stopping after the work in progress (interrupt again to quit at once)\n";
+            [[maybe_unused]] const auto written = ::write(STDERR_FILENO, kNote, sizeof kNote - 1);
+        }
+    }
 }
 
 }  // namespace brec::cli

@@ -1,6 +1,9 @@
 #include "brec/core/text.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <iomanip>
+#include <sstream>
 
 namespace brec {
 
@@ -38,6 +41,49 @@ std::string xml_escape(const std::string& s) {
         }
     }
     return o;
+}
+
+std::string format_seconds(double s) {
+    std::ostringstream o;
+    if (s < 60) {
+        o << std::fixed << std::setprecision(s < 10 ? 2 : 1) << s << "s";
+    } else if (s < 3600) {
+        o << static_cast<int>(s) / 60 << "m" << std::setw(2) << std::setfill('0') << static_cast<int>(s) % 60 << "s";
+    } else {
+        o << static_cast<int>(s) / 3600 << "h" << std::setw(2) << std::setfill('0') << (static_cast<int>(s) % 3600) / 60
+          << "m";
+    }
+    return o.str();
+}
+
+std::string TextTable::str() const {
+    std::vector<std::size_t> width(header_.size(), 0);
+    for (std::size_t c = 0; c < header_.size(); ++c) width[c] = header_[c].size();
+    for (const auto& r : rows_)
+        for (std::size_t c = 0; c < r.size() && c < width.size(); ++c) width[c] = std::max(width[c], r[c].size());
+    std::ostringstream out;
+    auto emit = [&](const std::vector<std::string>& r) {
+        for (std::size_t c = 0; c < width.size(); ++c) {
+            const std::string cell = c < r.size() ? r[c] : "";
+            if (c == 0)
+                out << std::left << std::setw(static_cast<int>(width[c])) << cell;
+            else
+                out << "  " << std::right << std::setw(static_cast<int>(width[c])) << cell;
+        }
+        out << '\n';
+    };
+    std::size_t total = 0;
+    for (auto w : width) total += w + 2;
+    const std::string rule = std::string(total > 2 ? total - 2 : 0, '-') + "\n";
+    emit(header_);
+    out << rule;
+    for (const auto& r : rows_) {
+        if (r.empty())
+            out << rule;
+        else
+            emit(r);
+    }
+    return out.str();
 }
 
 }  // namespace brec

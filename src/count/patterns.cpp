@@ -100,10 +100,11 @@ PatternCounts count_patterns(const Graph& g, int max_size) {
     std::vector<VertexId> third;  // N(u) u N(v) minus {u, v}
     static const Classify4Table table;
     for (VertexId u = 0; u < n; ++u) {
+        // N(u) is marked once per u; each edge {u, v} adds and then clears only N(v)'s marks.
+        for (VertexId w : g.neighbors(u)) mark[w] = kAdjU;
         for (VertexId v : g.neighbors(u)) {
             if (v <= u) continue;
             third.clear();
-            for (VertexId w : g.neighbors(u)) mark[w] |= kAdjU;
             for (VertexId w : g.neighbors(v)) mark[w] |= kAdjV;
             for (VertexId w : g.neighbors(u))
                 if (w != v) third.push_back(w);
@@ -136,9 +137,9 @@ PatternCounts count_patterns(const Graph& g, int max_size) {
                 }
                 for (VertexId x : g.neighbors(w)) mark[x] &= static_cast<std::uint8_t>(~kAdjW);
             }
-            for (VertexId w : g.neighbors(u)) mark[w] = 0;
-            for (VertexId w : g.neighbors(v)) mark[w] = 0;
+            for (VertexId w : g.neighbors(v)) mark[w] &= static_cast<std::uint8_t>(~kAdjV);
         }
+        for (VertexId w : g.neighbors(u)) mark[w] = 0;
     }
     // Normalise the multiple detections.
     for (int p = 0; p < kNumPatterns; ++p) {

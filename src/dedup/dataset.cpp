@@ -134,7 +134,7 @@ std::string clean_retention_tsv(const CleanResult& clean) {
 
 void write_clean_dataset(const std::string& dir_in, const LabelledGraphs& data, const Orbits& orbits,
                          const CleanResult& clean) {
-    if (clean.kept.empty()) throw InvalidArgument("--write-clean: every orbit has mixed labels; nothing to write");
+    if (clean.kept.empty()) throw InvalidArgument("cleaned dataset: every orbit has mixed labels; nothing to write");
     std::string dir = dir_in;
     while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
     const auto slash = dir.find_last_of('/');

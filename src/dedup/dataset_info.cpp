@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <mutex>
+#include <sstream>
 #include <unordered_map>
 
 #include "brec/core/parallel.hpp"
+#include "brec/core/text.hpp"
 #include "brec/graph/algorithms.hpp"
 #include "brec/graph/properties.hpp"
 #include "brec/iso/iso.hpp"
@@ -43,6 +45,7 @@ DatasetInfo describe_pairs(const PairDataset& ds, const std::vector<std::size_t>
     std::size_t done = 0;
     std::mutex m;
     parallel_for(indices.size(), ctx.threads(), [&](std::size_t k) {
+        ctx.throw_if_cancelled();
         const auto& p = ds.pairs[indices[k]];
         PerPair r;
         r.label_a = parameter_label(p.a);
@@ -97,7 +100,71 @@ DatasetInfo describe_pairs(const PairDataset& ds, const std::vector<std::size_t>
         }
     std::sort(info.repeated.begin(), info.repeated.end(),
               [](const RepeatedGraph& a, const RepeatedGraph& b) { return a.occurrences < b.occurrences; });
+    for (const auto& r : info.repeated) {
+        std::string where;
+        for (const auto& [id, side] : r.occurrences) where += (where.empty() ? "" : ", ") + std::to_string(id) + side;
+        info.warnings.push_back("the same graph (up to isomorphism) occurs " + std::to_string(r.occurrences.size()) +
+                                " times: pairs " + where);
+    }
+    for (PairId id : info.isomorphic_pairs)
+        info.warnings.push_back("pair " + std::to_string(id) + ": its two graphs are isomorphic");
     return info;
+}
+
+nlohmann::json to_json(const DatasetInfo& info) {
+    nlohmann::json j;
+    j["command"] = "info";
+    j["dataset"] = info.path;
+    j["pairs"] = info.pairs;
+    j["graphs"] = info.graphs;
+    nlohmann::json cats = nlohmann::json::object();
+    for (const auto& c : info.categories) {
+        cats[c.name] = {{"pairs", c.pairs},
+                        {"ids", {c.first_id, c.last_id}},
+                        {"nodes", {c.min_n, c.max_n}},
+                        {"edges", {c.min_m, c.max_m}},
+                        {"connected_graphs", c.connected_graphs},
+                        {"regular_graphs", c.regular_graphs},
+                        {"parameters", c.parameters}};
+    }
+    j["categories"] = cats;
+    nlohmann::json rep = nlohmann::json::array();
+    for (const auto& r : info.repeated) {
+        nlohmann::json occ = nlohmann::json::array();
+        for (const auto& [id, side] : r.occurrences) occ.push_back(std::to_string(id) + side);
+        rep.push_back(occ);
+    }
+    j["repeated_graphs"] = rep;
+    j["isomorphic_pairs"] = info.isomorphic_pairs;
+    return j;
+}
+
+std::string dataset_info_text(const DatasetInfo& info) {
+    std::ostringstream out;
+    out << "dataset: " << info.path << "\n" << info.pairs << " pairs, " << info.graphs << " graphs\n\n";
+    TextTable t({"category", "ids", "pairs", "nodes", "edges", "connected", "regular"});
+    for (const auto& c : info.categories) {
+        t.add_row({c.name, std::to_string(c.first_id) + "-" + std::to_string(c.last_id), std::to_string(c.pairs),
+                   std::to_string(c.min_n) + "-" + std::to_string(c.max_n),
+                   std::to_string(c.min_m) + "-" + std::to_string(c.max_m),
+                   std::to_string(c.connected_graphs) + "/" + std::to_string(2 * c.pairs),
+                   std::to_string(c.regular_graphs) + "/" + std::to_string(2 * c.pairs)});
+    }
+    out << t.str() << "\nparameters of regular pairs (pairs per parameter set):\n";
+    for (const auto& c : info.categories) {
+        if (c.parameters.empty()) continue;
+        out << "  " << c.name << ":";
+        std::size_t k = 0;
+        for (const auto& [label, count] : c.parameters) out << (k++ % 4 == 0 ? "\n    " : "  ") << label << " x" << count;
+        out << "\n";
+    }
+    out << "\nrepeated graphs: " << info.repeated.size() << "\n";
+    for (const auto& r : info.repeated) {
+        out << " ";
+        for (const auto& [id, side] : r.occurrences) out << " " << id << side;
+        out << "\n";
+    }
+    return out.str();
 }
 
 }  // namespace brec

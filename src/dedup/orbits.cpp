@@ -68,7 +68,7 @@ Orbits compute_orbits(const std::vector<Graph>& graphs, OrbitMode mode, RunConte
     std::size_t done = 0;
     const std::size_t step = std::max<std::size_t>(1, graphs.size() / 200);
     parallel_for(graphs.size(), ctx.threads(), [&](std::size_t i) {
-        if (ctx.cancelled()) throw Error("cancelled");
+        ctx.throw_if_cancelled();
         certs[i] = canonical_certificate(graphs[i], opt);
         std::lock_guard<std::mutex> lock(m);
         ++done;
@@ -91,6 +91,7 @@ Orbits compute_orbits_pairwise(const std::vector<Graph>& graphs, OrbitMode mode,
     std::size_t done = 0;
     const std::size_t step = std::max<std::size_t>(1, tests.size() / 200);
     parallel_for(tests.size(), ctx.threads(), [&](std::size_t t) {
+        ctx.throw_if_cancelled();
         iso[t] = are_isomorphic(graphs[tests[t].first], graphs[tests[t].second], opt) ? 1 : 0;
         std::lock_guard<std::mutex> lock(m);
         if (++done % step == 0 || done == tests.size()) ctx.progress("pairwise", done, tests.size());

@@ -53,7 +53,7 @@ std::size_t need_index(std::int64_t v, std::size_t n, bool one_based, const std:
     if (v < lo || v >= static_cast<std::int64_t>(n) + lo)
         throw ParseError(path, line, "graph index " + std::to_string(v) + " out of range [" + std::to_string(lo) + "," +
                                          std::to_string(static_cast<std::int64_t>(n) + lo - 1) + "]" +
-                                         (one_based ? "" : " (indices are 0-based; --one-based for 1-based)"));
+                                         (one_based ? "" : " (indices are read as 0-based; is the file 1-based?)"));
     return static_cast<std::size_t>(v - lo);
 }
 

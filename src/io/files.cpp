@@ -97,31 +97,6 @@ void write_text_file_atomic(const std::string& path, const std::string& content)
     w.commit();
 }
 
-JsonlAppender::JsonlAppender(const std::string& path, bool resume) : path_(path) {
-    if (resume && file_exists(path)) {
-        // Drop a torn last record of an interrupted run so that new records start on a clean line.
-        const std::string text = read_text_file(path);
-        std::size_t keep = text.size();
-        if (!text.empty() && text.back() != '\n') {
-            const std::size_t nl = text.rfind('\n');
-            keep = nl == std::string::npos ? 0 : nl + 1;
-        }
-        if (keep != text.size()) {
-            std::ofstream rewrite(path, std::ios::binary | std::ios::trunc);
-            rewrite << text.substr(0, keep);
-            if (!rewrite) throw IoError("cannot repair " + path);
-        }
-    }
-    out_.open(path, resume ? std::ios::app : std::ios::trunc);
-    if (!out_) throw IoError("cannot write " + path + ": " + std::strerror(errno));
-}
-
-void JsonlAppender::append(const std::string& json_line) {
-    out_ << json_line << '\n';
-    out_.flush();
-    if (!out_) throw IoError("error while writing " + path_);
-}
-
 std::vector<std::string> read_jsonl_lines(const std::string& path) {
     std::vector<std::string> out;
     if (!file_exists(path)) return out;

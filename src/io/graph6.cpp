@@ -3,6 +3,7 @@
 #include <string>
 
 #include "brec/core/error.hpp"
+#include "detail/size_field.hpp"
 
 namespace brec {
 namespace {
@@ -26,30 +27,15 @@ std::string_view strip(std::string_view s) {
 
 // Reads the N(n) size field starting at `i`; advances i past it.
 std::uint64_t read_size(std::string_view s, std::size_t& i, const SourcePos& pos, const char* fmt) {
-    auto byte = [&](std::size_t k) -> std::uint64_t {
-        if (k >= s.size()) fail(pos, k, std::string("truncated ") + fmt + " size field");
-        const unsigned char c = static_cast<unsigned char>(s[k]);
-        if (c < 63 || c > 126)
-            fail(pos, k, std::string("bad character in ") + fmt + " size field (byte " +
-                             std::to_string(c) + ", expected 63..126)");
-        return c - 63;
-    };
     if (i >= s.size()) fail(pos, i, std::string("empty ") + fmt + " record");
-    const std::uint64_t first = byte(i);
-    if (first < 63) {
-        i += 1;
-        return first;
+    const detail::SizeField f = detail::decode_size_field(s, i);
+    if (f.length == 0) {
+        if (f.bad >= s.size()) fail(pos, f.bad, std::string("truncated ") + fmt + " size field");
+        fail(pos, f.bad, std::string("bad character in ") + fmt + " size field (byte " +
+                             std::to_string(static_cast<unsigned char>(s[f.bad])) + ", expected 63..126)");
     }
-    if (i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) == 126) {
-        std::uint64_t n = 0;
-        for (std::size_t k = i + 2; k < i + 8; ++k) n = (n << 6) | byte(k);
-        i += 8;
-        return n;
-    }
-    std::uint64_t n = 0;
-    for (std::size_t k = i + 1; k < i + 4; ++k) n = (n << 6) | byte(k);
-    i += 4;
-    return n;
+    i += f.length;
+    return f.n;
 }
 
 void write_size(std::string& out, std::uint64_t n) {

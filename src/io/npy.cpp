@@ -9,6 +9,7 @@
 #include "brec/io/files.hpp"
 #include "brec/io/graph6.hpp"
 #include "io/detail/npy_format.hpp"
+#include "io/detail/size_field.hpp"
 
 namespace brec {
 namespace {
@@ -243,31 +244,14 @@ std::pair<std::uint64_t, std::uint64_t> record_size(std::string_view s, const So
         return std::make_pair(std::uint64_t{g.n()}, std::uint64_t{g.m()});
     };
     if (s.empty() || s[0] == ':' || s[0] == '>' || s[0] == ';') return full();
-    std::size_t i = 0;
-    std::uint64_t n = 0;
+    const detail::SizeField field = detail::decode_size_field(s, 0);
+    if (field.length == 0) return full();
+    const std::uint64_t n = field.n;
+    const std::size_t i = field.length;
     auto val = [&](std::size_t k) -> int {
-        if (k >= s.size()) return -1;
         const int c = static_cast<unsigned char>(s[k]);
         return (c >= 63 && c <= 126) ? c - 63 : -1;
     };
-    const int first = val(0);
-    if (first < 0) return full();
-    if (first < 63) {
-        n = static_cast<std::uint64_t>(first);
-        i = 1;
-    } else if (val(1) == 63) {
-        for (std::size_t k = 2; k < 8; ++k) {
-            if (val(k) < 0) return full();
-            n = (n << 6) | static_cast<std::uint64_t>(val(k));
-        }
-        i = 8;
-    } else {
-        for (std::size_t k = 1; k < 4; ++k) {
-            if (val(k) < 0) return full();
-            n = (n << 6) | static_cast<std::uint64_t>(val(k));
-        }
-        i = 4;
-    }
     const std::uint64_t bits = n * (n > 0 ? n - 1 : 0) / 2;
     if (s.size() - i != (bits + 5) / 6) return full();
     std::uint64_t m = 0;

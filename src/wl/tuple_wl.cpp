@@ -85,13 +85,13 @@ BREC_WL_KERNEL std::uint64_t sum_mix_each3(const std::uint64_t* __restrict p1,
 /// hash table whose size follows the number of classes (not the number of tuples).
 class Relabeler {
 public:
-    /// Relabels colours[i] := class of (colours[i], hashes[i]); returns the number of classes.
-    std::size_t relabel(std::vector<ColorId>& colours, const std::uint64_t* const* hashes, std::size_t per_side,
-                        std::size_t old_classes) {
+    /// Relabels colours[i] := class of (colours[i], hashes[i]) for both graphs at once (their
+    /// tuples and hashes are laid out G first, then H); returns the number of classes.
+    std::size_t relabel(std::vector<ColorId>& colours, const std::uint64_t* hashes, std::size_t old_classes) {
         reset(std::max<std::size_t>(4 * old_classes, 1024));
         std::size_t classes = 0;
         for (std::size_t i = 0; i < colours.size(); ++i) {
-            const std::uint64_t h = i < per_side ? hashes[0][i] : hashes[1][i - per_side];
+            const std::uint64_t h = hashes[i];
             const ColorId c = colours[i];
             std::size_t pos = fmix64(h ^ (static_cast<std::uint64_t>(c) * 0x9e3779b97f4a7c15ULL)) & mask_;
             for (;;) {
@@ -168,13 +168,18 @@ struct Side {
     std::vector<std::uint8_t> adj;  // dense adjacency (k = 1 folklore only)
 };
 
-// One round's H values of one graph.
+/// Throws Cancelled when the run has been cancelled; cheap enough for every block of tuples.
+inline void check_cancelled(const RunContext* ctx) {
+    if (ctx) ctx->throw_if_cancelled();
+}
+
+// One round's H values of one graph, written to hashes[0, s.tuples).
 void compute_hashes(const Side& s, int k, bool folklore, const std::vector<ColorId>& colours,
-                    std::vector<std::uint64_t>& hashes, std::vector<std::uint64_t> (&copies)[3],
-                    int threads) {
+                    std::uint64_t* hashes, std::vector<std::uint64_t> (&copies)[3], int threads,
+                    const RunContext* ctx) {
     const std::size_t n = s.n;
     const std::size_t N = s.tuples;
-    hashes.assign(N, 0);
+    std::fill(hashes, hashes + N, 0);
     if (n == 0) return;
     for (int i = 0; i < k; ++i) copies[i].resize(N);
     if (k == 1) {
@@ -204,6 +209,7 @@ void compute_hashes(const Side& s, int k, bool folklore, const std::vector<Color
             }
         });
         parallel_for(n, threads, [&](std::size_t a) {
+            check_cancelled(ctx);
             const std::uint64_t* p2 = copies[1].data() + a * n;
             for (std::size_t b = 0; b < n; ++b) {
                 const std::uint64_t* p1 = copies[0].data() + b * n;
@@ -229,6 +235,7 @@ void compute_hashes(const Side& s, int k, bool folklore, const std::vector<Color
     constexpr std::size_t kTileA = 8, kTileC = 16;
     const std::size_t a_tiles = (n + kTileA - 1) / kTileA;
     parallel_for(a_tiles, threads, [&](std::size_t tile) {
+        check_cancelled(ctx);
         const std::size_t a0 = tile * kTileA, a1 = std::min(n, a0 + kTileA);
         for (std::size_t c0 = 0; c0 < n; c0 += kTileC) {
             const std::size_t c1 = std::min(n, c0 + kTileC);
@@ -249,7 +256,7 @@ void compute_hashes(const Side& s, int k, bool folklore, const std::vector<Color
 }  // namespace
 
 WlResult run_tuple_wl(const Graph& g, const Graph& h, int k, bool folklore, int max_rounds,
-                      bool use_labels, int threads) {
+                      bool use_labels, int threads, const RunContext* ctx) {
     const auto start = std::chrono::steady_clock::now();
     if (k < 1 || k > 3)
         throw InvalidArgument(std::string(folklore ? "k-FWL" : "k-WL") + " supports k = " +
@@ -307,18 +314,21 @@ WlResult run_tuple_wl(const Graph& g, const Graph& h, int k, bool folklore, int 
     if (histograms_differ()) {
         result.distinguished = true;
     } else {
-        std::vector<std::uint64_t> hashes[2];
+        // The hashes of both graphs in one array (G's tuples, then H's), as the colours.
+        std::vector<std::uint64_t> hashes(2 * N);
         std::vector<std::uint64_t> copies[3];
         std::vector<ColorId> own;
         Relabeler relabeler;
+        // A round of 3-FWL on n = 198 takes seconds: each one is a progress step.
+        const std::string task = std::to_string(k) + (folklore ? "-FWL" : "-WL") + " (n = " + std::to_string(max_n) + ") round";
         while (max_rounds < 0 || result.rounds < max_rounds) {
+            if (ctx) ctx->progress(task, static_cast<std::size_t>(result.rounds) + 1, 0);
             for (int side = 0; side < 2; ++side) {
                 own.assign(colours.begin() + static_cast<std::ptrdiff_t>(side * N),
                            colours.begin() + static_cast<std::ptrdiff_t>((side + 1) * N));
-                compute_hashes(sides[side], k, folklore, own, hashes[side], copies, threads);
+                compute_hashes(sides[side], k, folklore, own, hashes.data() + side * N, copies, threads, ctx);
             }
-            const std::uint64_t* hash_ptrs[2] = {hashes[0].data(), hashes[1].data()};
-            const std::size_t new_classes = relabeler.relabel(colours, hash_ptrs, N, classes);
+            const std::size_t new_classes = relabeler.relabel(colours, hashes.data(), classes);
             ++result.rounds;
             const bool stable = new_classes == classes;
             classes = new_classes;

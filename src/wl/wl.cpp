@@ -297,7 +297,7 @@ std::string WlMethod::name() const {
     return "?";
 }
 
-WlResult compare_pair(const Graph& g, const Graph& h, const WlOptions& opt) {
+WlResult compare_pair(const Graph& g, const Graph& h, const WlOptions& opt, const RunContext* ctx) {
     const auto start = std::chrono::steady_clock::now();
     WlResult r;
     switch (opt.method.kind) {
@@ -306,10 +306,10 @@ WlResult compare_pair(const Graph& g, const Graph& h, const WlOptions& opt) {
                                                   label_colours(g, h, opt.use_node_labels), opt.max_rounds));
             break;
         case WlKind::kwl:
-            r = detail::run_tuple_wl(g, h, opt.method.k, false, opt.max_rounds, opt.use_node_labels, opt.threads);
+            r = detail::run_tuple_wl(g, h, opt.method.k, false, opt.max_rounds, opt.use_node_labels, opt.threads, ctx);
             break;
         case WlKind::kfwl:
-            r = detail::run_tuple_wl(g, h, opt.method.k, true, opt.max_rounds, opt.use_node_labels, opt.threads);
+            r = detail::run_tuple_wl(g, h, opt.method.k, true, opt.max_rounds, opt.use_node_labels, opt.threads, ctx);
             break;
         case WlKind::spd: r = run_distance_wl(g, h, opt, false); break;
         case WlKind::gd: r = run_distance_wl(g, h, opt, true); break;
@@ -344,9 +344,8 @@ bool wl1_equivalent(const Graph& g, const Graph& h) {
     return !compare_pair(g, h, WlOptions(WlMethod::parse("1wl"))).distinguished;
 }
 
-HardnessResult certify_hardness(const Graph& g, const Graph& h, int max_fwl, int threads) {
+HardnessResult certify_hardness(const Graph& g, const Graph& h, int max_fwl, int threads, const RunContext* ctx) {
     HardnessResult out;
-    out.max_level_tested = max_fwl;
     WlOptions o1(WlMethod::parse("1wl"));
     out.steps.push_back(compare_pair(g, h, o1));
     if (out.steps.back().distinguished) {
@@ -356,7 +355,7 @@ HardnessResult certify_hardness(const Graph& g, const Graph& h, int max_fwl, int
     for (int k = 2; k <= max_fwl; ++k) {
         WlOptions ok(WlMethod::parse(std::to_string(k) + "fwl"));
         ok.threads = threads;
-        out.steps.push_back(compare_pair(g, h, ok));
+        out.steps.push_back(compare_pair(g, h, ok, ctx));
         if (out.steps.back().distinguished) {
             out.level = k == 2 ? Hardness::fwl2 : Hardness::fwl3;
             return out;

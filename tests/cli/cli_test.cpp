@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "brec/io/files.hpp"
 #include "cli/cli_util.hpp"
@@ -35,6 +36,55 @@ TEST(Cli, HelpExitsZeroAndListsCommands) {
     EXPECT_EQ(brec("certify --help").code, 0);
     EXPECT_EQ(brec("").code, 2);  // a subcommand is required
     EXPECT_EQ(brec("frobnicate").code, 2);
+}
+
+TEST(Cli, HelpListsOneLinePerCommandAndTheDetailsStayWithTheCommand) {
+    const Result r = brec("--help");
+    ASSERT_EQ(r.code, 0);
+    const auto at = r.out.find("Subcommands:\n");
+    ASSERT_NE(at, std::string::npos) << r.out;
+    std::istringstream list(r.out.substr(at + 13));
+    std::vector<std::string> names;
+    for (std::string line; std::getline(list, line);) {
+        if (line.empty()) continue;
+        ASSERT_EQ(line.rfind("  ", 0), 0u) << "a continuation line: '" << line << "'";
+        ASSERT_NE(line[2], ' ') << "a continuation line: '" << line << "'";
+        names.push_back(line.substr(2, line.find(' ', 2) - 2));
+    }
+    EXPECT_EQ(names, (std::vector<std::string>{"info", "convert", "wl", "certify", "generate", "show", "eval", "report",
+                                               "stats", "dedup"}));
+    // The long description moved to the command's own help.
+    const Result wl = brec("wl --help");
+    EXPECT_EQ(wl.code, 0);
+    EXPECT_NE(wl.out.find("spd (shortest-path-distance WL)"), std::string::npos) << wl.out;
+    EXPECT_EQ(r.out.find("spd (shortest-path-distance WL)"), std::string::npos);
+    const Result generate = brec("generate --help");
+    EXPECT_NE(generate.out.find("Default composition = BREC v3"), std::string::npos) << generate.out;
+}
+
+TEST(Cli, EvalHandsTheWholeCommandLineToBrecEval) {
+    const std::string bin = BREC_BINARY;
+    if (!brec::file_exists(bin.substr(0, bin.rfind('/')) + "/brec-eval")) GTEST_SKIP() << "built without LibTorch";
+    // Global flags before `eval` and `--help` after it: brec-eval parses both.
+    const Result help = brec("--log-level warn eval --help");
+    EXPECT_EQ(help.code, 0) << help.err;
+    EXPECT_NE(help.out.find("--model"), std::string::npos) << help.out;
+    const Result bad = brec("-v eval --no-such-flag");
+    expect_one_line_error(bad, "--no-such-flag");
+}
+
+TEST(Cli, ResumeNeedsAResultsFileAndNeverOverwrites) {
+    expect_one_line_error(brec("certify --pairs 0 --resume"), "--resume requires --out");
+    const std::string out = temp_path("resume.jsonl");
+    std::remove(out.c_str());
+    ASSERT_EQ(brec("wl --pairs 0-2 --quiet --out " + out).code, 0);
+    expect_one_line_error(brec("wl --pairs 0-2 --quiet --out " + out),
+                          "--out " + out + " already holds results; pass --resume");
+    const Result again = brec("wl --pairs 0-4 --quiet --json --resume --out " + out);
+    ASSERT_EQ(again.code, 0) << again.err;
+    EXPECT_EQ(brec::read_jsonl_lines(out).size(), 5u) << "pairs 0-2 were not recomputed";
+    EXPECT_EQ(last_json_line(again.out)["total"]["pairs"], 5);
+    std::remove(out.c_str());
 }
 
 TEST(Cli, InfoReportsTheShippedBrecDataset) {

@@ -1,5 +1,5 @@
 // End-to-end tests of `brec convert` and of the exit-code contract for malformed inputs
-// (SPEC section 9): exit 2, one line on stderr naming file, line and what was expected, no output.
+// (the contract of every command): exit 2, one line on stderr naming file, line and what was expected, no output.
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>

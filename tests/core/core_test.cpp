@@ -45,11 +45,6 @@ TEST(Rng, BoundedIntegersAreInRangeAndUniform) {
     double chi2 = 0;
     for (int c : counts) chi2 += (c - draws / 7.0) * (c - draws / 7.0) / (draws / 7.0);
     EXPECT_LT(chi2, 22.46);
-    for (int i = 0; i < 1000; ++i) {
-        const auto v = rng.uniform_int(-3, 3);
-        ASSERT_GE(v, -3);
-        ASSERT_LE(v, 3);
-    }
     EXPECT_EQ(Rng(9).below(1), 0u);
     // A huge bound exercises the rejection branch.
     for (int i = 0; i < 100; ++i) ASSERT_LT(rng.below((1ULL << 63) + 12345), (1ULL << 63) + 12345);
@@ -160,8 +155,31 @@ TEST(RunContext, ThreadsLogsProgressTimersAndCancel) {
     ctx.timers().add("step", 1.0);
     EXPECT_GT(ctx.timers().totals().at("step"), 1.004);
     EXPECT_FALSE(ctx.cancelled());
+    EXPECT_NO_THROW(ctx.throw_if_cancelled());
     ctx.cancel();
     EXPECT_TRUE(ctx.cancelled());
+    EXPECT_THROW(ctx.throw_if_cancelled(), Cancelled);
+}
+
+TEST(RunContext, CancelFromAnotherThreadStopsAParallelLoop) {
+    RunContext ctx;
+    std::atomic<std::size_t> started{0};
+    std::thread canceller([&] {
+        while (started.load() < 3) std::this_thread::yield();
+        ctx.cancel();
+    });
+    try {
+        parallel_for(1000000, 2, [&](std::size_t) {
+            ctx.throw_if_cancelled();
+            ++started;
+            std::this_thread::sleep_for(std::chrono::microseconds(50));
+        });
+        ADD_FAILURE() << "the loop ran to its end";
+    } catch (const Cancelled& e) {
+        EXPECT_STREQ(e.what(), "cancelled");
+    }
+    canceller.join();
+    EXPECT_LT(started.load(), 1000000u);
 }
 
 TEST(Span, ViewsVectorsWithoutCopying) {
@@ -173,6 +191,23 @@ TEST(Span, ViewsVectorsWithoutCopying) {
     EXPECT_EQ(std::accumulate(s.begin(), s.end(), 0), 15);
     EXPECT_TRUE(Span<const int>().empty());
     EXPECT_EQ(kNoVertex, 0xFFFFFFFFu);
+}
+
+TEST(Text, TablesAndDurations) {
+    TextTable t({"category", "pairs"});
+    t.add_row({"basic", "60"});
+    t.add_rule();
+    t.add_row({"total", "400", "ignored"});
+    EXPECT_EQ(t.str(),
+              "category  pairs\n"
+              "---------------\n"
+              "basic        60\n"
+              "---------------\n"
+              "total       400\n");
+    EXPECT_EQ(format_seconds(0.4213), "0.42s");
+    EXPECT_EQ(format_seconds(12.34), "12.3s");
+    EXPECT_EQ(format_seconds(245), "4m05s");
+    EXPECT_EQ(format_seconds(7620), "2h07m");
 }
 
 TEST(Text, XmlEscapeCoversMarkupCharactersOnly) {

@@ -16,6 +16,7 @@
 #include "brec/core/rng.hpp"
 #include "brec/dedup/dataset.hpp"
 #include "brec/dedup/orbits.hpp"
+#include "brec/dedup/run.hpp"
 #include "brec/dedup/split.hpp"
 #include "brec/graph/algorithms.hpp"
 #include "brec/io/files.hpp"
@@ -36,6 +37,17 @@ std::string fresh_dir(const std::string& name) {
 }
 
 void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+/// The message of the error run_dedup throws for `opt` ("" when none).
+std::string testing_error(const DedupOptions& opt) {
+    RunContext ctx;
+    try {
+        run_dedup(opt, ctx);
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "";
+}
 
 /// Orbits as a set of sorted member lists (order-free comparison).
 std::set<std::vector<std::size_t>> as_set(const Orbits& o) { return {o.members.begin(), o.members.end()}; }
@@ -418,6 +430,58 @@ TEST(DedupBrec, ShippedPairsHoldTwoRepeatedGraphs) {
         }
     EXPECT_EQ(repeated, (std::vector<std::vector<std::string>>{{"66b", "210b"}, {"387b", "388b"}}));
     EXPECT_EQ(bias_report(o, {}).orbits, 798u);
+}
+
+TEST(DedupRun, WholeRunJsonTextAndFlagFreeErrors) {
+    const std::string dir = fresh_dir("run");
+    ::mkdir(dir.c_str(), 0755);
+    write(dir + "/folds.txt", "2 4 6 8\n0 3 5 7\n");
+    DedupOptions opt;
+    opt.path = kFixture;
+    opt.split = dir + "/folds.txt";
+    RunContext ctx;
+    std::vector<std::string> warnings;
+    ctx.set_log([&](LogLevel, const std::string& m) { warnings.push_back(m); }, LogLevel::warn);
+    const DedupResult r = run_dedup(opt, ctx);
+    EXPECT_EQ(r.format, "tu");
+    EXPECT_EQ(warnings.size(), 2u) << "one self-loop line and one duplicate edge line were dropped";
+    const auto j = to_json(r);
+    EXPECT_EQ(j["graphs"], 11);
+    EXPECT_EQ(j["orbits"]["total_including_trivial"], 6);
+    EXPECT_EQ(j["I"], 9);
+    EXPECT_EQ(j["mismatched_graphs"], 5);
+    ASSERT_EQ(j["folds"].size(), 2u);
+    EXPECT_EQ(j["folds"][1]["Y_new"], 1);
+    EXPECT_FALSE(j.contains("clean"));
+    const std::string text = dedup_text(r, "h.svg");
+    EXPECT_NE(text.find("I (graphs in non-trivial orbits)"), std::string::npos) << text;
+    EXPECT_NE(text.find("histogram SVG: h.svg"), std::string::npos);
+    EXPECT_LT(text.find("histogram SVG"), text.find("\ntime: "));
+    // Errors speak of the options, not of command-line flags.
+    DedupOptions bad = opt;
+    bad.split.clear();
+    bad.predictions = dir + "/p.txt";
+    EXPECT_EQ(testing_error(bad), "predictions need a train/test split");
+    bad = opt;
+    bad.selection.id_ranges = "0-3";
+    EXPECT_EQ(testing_error(bad), "a pair selection (categories, ids) applies to pair files only");
+    bad = opt;
+    bad.method = "guess";
+    EXPECT_EQ(testing_error(bad), "unknown orbit method 'guess' (certificate, pairwise)");
+    // A pair file with a selection: the graphs of the chosen pairs.
+    DedupOptions pairs;
+    pairs.path = std::string(BREC_SOURCE_DIR) + "/datasets/brec/brec_v3_pairs.tsv";
+    pairs.selection.id_ranges = "0-9";
+    const DedupResult p = run_dedup(pairs, ctx);
+    EXPECT_EQ(p.format, "pairs");
+    EXPECT_EQ(p.report.graphs, 20u);
+    // Cancelled before the orbits are computed: nothing is written.
+    DedupOptions clean = opt;
+    clean.write_clean = dir + "/C";
+    RunContext cancelled;
+    cancelled.cancel();
+    EXPECT_THROW(run_dedup(clean, cancelled), Cancelled);
+    EXPECT_FALSE(file_exists(dir + "/C"));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -162,6 +162,13 @@ TEST(Graph6, SizeFieldBytesOfEveryForm) {
     // Dense headers of large n are parsed (and then the data is missing), without allocating.
     EXPECT_NE(error_of([] { parse_graph6("~~???~??"); }).find("n=258048"), std::string::npos);
     EXPECT_NE(error_of([] { parse_graph6("~~?"); }).find("truncated graph6 size field"), std::string::npos);
+    // Size-field errors point at the first missing or bad byte (columns are 1-based).
+    const SourcePos pos{"f.g6", 3};
+    EXPECT_EQ(error_of([&] { parse_graph6("~~?", pos); }), "f.g6:3:4: truncated graph6 size field");
+    EXPECT_EQ(error_of([&] { parse_graph6("~?!?", pos); }),
+              "f.g6:3:3: bad character in graph6 size field (byte 33, expected 63..126)");
+    EXPECT_EQ(error_of([&] { parse_sparse6(":~~?\?!", pos); }),
+              "f.g6:3:6: bad character in sparse6 size field (byte 33, expected 63..126)");
     EXPECT_THROW(parse_graph6("~~~~~~~~"), ResourceLimit);   // 2^36 - 1 vertices
     EXPECT_THROW(parse_sparse6(":~~~~~~~~"), ResourceLimit);  // no 2^36-vertex allocation
 }

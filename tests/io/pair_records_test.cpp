@@ -43,7 +43,14 @@ TEST(PairRecords, RefusesToOverwriteAndResumesWhatTheFilterKeeps) {
     EXPECT_EQ(read_jsonl_lines(path).size(), 3u);
     EXPECT_THROW(PairRecords(path, false), InvalidArgument);
     // Resuming needs a file to resume from; memory-only records are fine without --resume.
-    EXPECT_EQ(error_of([] { PairRecords("", true); }), "--resume needs --out FILE.jsonl");
+    EXPECT_EQ(error_of([] { PairRecords("", true); }), "resuming needs a results file");
+    try {
+        PairRecords(path, false);
+    } catch (const ResultsFileError& e) {
+        EXPECT_EQ(e.problem(), ResultsFileError::Problem::would_overwrite);
+        EXPECT_EQ(e.path(), path);
+        EXPECT_EQ(std::string(e.what()).find("--"), std::string::npos) << "the library names no flag: " << e.what();
+    }
     EXPECT_NO_THROW(PairRecords("", false));
     EXPECT_EQ(read_jsonl_lines(path).size(), 3u) << "a refused run must not touch the file";
     { std::ofstream(path, std::ios::app) << "{\"id\": 3, \"meth"; }  // torn line of an interrupted run
@@ -102,6 +109,83 @@ TEST(PairRecords, ComputesOnlyMissingPairsLargestFirst) {
                  std::runtime_error);
     EXPECT_FALSE(partial.contains(1, 10));
     EXPECT_GE(partial.size(), 1u);
+}
+
+TEST(PairRecords, ALastRecordWithoutItsNewlineIsKeptAndEndedBeforeAppending) {
+    const std::string path = temp_file("c.jsonl");
+    { std::ofstream(path) << "{\"id\": 1}\n\n{\"id\": 2}"; }
+    {
+        PairRecords r(path, true);
+        EXPECT_EQ(r.loaded(), 2u);
+        r.add(0, 3, {{"id", 3}});
+    }
+    const auto lines = read_jsonl_lines(path);
+    ASSERT_EQ(lines.size(), 3u);
+    EXPECT_EQ(nlohmann::json::parse(lines[1])["id"], 2);
+    EXPECT_EQ(nlohmann::json::parse(lines[2])["id"], 3);
+    // A torn last line is cut off the file itself, not only skipped.
+    { std::ofstream(path, std::ios::app) << "{\"id\": 4, \"x"; }
+    { PairRecords r(path, true); EXPECT_EQ(r.loaded(), 3u); }
+    EXPECT_EQ(read_text_file(path).back(), '\n');
+    EXPECT_EQ(read_text_file(path).find("\"x"), std::string::npos);
+    std::remove(path.c_str());
+}
+
+TEST(PairRecords, CancelledContextStopsAndKeepsFinishedRecords) {
+    const PairDataset ds = paths_dataset();
+    const std::string path = temp_file("d.jsonl");
+    std::remove(path.c_str());
+    // Already cancelled: nothing is computed, the records of the file stay.
+    {
+        PairRecords r(path, false);
+        r.add(0, 13, {{"id", 13}});
+        RunContext ctx;
+        ctx.cancel();
+        int calls = 0;
+        try {
+            compute_missing_pairs(ds, {0, 1, 2, 3, 4}, 0, 2, r, "test", ctx, [&](const GraphPairRecord& p) {
+                ++calls;
+                return nlohmann::json{{"id", p.id}};
+            });
+            ADD_FAILURE() << "a cancelled run returned normally";
+        } catch (const PairsCancelled& e) {
+            EXPECT_EQ(e.kept(), 1u);
+            EXPECT_EQ(e.path(), path);
+        }
+        EXPECT_EQ(calls, 0);
+    }
+    // Cancelled while the second pair runs: it finishes and is kept, no third pair starts.
+    {
+        PairRecords r(path, true);
+        RunContext ctx;
+        std::vector<PairId> started;
+        EXPECT_THROW(compute_missing_pairs(ds, {0, 1, 2, 3, 4}, 0, 1, r, "test", ctx,
+                                           [&](const GraphPairRecord& p) {
+                                               started.push_back(p.id);
+                                               if (started.size() == 2) ctx.cancel();
+                                               return nlohmann::json{{"id", p.id}};
+                                           }),
+                     PairsCancelled);
+        EXPECT_EQ(started, (std::vector<PairId>{11, 14})) << "largest first; pair 13 was done";
+        EXPECT_EQ(r.size(), 3u);
+    }
+    EXPECT_EQ(read_jsonl_lines(path).size(), 3u) << "every finished record is in the file, whole";
+    // A pair that stops on the cancellation itself is dropped; its partner thread's pair is not.
+    {
+        PairRecords r(path, true);
+        EXPECT_EQ(r.loaded(), 3u);
+        RunContext ctx;
+        EXPECT_THROW(compute_missing_pairs(ds, {0, 1, 2, 3, 4}, 0, 2, r, "test", ctx,
+                                           [&](const GraphPairRecord& p) -> nlohmann::json {
+                                               ctx.cancel();
+                                               ctx.throw_if_cancelled();
+                                               return {{"id", p.id}};
+                                           }),
+                     PairsCancelled);
+        EXPECT_EQ(r.size(), 3u);
+    }
+    EXPECT_EQ(read_jsonl_lines(path).size(), 3u);
+    std::remove(path.c_str());
 }
 
 }  // namespace

@@ -4,14 +4,17 @@
 
 namespace brec::cli {
 
-void add_eval_forward(CLI::App& root) {
-    root.add_subcommand("eval", "Siamese training + RPC (unavailable: this brec was built without LibTorch)");
-}
-
-Action eval_handoff(int, char**) {
-    return [](RunContext&) -> int {
-        throw Unsupported("brec eval needs LibTorch: install libtorch-dev and rebuild with -DBREC_WITH_TORCH=ON");
-    };
+void add_eval_forward(CLI::App& root, Action& action, int, char**) {
+    auto* sub = root.add_subcommand("eval", "Siamese training + RPC (unavailable: this brec was built without LibTorch)");
+    sub->prefix_command();
+    sub->allow_extras();
+    sub->fallthrough(false);
+    sub->set_help_flag();
+    sub->callback([&action]() {
+        action = [](RunContext&) -> int {
+            throw Unsupported("brec eval needs LibTorch: install libtorch-dev and rebuild with -DBREC_WITH_TORCH=ON");
+        };
+    });
 }
 
 }  // namespace brec::cli

@@ -56,7 +56,9 @@ public:
     explicit IoError(const std::string& what) : Error(what) {}
 };
 
-/// The run was cancelled through its RunContext (e.g. on SIGINT); finished results are kept.
+/// The caller cancelled the run through its RunContext (e.g. the user pressed Ctrl-C). Not a
+/// failure of the input: work finished before the cancellation has been kept where the function
+/// documents it (e.g. the records of a results file).
 class Cancelled : public Error {
 public:
     explicit Cancelled(const std::string& what = "cancelled") : Error(what) {}

@@ -47,11 +47,6 @@ public:
         return static_cast<std::uint64_t>(m >> 64);
     }
 
-    /// Uniform integer in [lo, hi] (inclusive).
-    std::int64_t uniform_int(std::int64_t lo, std::int64_t hi) {
-        return lo + static_cast<std::int64_t>(below(static_cast<std::uint64_t>(hi - lo) + 1));
-    }
-
     /// Uniform double in [0, 1) with 53 random bits.
     double uniform() { return static_cast<double>(engine_() >> 11) * 0x1.0p-53; }
 

@@ -9,11 +9,15 @@
 #include <map>
 #include <string>
 
+#include "brec/core/error.hpp"
+
 namespace brec {
 
 enum class LogLevel { trace = 0, debug = 1, info = 2, warn = 3, error = 4, off = 5 };
 
-/// Progress of one named task: `done` of `total` units.
+/// Progress of one named task: `done` of `total` units. `total` = 0 marks a step of unknown count
+/// inside the task currently shown (e.g. refinement round `done` of one long comparison): a sink
+/// shows it next to that task instead of starting a new one.
 struct Progress {
     std::string task;
     std::size_t done = 0;
@@ -51,6 +55,8 @@ private:
     std::map<std::string, double> totals_;
 };
 
+/// What a long-running library call needs from its caller. The caller owns it and passes it by
+/// reference; library code only reads it, except for the timers.
 class RunContext {
 public:
     RunContext() = default;
@@ -91,8 +97,15 @@ public:
     void warn(const std::string& msg) const { log(LogLevel::warn, msg); }
     void debug(const std::string& msg) const { log(LogLevel::debug, msg); }
 
+    /// Asks every library call that holds this context to stop soon. Thread-safe and lock-free,
+    /// so another thread (e.g. one that waits for SIGINT) may call it at any time.
     void cancel() { cancelled_.store(true); }
     bool cancelled() const { return cancelled_.load(std::memory_order_relaxed); }
+    /// Throws Cancelled when cancel() has been called. Long loops call it between units of work
+    /// (pairs, refinement rounds), where stopping leaves no half-done state behind.
+    void throw_if_cancelled() const {
+        if (cancelled()) throw Cancelled();
+    }
 
     Timers& timers() { return timers_; }
 

@@ -1,8 +1,11 @@
 #pragma once
-// Small text helpers shared by the readers and by the modules that write XML (SVG, JUnit).
+// Small text helpers shared by the readers, by the modules that write XML (SVG, JUnit) and by the
+// modules that render their results as text tables for the command line.
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace brec {
 
@@ -17,5 +20,23 @@ std::uint64_t fnv1a(const std::string& bytes);
 
 /// Escapes &, <, > and " for XML text and attribute values.
 std::string xml_escape(const std::string& s);
+
+/// A duration for people: "0.42s", "12.3s", "4m05s", "2h07m".
+std::string format_seconds(double seconds);
+
+/// An aligned plain-text table: the first column left-aligned, the others right-aligned, a rule
+/// under the header and wherever add_rule() was called.
+class TextTable {
+public:
+    explicit TextTable(std::vector<std::string> header) : header_(std::move(header)) {}
+    /// Adds a row; missing cells are blank, cells beyond the header are ignored.
+    void add_row(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
+    void add_rule() { rows_.push_back({}); }
+    std::string str() const;
+
+private:
+    std::vector<std::string> header_;
+    std::vector<std::vector<std::string>> rows_;
+};
 
 }  // namespace brec

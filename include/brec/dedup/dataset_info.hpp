@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "brec/core/run_context.hpp"
 #include "brec/io/pairs.hpp"
 
@@ -37,10 +39,24 @@ struct DatasetInfo {
     std::vector<CategoryInfo> categories;  ///< in order of first appearance
     std::vector<RepeatedGraph> repeated;   ///< graphs seen more than once
     std::vector<PairId> isomorphic_pairs;  ///< pairs whose two graphs are isomorphic (invalid)
+    /// One line per problem found (a repeated graph, an isomorphic pair), for the log.
+    std::vector<std::string> warnings;
 };
 
-/// Summarises the selected pairs. Parameters of regular graphs are computed from adjacency.
+/// Summarises the selected pairs, in parallel over ctx.threads() (progress task "info").
+/// Parameters of regular graphs are computed from adjacency; repeated graphs are found by
+/// canonical certificates. Throws Cancelled when `ctx` is cancelled.
+/// Complexity: one canonical labelling and one parameter analysis per graph.
 DatasetInfo describe_pairs(const PairDataset& ds, const std::vector<std::size_t>& indices,
                            RunContext& ctx);
+
+/// The JSON form of `brec info --json`: {command, dataset, pairs, graphs, categories{NAME: {pairs,
+/// ids, nodes, edges, connected_graphs, regular_graphs, parameters}}, repeated_graphs,
+/// isomorphic_pairs}.
+nlohmann::json to_json(const DatasetInfo& info);
+
+/// The human form: sizes, a per-category table, the parameters of regular pairs and the
+/// repeated graphs.
+std::string dataset_info_text(const DatasetInfo& info);
 
 }  // namespace brec

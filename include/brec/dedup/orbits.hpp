@@ -42,12 +42,14 @@ struct Orbits {
 Orbits orbits_from_certificates(const std::vector<Certificate>& certificates);
 
 /// One canonical certificate per graph (in parallel over ctx.threads(), progress task "dedup"),
-/// then a hash map. Throws ResourceLimit for graphs beyond the isomorphism module's limit.
+/// then a hash map. Throws ResourceLimit for graphs beyond the isomorphism module's limit,
+/// Cancelled when `ctx` is cancelled.
 /// Complexity: N canonical labellings + O(total size).
 Orbits compute_orbits(const std::vector<Graph>& graphs, OrbitMode mode, RunContext& ctx);
 
 /// Baseline: are_isomorphic on every pair of graphs with equal node and edge counts, merged with
 /// union-find (what a pairwise script does). `comparisons` receives the number of tests.
+/// Throws Cancelled when `ctx` is cancelled.
 /// Complexity: O(sum over (n,m) buckets of b^2) isomorphism tests.
 Orbits compute_orbits_pairwise(const std::vector<Graph>& graphs, OrbitMode mode, RunContext& ctx,
                                std::uint64_t* comparisons = nullptr);

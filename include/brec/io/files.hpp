@@ -1,6 +1,6 @@
 #pragma once
-// File helpers: whole-file reads with clear errors, atomic writes (no partial output files),
-// and append-only JSONL result files that support --resume.
+// File helpers: whole-file reads with clear errors, atomic writes (no partial output files) and
+// the reading of JSONL result files (io/pair_records.hpp appends to them).
 
 #include <fstream>
 #include <set>
@@ -43,19 +43,6 @@ private:
 
 /// Writes `content` to `path` atomically.
 void write_text_file_atomic(const std::string& path, const std::string& content);
-
-/// An append-only JSON-lines file: each record is written and flushed at once, so an interrupted
-/// run loses nothing. With resume=false an existing file is truncated.
-class JsonlAppender {
-public:
-    JsonlAppender(const std::string& path, bool resume);
-    void append(const std::string& json_line);
-    const std::string& path() const { return path_; }
-
-private:
-    std::string path_;
-    std::ofstream out_;
-};
 
 /// Reads the JSON objects of a JSONL file, skipping a torn last line (from an interrupted run).
 /// Returns the raw lines that parsed as JSON objects.

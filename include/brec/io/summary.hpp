@@ -1,5 +1,5 @@
 #pragma once
-// The summary object every pair command prints (SPEC §9): per fine category, per group
+// The summary object every pair command prints (`wl`, `certify`, `eval`): per fine category, per group
 // (Basic, Regular, Extension, CFI) and in total, the pairs run, the pairs distinguished and the
 // reliability failures.
 
@@ -34,6 +34,6 @@ struct SummaryHeader {
 nlohmann::json make_summary(const SummaryHeader& header, const std::vector<PairOutcome>& outcomes);
 
 /// Renders the per-group table (and per fine category with `fine`) as aligned text.
-std::string summary_table(const nlohmann::json& summary, bool fine, const std::string& count_label = "distinguished");
+std::string summary_table(const nlohmann::json& summary, bool fine);
 
 }  // namespace brec

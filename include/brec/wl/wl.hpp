@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "brec/core/run_context.hpp"
 #include "brec/core/types.hpp"
 #include "brec/graph/graph.hpp"
 
@@ -78,9 +79,11 @@ struct WlResult {
 
 /// Runs one WL-family test on the pair (G, H). Complexity: 1-WL O((n+m) log n) per round;
 /// k-WL / k-FWL O(n^(k+1)) per round with flat arrays.
-/// Throws InvalidArgument for bad k, Unsupported for gd on disconnected graphs,
-/// ResourceLimit when the tuple space would not fit in memory.
-WlResult compare_pair(const Graph& g, const Graph& h, const WlOptions& options);
+/// @param ctx optional: k-WL / k-FWL report each refinement round to it as a progress step and
+///        stop with Cancelled soon after it is cancelled (a 3-FWL round on n = 198 takes seconds).
+/// @throws InvalidArgument for bad k, Unsupported for gd on disconnected graphs, ResourceLimit
+///         when the tuple space would not fit in memory, Cancelled when `ctx` was cancelled.
+WlResult compare_pair(const Graph& g, const Graph& h, const WlOptions& options, const RunContext* ctx = nullptr);
 
 /// Stable 1-WL colouring of a single graph from given initial colours (empty = node labels or 1).
 /// Colours are dense ids 0..c-1 assigned by sorting signatures (canonical for the graph alone).
@@ -95,11 +98,13 @@ bool wl1_equivalent(const Graph& g, const Graph& h);
 enum class Hardness { wl1 = 1, fwl2 = 3, fwl3 = 4, beyond = 5 };
 struct HardnessResult {
     Hardness level = Hardness::beyond;
-    int max_level_tested = 3;   ///< highest FWL level tried
-    std::vector<WlResult> steps; ///< 1-WL, 2-FWL, 3-FWL results as far as run
+    std::vector<WlResult> steps;  ///< 1-WL, 2-FWL, 3-FWL results as far as run
 };
 /// Runs 1-WL, 2-FWL (= 3-WL), 3-FWL (= 4-WL) in turn until one distinguishes; `max_fwl` caps it.
-HardnessResult certify_hardness(const Graph& g, const Graph& h, int max_fwl = 3, int threads = 1);
+/// `threads` parallelise one k-FWL run; `ctx` (optional) gets progress and may cancel, as for
+/// compare_pair. Throws Cancelled when `ctx` was cancelled.
+HardnessResult certify_hardness(const Graph& g, const Graph& h, int max_fwl = 3, int threads = 1,
+                                const RunContext* ctx = nullptr);
 std::string hardness_name(Hardness h);  ///< "1-WL", "3-WL (2-FWL)", "4-WL (3-FWL)", "beyond 4-WL"
 
 }  // namespace brec

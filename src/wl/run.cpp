@@ -1,0 +1,207 @@
+#include "brec/wl/run.hpp"
+
+#include <chrono>
+#include <map>
+#include <sstream>
+
+#include "brec/core/error.hpp"
+#include "brec/core/rng.hpp"
+#include "brec/core/text.hpp"
+#include "brec/graph/algorithms.hpp"
+#include "brec/io/pair_records.hpp"
+#include "brec/io/summary.hpp"
+
+namespace brec {
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// The levels of a certificate, in the order of the hierarchy.
+const std::vector<std::string>& level_keys() {
+    static const std::vector<std::string> kLevels = {"1wl", "2fwl", "3fwl", "beyond"};
+    return kLevels;
+}
+
+}  // namespace
+
+const char* hardness_key(Hardness h) {
+    switch (h) {
+        case Hardness::wl1: return "1wl";
+        case Hardness::fwl2: return "2fwl";
+        case Hardness::fwl3: return "3fwl";
+        default: return "beyond";
+    }
+}
+
+WlRunResult run_wl(const PairDataset& dataset, const std::vector<std::size_t>& indices, const WlRunOptions& opt,
+                   RunContext& ctx) {
+    WlRunResult result;
+    result.method = opt.wl.method.name();
+    result.dataset = opt.dataset.empty() ? dataset.path : opt.dataset;
+    // A record of an earlier run stands for this one when it used the same method, round limit
+    // and (when checked) relabeling seed; records of other commands in the file are skipped.
+    PairRecords records(opt.out, opt.resume, [&](const nlohmann::json& j, std::size_t line) {
+        if (!is_wl_record(j)) return false;
+        const WlRecord r = wl_record_from_json(j, opt.out, static_cast<std::int64_t>(line));
+        if (r.method != result.method || r.rounds_limit != opt.wl.max_rounds) return false;
+        return !opt.reliability || (r.reliability_checked && r.reliability_seed == opt.seed);
+    });
+    result.resumed = records.loaded();
+    if (records.loaded()) ctx.info("resuming: " + std::to_string(records.loaded()) + " pairs already done in " + opt.out);
+
+    const auto start = std::chrono::steady_clock::now();
+    compute_missing_pairs(dataset, indices, 0, opt.jobs, records, "wl " + result.method, ctx, [&](const GraphPairRecord& p) {
+        WlRecord blank;
+        blank.id = p.id;
+        blank.category = p.category;
+        blank.method = result.method;
+        blank.rounds_limit = opt.wl.max_rounds;
+        blank.reliability_checked = opt.reliability;
+        blank.reliability_seed = opt.seed;
+        WlRecord r = blank;
+        try {
+            const WlResult w = compare_pair(p.a, p.b, opt.wl, &ctx);
+            r.distinguished = w.distinguished;
+            r.rounds = w.rounds;
+            r.colours = w.colours;
+            r.seconds = w.seconds;
+            if (opt.reliability) {
+                Rng rng(stream_seed(opt.seed, static_cast<std::uint64_t>(p.id)));
+                const Graph relabelled = permute(p.a, rng.permutation(p.a.n()));
+                r.reliability_failure = compare_pair(p.a, relabelled, opt.wl, &ctx).distinguished;
+            }
+        } catch (const Unsupported& e) {
+            // An expected outcome, not an error: the pair is recorded as not distinguished.
+            r = blank;
+            r.unsupported = e.what();
+        }
+        return to_json(r);
+    });
+    result.seconds = seconds_since(start);
+
+    std::vector<PairOutcome> outcomes;
+    for (std::size_t k : indices) {
+        const PairId id = dataset.pairs[k].id;
+        WlRecord r = wl_record_from_json(records.at(0, id), opt.out, 0);
+        if (!r.unsupported.empty()) {
+            ++result.unsupported;
+            result.notes.push_back("pair " + std::to_string(id) + ": " + r.unsupported + "; counted as not distinguished");
+        }
+        result.pair_seconds += r.seconds;
+        outcomes.push_back({r.id, r.category, r.distinguished, r.reliability_failure});
+        result.records.push_back(std::move(r));
+    }
+    result.summary = make_summary({"wl", result.method, result.dataset, opt.seed, result.seconds}, outcomes);
+    result.summary["rounds_limit"] = opt.wl.max_rounds;
+    result.summary["reliability_check"] = opt.reliability;
+    result.summary["unsupported_pairs"] = result.unsupported;
+    result.summary["pair_seconds"] = result.pair_seconds;
+    result.summary["jobs"] = opt.jobs;
+    return result;
+}
+
+std::string wl_run_text(const WlRunResult& result, bool fine) {
+    std::ostringstream out;
+    out << "method " << result.method << " on " << result.dataset << " (" << result.records.size() << " pairs, "
+        << format_seconds(result.seconds) << " wall, " << format_seconds(result.pair_seconds)
+        << " summed over pairs)\n\n"
+        << summary_table(result.summary, fine);
+    if (result.unsupported > 0)
+        out << "(" << result.unsupported << " pairs unsupported by " << result.method
+            << ", counted as not distinguished)\n";
+    return out.str();
+}
+
+CertifyRunResult run_certify(const PairDataset& dataset, const std::vector<std::size_t>& indices,
+                             const CertifyRunOptions& opt, RunContext& ctx) {
+    if (opt.max_fwl < 1 || opt.max_fwl > 3)
+        throw InvalidArgument("the highest folklore level must be 1, 2 or 3, got " + std::to_string(opt.max_fwl));
+    CertifyRunResult result;
+    result.max_fwl = opt.max_fwl;
+    result.dataset = opt.dataset.empty() ? dataset.path : opt.dataset;
+    PairRecords records(opt.out, opt.resume, [&](const nlohmann::json& j, std::size_t line) {
+        return is_certify_record(j) &&
+               certify_record_from_json(j, opt.out, static_cast<std::int64_t>(line)).max_fwl == opt.max_fwl;
+    });
+    result.resumed = records.loaded();
+    if (records.loaded())
+        ctx.info("resuming: " + std::to_string(records.loaded()) + " pairs already certified in " + opt.out);
+
+    const auto start = std::chrono::steady_clock::now();
+    compute_missing_pairs(dataset, indices, 0, opt.jobs, records, "certify", ctx, [&](const GraphPairRecord& p) {
+        const HardnessResult h = certify_hardness(p.a, p.b, opt.max_fwl, opt.threads_per_pair, &ctx);
+        CertifyRecord r;
+        r.id = p.id;
+        r.category = p.category;
+        r.level = hardness_key(h.level);
+        r.hardness = hardness_name(h.level);
+        r.max_fwl = opt.max_fwl;
+        r.n = p.a.n();
+        for (const auto& s : h.steps) {
+            r.steps.push_back({s.distinguished, s.rounds, s.seconds});
+            r.seconds += s.seconds;
+        }
+        return to_json(r);
+    });
+    result.seconds = seconds_since(start);
+
+    // Pairs per category and level, categories in order of appearance.
+    std::vector<std::string> categories;
+    std::map<std::string, std::map<std::string, int>> tally;
+    std::vector<PairOutcome> outcomes;
+    for (std::size_t k : indices) {
+        CertifyRecord r = certify_record_from_json(records.at(0, dataset.pairs[k].id), opt.out, 0);
+        if (!tally.count(r.category)) categories.push_back(r.category);
+        ++tally[r.category][r.level];
+        outcomes.push_back({r.id, r.category, r.level != "beyond", false});
+        result.records.push_back(std::move(r));
+    }
+    result.summary = make_summary(
+        {"certify", "hardness<=" + std::to_string(opt.max_fwl) + "fwl", result.dataset, 0, result.seconds}, outcomes);
+    nlohmann::json levels = nlohmann::json::object();
+    for (const auto& c : categories) levels[c] = tally[c];
+    result.summary["levels"] = levels;
+    return result;
+}
+
+std::string certify_run_text(const CertifyRunResult& result) {
+    // Categories in order of appearance (the summary's JSON object sorts them by name).
+    std::vector<std::string> categories;
+    std::map<std::string, std::map<std::string, int>> tally;
+    for (const auto& r : result.records) {
+        if (!tally.count(r.category)) categories.push_back(r.category);
+        ++tally[r.category][r.level];
+    }
+    TextTable t({"category", "pairs", "1-WL", "3-WL (2-FWL)", "4-WL (3-FWL)", "beyond"});
+    std::map<std::string, int> total;
+    int total_pairs = 0;
+    for (const auto& c : categories) {
+        int pairs = 0;
+        std::vector<std::string> row{c, ""};
+        for (const auto& l : level_keys()) {
+            const int x = tally[c][l];
+            pairs += x;
+            total[l] += x;
+            row.push_back(std::to_string(x));
+        }
+        row[1] = std::to_string(pairs);
+        total_pairs += pairs;
+        t.add_row(row);
+    }
+    t.add_rule();
+    std::vector<std::string> row{"total", std::to_string(total_pairs)};
+    for (const auto& l : level_keys()) row.push_back(std::to_string(total[l]));
+    t.add_row(row);
+    std::ostringstream out;
+    out << "hardness: the smallest level that distinguishes each pair (" << result.dataset << ", "
+        << format_seconds(result.seconds) << ")\n\n"
+        << t.str();
+    if (result.max_fwl < 3)
+        out << "(levels above " << result.max_fwl << "-FWL not tested: 'beyond' means beyond " << result.max_fwl
+            << "-FWL)\n";
+    return out.str();
+}
+
+}  // namespace brec
