@@ -6,7 +6,7 @@
 #
 # cpu mode, per model: seconds per pair and per training epoch with 1 and 2 intra-op threads (one
 # job), peak RSS, and the share of a pair's time spent preparing the model's tensors (subgraphs,
-# index maps, inputs), measured by the probe ModelBench.DISABLED_PreparationShare of test_eval:
+# index maps, inputs), measured by the probe ModelBench.DISABLED_PreparationSeconds of test_eval:
 # set_graphs plus a first pass over the batches (which builds every range) minus a second pass
 # (which reuses them), for the training and the reliability group.
 #
@@ -87,8 +87,8 @@ for m in $MODELS; do
     if [[ "${SKIP_PROBE:-0}" != 1 ]]; then
         [[ -x "$TEST_EVAL" ]] || { echo "bench_models.sh: no test_eval at $TEST_EVAL (build with -DBREC_BUILD_TESTS=ON, or SKIP_PROBE=1)" >&2; exit 2; }
         echo "== preparation probe for $m" >&2
-        BREC_BENCH_MODELS=$m BREC_BENCH_PAIRS=$IDS BREC_BENCH_THREADS=1 BREC_BENCH_SEED=$SEED \
-            "$TEST_EVAL" --gtest_also_run_disabled_tests --gtest_filter='ModelBench.DISABLED_PreparationShare' \
+        BREC_BENCH_MODELS=$m BREC_BENCH_PAIRS=$IDS BREC_BENCH_THREADS=${THREADS%% *} BREC_BENCH_SEED=$SEED \
+            "$TEST_EVAL" --gtest_also_run_disabled_tests --gtest_filter='ModelBench.DISABLED_PreparationSeconds' \
             | grep -E "^$m " > "$OUT/$m.probe" || true
     fi
 done
@@ -113,11 +113,12 @@ for m in models:
     share = "-"
     probe = os.path.join(out, f"{m}.probe")
     if os.path.exists(probe):
-        cols = [l.split() for l in open(probe) if l.strip()]
-        if cols:
-            # columns: model pair n epochs pair_s epoch_s prep_s prep_share
-            share = f"{sum(float(c[6]) for c in cols) / sum(float(c[4]) for c in cols):.2%}"
+        prep = {int(c[1]): float(c[3]) for c in (l.split() for l in open(probe) if l.strip())}
+        base = [json.loads(l) for l in open(os.path.join(out, f"{m}.t{threads[0]}.jsonl")) if l.strip()]
+        if prep and base:
+            # columns of the probe: model pair n prep_seconds
+            share = f"{sum(prep.get(r['id'], 0.0) for r in base) / sum(r['seconds'] for r in base):.2%}"
     print(f"{m:10} {len(rows):5d}{line} {share:>11}")
 print("s/epoch = training seconds / epochs (early stopping ends training after a varying number of epochs);")
-print("prep share = seconds preparing tensors / seconds of the pair's evaluation, 1 thread, summed over the pairs.")
+print(f"prep share = seconds preparing tensors / seconds of the pairs' evaluations with {threads[0]} thread(s), summed over the pairs.")
 PY

@@ -3,8 +3,8 @@
 // with the same parameters are 2-FWL-equivalent, and node-based subgraph GNNs are bounded by
 // 2-FWL). Small widths, few epochs and q = 16 keep each run under a second.
 //
-// Also a benchmark probe, disabled in the test suite (scripts/bench_models.sh runs it): how much of
-// a pair's evaluation goes to preparing the models' tensors.
+// Also a benchmark probe, disabled in the test suite (scripts/bench_models.sh runs it): the seconds
+// a pair's evaluation spends preparing the models' tensors.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -123,30 +123,27 @@ double preparation_seconds(GraphEmbedder& model, const std::vector<Graph>& graph
 }
 
 // Environment: BREC_BENCH_MODELS (comma-separated; the six subgraph GNNs), BREC_BENCH_PAIRS (id
-// ranges; 0,60,110,160,260), BREC_BENCH_THREADS (1), BREC_BENCH_SEED (100). Prints one line per
-// model and pair: seconds, epochs, seconds per epoch, preparation seconds and their share.
-TEST(ModelBench, DISABLED_PreparationShare) {
+// ranges; 0,60,110,160,265), BREC_BENCH_THREADS (1), BREC_BENCH_SEED (100). Prints one line per
+// model and pair: "model pair n prep_seconds", for the groups and initial weights that
+// `brec eval --seed SEED` uses (the script divides by that run's seconds per pair).
+TEST(ModelBench, DISABLED_PreparationSeconds) {
     const auto models = env_or("BREC_BENCH_MODELS", "ngnn,de_ngnn,ds_gnn,dss_gnn,sun,gnn_ak");
-    const auto ids = parse_id_ranges(env_or("BREC_BENCH_PAIRS", "0,60,110,160,260"));
+    const auto ids = parse_id_ranges(env_or("BREC_BENCH_PAIRS", "0,60,110,160,265"));
     const int threads = std::stoi(env_or("BREC_BENCH_THREADS", "1"));
     const std::uint64_t seed = std::stoull(env_or("BREC_BENCH_SEED", "100"));
     set_torch_threads(threads);
     std::istringstream list(models);
     std::string name;
-    std::cout << "model       pair    n  epochs  pair_s  epoch_s  prep_s  prep_share\n";
     while (std::getline(list, name, ',')) {
         for (const auto& pair : brec_pairs().pairs) {
             if (std::find(ids.begin(), ids.end(), pair.id) == ids.end()) continue;
             EvalOptions o;
             o.model = name;
-            o.device = "cpu";
-            o.torch_threads = threads;
             const Hyper h = resolve_hyper(o);
-            const EvalRecord r = evaluate_pair(pair, o, seed);
-            // The same groups and initial weights as the evaluation, built again and timed.
-            Rng rng(stream_seed(seed, static_cast<std::uint64_t>(pair.id)));
+            const std::uint64_t stream = stream_seed(seed, static_cast<std::uint64_t>(pair.id));
+            Rng rng(stream);
             const PairGroups groups = make_pair_groups(pair, o.q, rng);
-            ModelRandom random = make_model_random(stream_seed(seed, static_cast<std::uint64_t>(pair.id)), torch::kCPU);
+            ModelRandom random = make_model_random(stream, torch::kCPU);
             ModelConfig c;
             c.radius = h.radius;
             c.layers = h.layers;
@@ -155,10 +152,7 @@ TEST(ModelBench, DISABLED_PreparationShare) {
             auto model = make_model(name, c, random);
             const double prep = preparation_seconds(*model, groups.traintest, h.batch) +
                                 preparation_seconds(*model, groups.reliability, h.batch);
-            std::cout << std::left << std::setw(11) << name << std::right << std::setw(5) << pair.id << std::setw(5)
-                      << pair.a.n() << std::setw(8) << r.epochs << std::fixed << std::setprecision(3) << std::setw(8)
-                      << r.seconds << std::setw(9) << r.train_seconds / std::max(1, r.epochs) << std::setw(8) << prep
-                      << std::setw(11) << std::setprecision(4) << prep / r.seconds << std::defaultfloat << "\n";
+            std::cout << name << " " << pair.id << " " << pair.a.n() << " " << std::setprecision(6) << prep << "\n";
         }
     }
 }
