@@ -110,23 +110,57 @@ std::vector<std::int32_t> all_pairs_distances(const Graph& g) {
     return d;
 }
 
-std::vector<VertexId> ego_vertices(const Graph& g, VertexId v, std::uint32_t k) {
-    if (v >= g.n())
-        throw InvalidArgument("ego_vertices: root vertex " + std::to_string(v) +
-                              " out of range [0," + std::to_string(g.n()) + ")");
-    std::vector<std::int32_t> dist(g.n(), kUnreachable);
-    std::vector<VertexId> order{v};
+namespace {
+
+/// BFS from v up to depth k. `dist` has n entries, all kUnreachable on entry, and is left that way
+/// on return (only the ball's entries are touched), so one array serves many roots.
+EgoBall bounded_bfs(const Graph& g, VertexId v, std::uint32_t k, std::vector<std::int32_t>& dist) {
+    EgoBall ball;
+    ball.vertices.push_back(v);
     dist[v] = 0;
-    for (std::size_t head = 0; head < order.size(); ++head) {
-        const VertexId u = order[head];
+    for (std::size_t head = 0; head < ball.vertices.size(); ++head) {
+        const VertexId u = ball.vertices[head];
         if (static_cast<std::uint32_t>(dist[u]) == k) continue;
         for (VertexId w : g.neighbors(u))
             if (dist[w] == kUnreachable) {
                 dist[w] = dist[u] + 1;
-                order.push_back(w);
+                ball.vertices.push_back(w);
             }
     }
-    return order;
+    ball.distances.reserve(ball.vertices.size());
+    for (VertexId u : ball.vertices) {
+        ball.distances.push_back(dist[u]);
+        dist[u] = kUnreachable;
+    }
+    return ball;
+}
+
+void check_root(const Graph& g, VertexId v, const char* what) {
+    if (v >= g.n())
+        throw InvalidArgument(std::string(what) + ": root vertex " + std::to_string(v) + " out of range [0," +
+                              std::to_string(g.n()) + ")");
+}
+
+}  // namespace
+
+std::vector<VertexId> ego_vertices(const Graph& g, VertexId v, std::uint32_t k) {
+    check_root(g, v, "ego_vertices");
+    std::vector<std::int32_t> dist(g.n(), kUnreachable);
+    return bounded_bfs(g, v, k, dist).vertices;
+}
+
+EgoBall ego_ball(const Graph& g, VertexId v, std::uint32_t k) {
+    check_root(g, v, "ego_ball");
+    std::vector<std::int32_t> dist(g.n(), kUnreachable);
+    return bounded_bfs(g, v, k, dist);
+}
+
+std::vector<EgoBall> ego_balls(const Graph& g, std::uint32_t k) {
+    std::vector<std::int32_t> dist(g.n(), kUnreachable);
+    std::vector<EgoBall> balls;
+    balls.reserve(g.n());
+    for (VertexId v = 0; v < g.n(); ++v) balls.push_back(bounded_bfs(g, v, k, dist));
+    return balls;
 }
 
 Graph ego_net(const Graph& g, VertexId v, std::uint32_t k) {

@@ -1,5 +1,12 @@
 #include "brec/nn/batch.hpp"
 
+#include <algorithm>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include <ATen/Parallel.h>
+
 #include "brec/core/error.hpp"
 
 namespace brec::nn {
@@ -72,5 +79,160 @@ torch::Tensor scatter_max(const torch::Tensor& src, const torch::Tensor& index, 
     return torch::zeros(rows_shape(src, size), src.options())
         .scatter_reduce(0, expand_index(index, src), src, "amax", /*include_self=*/false);
 }
+
+torch::Tensor inverse_counts(const torch::Tensor& index, std::int64_t size, const torch::TensorOptions& options) {
+    const auto count =
+        torch::zeros({size}, options).index_add_(0, index, torch::ones({index.size(0)}, options));
+    return torch::where(count > 0, count.reciprocal(), torch::zeros_like(count)).unsqueeze(1);
+}
+
+torch::Tensor neighbour_sum(const torch::Tensor& x, const torch::Tensor& src, const torch::Tensor& dst) {
+    return scatter_sum(x.index_select(0, src), dst, x.size(0));
+}
+
+namespace {
+
+/// out[v] = Σ_{k in row v} x[col[k]] over rows of `width` values, accumulated in Acc in the CSR
+/// order. Rows are independent, so any split over threads gives the same bits. With Acc = double a
+/// sum of float rows is accurate to double precision before its one rounding to T, so the order of
+/// the rows practically never changes a bit.
+template <typename T, typename Acc>
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3")))
+#endif
+void csr_row_sums(const std::int64_t* ptr, const std::int64_t* col, const T* x, T* out, std::int64_t rows,
+                  std::int64_t width) {
+    at::parallel_for(0, rows, 64, [&](std::int64_t lo, std::int64_t hi) {
+        std::vector<Acc> acc(static_cast<std::size_t>(width));
+        for (std::int64_t v = lo; v < hi; ++v) {
+            std::fill(acc.begin(), acc.end(), Acc(0));
+            Acc* a = acc.data();
+            for (std::int64_t k = ptr[v]; k < ptr[v + 1]; ++k) {
+                const T* xr = x + col[k] * width;
+                for (std::int64_t j = 0; j < width; ++j) a[j] += static_cast<Acc>(xr[j]);
+            }
+            T* o = out + v * width;
+            for (std::int64_t j = 0; j < width; ++j) o[j] = static_cast<T>(a[j]);
+        }
+    });
+}
+
+/// [rows, ...] sums of the rows of x listed by the CSR (ptr over the output rows, col into x's rows),
+/// accumulated in double when `exact`, else in x's type.
+torch::Tensor csr_sum(const torch::Tensor& x, const torch::Tensor& ptr, const torch::Tensor& col, bool exact) {
+    const auto xc = x.contiguous();
+    const std::int64_t rows = ptr.numel() - 1;
+    std::vector<std::int64_t> shape(xc.sizes().begin(), xc.sizes().end());
+    shape[0] = rows;
+    auto out = torch::empty(shape, xc.options());
+    const std::int64_t width = xc.size(0) > 0 ? xc.numel() / xc.size(0) : 0;
+    AT_DISPATCH_FLOATING_TYPES(xc.scalar_type(), "csr_sum", [&] {
+        if (exact)
+            csr_row_sums<scalar_t, double>(ptr.data_ptr<std::int64_t>(), col.data_ptr<std::int64_t>(),
+                                           xc.data_ptr<scalar_t>(), out.data_ptr<scalar_t>(), rows, width);
+        else
+            csr_row_sums<scalar_t, scalar_t>(ptr.data_ptr<std::int64_t>(), col.data_ptr<std::int64_t>(),
+                                             xc.data_ptr<scalar_t>(), out.data_ptr<scalar_t>(), rows, width);
+    });
+    return out;
+}
+
+/// The CSR neighbour sum as an autograd node: for symmetric arcs the adjacency is its own
+/// transpose, so the gradient is the same sum of the output gradient.
+struct CsrNeighbourSum : torch::autograd::Function<CsrNeighbourSum> {
+    static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x, const torch::Tensor& ptr,
+                                 const torch::Tensor& col) {
+        ctx->save_for_backward({ptr, col});
+        return csr_sum(x, ptr, col, /*exact=*/false);
+    }
+    static torch::autograd::tensor_list backward(torch::autograd::AutogradContext* ctx,
+                                                 torch::autograd::tensor_list grad) {
+        const auto saved = ctx->get_saved_variables();
+        return {csr_sum(grad[0], saved[0], saved[1], /*exact=*/false), torch::Tensor(), torch::Tensor()};
+    }
+};
+
+/// The CSR group sum as an autograd node: the gradient of a row is its group's gradient.
+struct CsrGroupSum : torch::autograd::Function<CsrGroupSum> {
+    static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x, const torch::Tensor& ptr,
+                                 const torch::Tensor& members, const torch::Tensor& index) {
+        ctx->save_for_backward({index});
+        return csr_sum(x, ptr, members, /*exact=*/true);
+    }
+    static torch::autograd::tensor_list backward(torch::autograd::AutogradContext* ctx,
+                                                 torch::autograd::tensor_list grad) {
+        const auto index = ctx->get_saved_variables()[0];
+        return {grad[0].index_select(0, index), torch::Tensor(), torch::Tensor(), torch::Tensor()};
+    }
+};
+
+/// CSR of `index` (values in [0, rows)) by value: ptr [rows + 1] and, per row, the positions k with
+/// index[k] = row, in increasing k.
+std::pair<torch::Tensor, torch::Tensor> csr_by_value(const torch::Tensor& index, std::int64_t rows,
+                                                     const torch::Tensor* sources, const char* what) {
+    const auto d = index.to(torch::kCPU).contiguous();
+    const std::int64_t count = d.numel();
+    const auto* dp = d.data_ptr<std::int64_t>();
+    torch::Tensor s;
+    const std::int64_t* sp = nullptr;
+    if (sources) {
+        s = sources->to(torch::kCPU).contiguous();
+        sp = s.data_ptr<std::int64_t>();
+    }
+    auto ptr_t = torch::zeros({rows + 1}, torch::kLong);
+    auto col_t = torch::empty({count}, torch::kLong);
+    auto* ptr = ptr_t.data_ptr<std::int64_t>();
+    auto* col = col_t.data_ptr<std::int64_t>();
+    for (std::int64_t k = 0; k < count; ++k) {
+        if (dp[k] < 0 || dp[k] >= rows || (sp && (sp[k] < 0 || sp[k] >= rows)))
+            throw InvalidArgument(std::string(what) + ": entry " + std::to_string(k) + " leaves the " +
+                                  std::to_string(rows) + " rows");
+        ++ptr[dp[k] + 1];
+    }
+    for (std::int64_t v = 0; v < rows; ++v) ptr[v + 1] += ptr[v];
+    std::vector<std::int64_t> next(ptr, ptr + rows);
+    for (std::int64_t k = 0; k < count; ++k) col[next[static_cast<std::size_t>(dp[k])]++] = sp ? sp[k] : k;
+    return {ptr_t, col_t};
+}
+
+}  // namespace
+
+Adjacency make_adjacency(const torch::Tensor& src, const torch::Tensor& dst, std::int64_t rows) {
+    if (src.numel() != dst.numel()) throw InvalidArgument("make_adjacency: src and dst differ in length");
+    Adjacency a;
+    a.rows = rows;
+    a.src = src;
+    a.dst = dst;
+    std::tie(a.row_ptr, a.col) = csr_by_value(dst, rows, &src, "make_adjacency: arc");
+    return a;
+}
+
+torch::Tensor neighbour_sum(const torch::Tensor& x, const Adjacency& adj) {
+    if (x.size(0) != adj.rows)
+        throw InvalidArgument("neighbour_sum: " + std::to_string(x.size(0)) + " rows for an adjacency of " +
+                              std::to_string(adj.rows));
+    if (!x.device().is_cpu()) return neighbour_sum(x, adj.src, adj.dst);
+    return CsrNeighbourSum::apply(x, adj.row_ptr, adj.col);
+}
+
+Grouping make_grouping(const torch::Tensor& index, std::int64_t groups) {
+    Grouping g;
+    g.groups = groups;
+    g.index = index;
+    std::tie(g.ptr, g.members) = csr_by_value(index, groups, nullptr, "make_grouping: row");
+    const auto counts = (g.ptr.slice(0, 1) - g.ptr.slice(0, 0, groups)).to(torch::kFloat);
+    g.inverse_count = torch::where(counts > 0, counts.reciprocal(), torch::zeros_like(counts)).unsqueeze(1).to(index.device());
+    return g;
+}
+
+torch::Tensor group_sum(const torch::Tensor& x, const Grouping& g) {
+    if (x.size(0) != g.index.numel())
+        throw InvalidArgument("group_sum: " + std::to_string(x.size(0)) + " rows for a grouping of " +
+                              std::to_string(g.index.numel()));
+    if (!x.device().is_cpu()) return scatter_sum(x, g.index, g.groups);
+    return CsrGroupSum::apply(x, g.ptr, g.members, g.index);
+}
+
+torch::Tensor group_mean(const torch::Tensor& x, const Grouping& g) { return group_sum(x, g) * g.inverse_count; }
 
 }  // namespace brec::nn

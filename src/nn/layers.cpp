@@ -42,6 +42,16 @@ std::vector<std::int64_t> EmbeddingImpl::out_shape(const torch::Tensor& index) c
     return shape;
 }
 
+BnMlpImpl::BnMlpImpl(std::int64_t in, std::int64_t hidden, std::int64_t out, torch::Generator& gen, bool with_bias) {
+    first = register_module("first", Linear(in, hidden, gen, Init::torch_default, with_bias));
+    norm = register_module("norm", batch_norm(hidden));
+    second = register_module("second", Linear(hidden, out, gen, Init::torch_default, with_bias));
+}
+
+torch::Tensor BnMlpImpl::forward(const torch::Tensor& x) {
+    return second->forward(torch::relu(norm->forward(first->forward(x))));
+}
+
 torch::nn::BatchNorm1d batch_norm(std::int64_t features, bool affine, double momentum) {
     return torch::nn::BatchNorm1d(torch::nn::BatchNorm1dOptions(features).affine(affine).momentum(momentum));
 }

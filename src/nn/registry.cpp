@@ -13,8 +13,7 @@ namespace models {
 
 const std::vector<std::string>& planned_models() {
     static const std::vector<std::string> kPlanned = {
-        "ngnn", "de_ngnn", "ds_gnn", "dss_gnn", "sun",  "sswl_p",  "gnn_ak", "kp_gnn",
-        "i2_gnn", "lgnn2", "kc_setgnn", "gsn", "dropgnn", "osan", "graphormer"};
+        "sswl_p", "kp_gnn", "i2_gnn", "lgnn2", "kc_setgnn", "gsn", "dropgnn", "osan", "graphormer"};
     return kPlanned;
 }
 

@@ -33,6 +33,19 @@ std::vector<VertexId> ego_vertices(const Graph& g, VertexId v, std::uint32_t k);
 /// The induced k-hop ego-net of v; the root becomes vertex 0.
 Graph ego_net(const Graph& g, VertexId v, std::uint32_t k);
 
+/// The ball of radius k around a root: its vertices as ego_vertices orders them (root first, then
+/// by BFS order) and the distance of each to the root.
+struct EgoBall {
+    std::vector<VertexId> vertices;
+    std::vector<std::int32_t> distances;  ///< distances[i] is the distance of vertices[i] to the root
+};
+/// The ball of radius k around v; InvalidArgument when v >= n. Complexity as ego_vertices.
+EgoBall ego_ball(const Graph& g, VertexId v, std::uint32_t k);
+/// The balls of radius k around every vertex, in root order 0..n-1 (rooted subgraphs in bulk), with
+/// one distance array reused across roots. Complexity O(n + sum over roots of (ball + its boundary
+/// edges)), at most O(n (n + m)).
+std::vector<EgoBall> ego_balls(const Graph& g, std::uint32_t k);
+
 /// Connected component index of every vertex (components numbered by smallest vertex).
 std::vector<std::uint32_t> connected_components(const Graph& g, std::uint32_t* count = nullptr);
 bool is_connected(const Graph& g);

@@ -52,4 +52,59 @@ torch::Tensor scatter_mean(const torch::Tensor& src, const torch::Tensor& index,
 /// Element-wise maximum; rows without any entry are 0.
 torch::Tensor scatter_max(const torch::Tensor& src, const torch::Tensor& index, std::int64_t size);
 
+/// 1 / (entries of each row in `index`) as a [size, 1] column (0 for rows without entries), so that
+/// scatter_sum(src, index, size) * inverse_counts(index, size, src.options()) is scatter_mean with
+/// the counts computed once per index instead of on every call.
+torch::Tensor inverse_counts(const torch::Tensor& index, std::int64_t size, const torch::TensorOptions& options);
+
+/// out[v] = Σ over arcs k with dst[k] = v of x[src[k]]: the neighbour sum of GIN-like layers,
+/// [x.size(0), ...], by index_select and index_add (an [arcs, ...] intermediate). Complexity
+/// O(arcs · row size).
+torch::Tensor neighbour_sum(const torch::Tensor& x, const torch::Tensor& src, const torch::Tensor& dst);
+
+/// A symmetric set of arcs (every arc src → dst also present as dst → src, as for the edges of
+/// undirected graphs and subgraphs), kept both as arc lists and as CSR rows by receiver.
+struct Adjacency {
+    std::int64_t rows = 0;
+    torch::Tensor src, dst;      ///< [E] int64 on the model's device
+    torch::Tensor row_ptr, col;  ///< [rows + 1], [E] int64 on the CPU: the senders of row v are col[row_ptr[v] .. row_ptr[v+1])
+};
+
+/// The Adjacency of arcs src → dst (int64, any device) over `rows` rows; the CSR keeps, per
+/// receiver, the order of the arc list. The arcs must be symmetric (not checked).
+/// Complexity O(rows + arcs).
+Adjacency make_adjacency(const torch::Tensor& src, const torch::Tensor& dst, std::int64_t rows);
+
+/// out[v] = Σ over arcs u → v of x[u], differentiable in x. On the CPU, a row-parallel CSR kernel
+/// with no [arcs, width] intermediate, whose backward is the same sum (the arcs are symmetric);
+/// each row is summed by one thread in the order of its arcs, in x's type as PyTorch's scatter
+/// does, so results do not depend on the thread count. Elsewhere, neighbour_sum(x, src, dst).
+/// x is [rows, ...]. Complexity O(arcs · row size).
+torch::Tensor neighbour_sum(const torch::Tensor& x, const Adjacency& adj);
+
+/// Rows assigned to groups (copies to subgraphs, nodes to graphs), as the index and as CSR lists of
+/// each group's rows, for sums and means that do not depend on the order of the rows.
+struct Grouping {
+    std::int64_t groups = 0;
+    torch::Tensor index;          ///< [R] int64: the group of each row, on the model's device
+    torch::Tensor ptr, members;   ///< [groups + 1], [R] int64 on the CPU: group g's rows are members[ptr[g] .. ptr[g+1])
+    torch::Tensor inverse_count;  ///< [groups, 1] float on the device: 1 / rows of each group (0 if none)
+};
+/// The Grouping of rows by `index` (values in [0, groups)); InvalidArgument for values outside.
+/// Complexity O(groups + rows).
+Grouping make_grouping(const torch::Tensor& index, std::int64_t groups);
+/// scatter_sum(x, g.index, g.groups), differentiable in x. On the CPU each group is accumulated in
+/// double and rounded once, so a group's sum practically never depends on the order of its rows (a
+/// subgraph's copies come in a relabeling's order) and stays accurate over thousands of rows; elsewhere
+/// scatter_sum.
+///
+/// Why only group sums: float32 rounding in pooled sums of many rows, amplified by an output
+/// BatchNorm, made relabelings of one graph differ in the 4th digit; neighbour sums (a degree's
+/// worth of terms) stay in float32 as in the reference implementations, whose few-ulp differences
+/// between relabelings keep the sample covariance of the BREC reference T² from being exactly 0
+/// (its pseudo-inverse would then be 0 and every pair undistinguished).
+torch::Tensor group_sum(const torch::Tensor& x, const Grouping& g);
+/// group_sum(x, g) · g.inverse_count: the mean of each group's rows, 0 for empty groups.
+torch::Tensor group_mean(const torch::Tensor& x, const Grouping& g);
+
 }  // namespace brec::nn

@@ -42,6 +42,17 @@ private:
 };
 TORCH_MODULE(Embedding);
 
+/// Linear(in, hidden) → BatchNorm1d(hidden) (PyTorch's defaults) → ReLU → Linear(hidden, out), each
+/// Linear with PyTorch's default initialisation, with or without biases: the MLP inside the GIN
+/// layers of ESAN and SUN (and, without biases, GNN-AK's GINE layers).
+struct BnMlpImpl : torch::nn::Module {
+    BnMlpImpl(std::int64_t in, std::int64_t hidden, std::int64_t out, torch::Generator& gen, bool with_bias = true);
+    torch::Tensor forward(const torch::Tensor& x);
+    Linear first{nullptr}, second{nullptr};
+    torch::nn::BatchNorm1d norm{nullptr};
+};
+TORCH_MODULE(BnMlp);
+
 /// BatchNorm1d with PyTorch's defaults, or the BREC models' "statistics only" variant
 /// (affine off, momentum 1: eval mode then uses the statistics of the last training batch).
 torch::nn::BatchNorm1d batch_norm(std::int64_t features, bool affine = true, double momentum = 0.1);

@@ -3,11 +3,18 @@
 // `ModelEntry NAME_model()` in brec::models, and add one line X(NAME) to BREC_BUILTIN_MODELS.
 
 #include "brec/nn/registry.hpp"
+#include "brec/nn/subgraphs.hpp"
 
 // clang-format off
 #define BREC_BUILTIN_MODELS(X) \
     X(gin)                     \
-    X(ppgn)
+    X(ppgn)                    \
+    X(ngnn)                    \
+    X(de_ngnn)                 \
+    X(ds_gnn)                  \
+    X(dss_gnn)                 \
+    X(sun)                     \
+    X(gnn_ak)
 // clang-format on
 
 namespace brec::models {
@@ -15,6 +22,24 @@ namespace brec::models {
 #define BREC_DECLARE_MODEL(name) ModelEntry name##_model();
 BREC_BUILTIN_MODELS(BREC_DECLARE_MODEL)
 #undef BREC_DECLARE_MODEL
+
+/// The nested GIN of ngnn.cpp, shared with de_ngnn.cpp: a constant input, or the one-hot distance
+/// to the root when `distance_input`.
+std::shared_ptr<GraphEmbedder> make_nested_gin(const ModelConfig& config, ModelRandom& random, bool distance_input);
+
+/// A model's subgraph radius (ModelConfig::radius) as an ego-ball radius; InvalidArgument naming
+/// `model` when negative.
+std::uint32_t ego_radius(const ModelConfig& config, const std::string& model);
+
+/// The subgraphs of ESAN's and SUN's "ego_nets_plus" policy for a range of graphs, with the input
+/// of every copy, [is root, is not root, 1], computed once per range (defined in ds_gnn.cpp, used
+/// by the DS-GNN, DSS-GNN and SUN files).
+struct EgoEdgesBatch {
+    nn::SubgraphBatch sub;
+    torch::Tensor input;  ///< [C, 3]
+};
+EgoEdgesBatch make_ego_edges_batch(const std::vector<Graph>& graphs, std::size_t begin, std::size_t end,
+                                   std::uint32_t radius, torch::Device device);
 
 /// The models of the BREC study that brec does not implement yet (named in error messages).
 const std::vector<std::string>& planned_models();

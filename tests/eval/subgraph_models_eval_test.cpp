@@ -1,0 +1,161 @@
+// Short trainings of the subgraph GNNs (ngnn, de_ngnn, ds_gnn, dss_gnn, sun, gnn_ak) on pairs
+// their theory says they separate, and on a pair it says they cannot (two strongly regular graphs
+// with the same parameters are 2-FWL-equivalent, and node-based subgraph GNNs are bounded by
+// 2-FWL). Small widths, few epochs and q = 16 keep each run under a second.
+//
+// Also a benchmark probe, disabled in the test suite (scripts/bench_models.sh runs it): the seconds
+// a pair's evaluation spends preparing the models' tensors.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include "brec/core/error.hpp"
+#include "brec/eval/siamese.hpp"
+#include "brec/graph/algorithms.hpp"
+#include "brec/io/pairs.hpp"
+#include "brec/nn/device.hpp"
+#include "common/test_graphs.hpp"
+
+namespace brec {
+namespace {
+
+const PairDataset& brec_pairs() {
+    static const PairDataset ds = read_pair_file(std::string(BREC_SOURCE_DIR) + "/datasets/brec/brec_v3_pairs.tsv");
+    return ds;
+}
+
+const GraphPairRecord& brec_pair(PairId id) {
+    for (const auto& p : brec_pairs().pairs)
+        if (p.id == id) return p;
+    throw InvalidArgument("no pair " + std::to_string(id));
+}
+
+EvalOptions small_run(const std::string& model) {
+    EvalOptions o;
+    o.model = model;
+    o.q = 16;
+    o.out_dim = 8;
+    o.layers = 3;
+    o.hidden = 16;
+    o.batch = 16;
+    o.epochs = 10;
+    o.lr = 1e-3;
+    o.device = "cpu";
+    o.torch_threads = 1;
+    return o;
+}
+
+struct Case {
+    std::string model;
+    PairId pair;  ///< a BREC pair within the model's bound
+};
+
+class SubgraphModelTraining : public ::testing::TestWithParam<Case> {};
+
+TEST_P(SubgraphModelTraining, SeparatesABrecPairWithinItsBound) {
+    const auto& [model, id] = GetParam();
+    const EvalRecord r = evaluate_pair(brec_pair(id), small_run(model), 100);
+    for (Protocol p : all_protocols()) {
+        EXPECT_TRUE(r.result(p).distinguished) << to_json(r);
+        EXPECT_TRUE(r.result(p).reliable) << to_json(r);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Models, SubgraphModelTraining,
+    // Basic pair 0 (n = 10), Regular pair 60 (a 1-WL-equivalent pair of regular graphs, n = 10),
+    // Extension pair 160 (n = 10): each model's Table 2 row separates the whole group.
+    ::testing::Values(Case{"ngnn", 0}, Case{"de_ngnn", 60}, Case{"ds_gnn", 160}, Case{"dss_gnn", 60},
+                      Case{"sun", 0}, Case{"gnn_ak", 160}),
+    [](const auto& info) { return info.param.model + "_" + std::to_string(info.param.pair); });
+
+TEST(SubgraphModelTraining, NoneSeparatesTheRookGraphFromTheShrikhandeGraph) {
+    // srg(16, 6, 2, 2) twice: 2-FWL-equivalent, beyond every node-based subgraph GNN.
+    GraphPairRecord pair;
+    pair.id = 1000;
+    pair.category = "strongly_regular";
+    pair.a = testing::rook_4x4();
+    pair.b = testing::shrikhande();
+    for (const std::string model : {"ngnn", "de_ngnn", "ds_gnn", "dss_gnn", "sun", "gnn_ak"}) {
+        EvalOptions o = small_run(model);
+        o.epochs = 3;
+        o.layers = 2;
+        const EvalRecord r = evaluate_pair(pair, o, 100);
+        for (Protocol p : all_protocols()) {
+            EXPECT_FALSE(r.result(p).distinguished) << to_json(r);
+            EXPECT_TRUE(r.result(p).reliable) << to_json(r);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Benchmark probe (run by scripts/bench_models.sh with --gtest_also_run_disabled_tests).
+
+std::string env_or(const char* name, const std::string& fallback) {
+    const char* v = std::getenv(name);
+    return v && *v ? v : fallback;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+/// Seconds spent building a group's tensors: set_graphs plus the first pass over the batches
+/// (which builds each range once) minus a second pass (which reuses them).
+double preparation_seconds(GraphEmbedder& model, const std::vector<Graph>& graphs, int batch) {
+    torch::NoGradGuard no_grad;
+    model.eval();
+    const auto pass = [&] {
+        const auto t = std::chrono::steady_clock::now();
+        for (std::size_t b = 0; b < graphs.size(); b += static_cast<std::size_t>(batch))
+            model.forward_range(b, std::min(graphs.size(), b + static_cast<std::size_t>(batch)));
+        return seconds_since(t);
+    };
+    const auto t = std::chrono::steady_clock::now();
+    model.set_graphs(graphs, torch::kCPU);
+    const double first = seconds_since(t) + pass();
+    const double second = pass();
+    return std::max(0.0, first - second);
+}
+
+// Environment: BREC_BENCH_MODELS (comma-separated; the six subgraph GNNs), BREC_BENCH_PAIRS (id
+// ranges; 0,60,110,160,265), BREC_BENCH_THREADS (1), BREC_BENCH_SEED (100). Prints one line per
+// model and pair: "model pair n prep_seconds", for the groups and initial weights that
+// `brec eval --seed SEED` uses (the script divides by that run's seconds per pair).
+TEST(ModelBench, DISABLED_PreparationSeconds) {
+    const auto models = env_or("BREC_BENCH_MODELS", "ngnn,de_ngnn,ds_gnn,dss_gnn,sun,gnn_ak");
+    const auto ids = parse_id_ranges(env_or("BREC_BENCH_PAIRS", "0,60,110,160,265"));
+    const int threads = std::stoi(env_or("BREC_BENCH_THREADS", "1"));
+    const std::uint64_t seed = std::stoull(env_or("BREC_BENCH_SEED", "100"));
+    set_torch_threads(threads);
+    std::istringstream list(models);
+    std::string name;
+    while (std::getline(list, name, ',')) {
+        for (const auto& pair : brec_pairs().pairs) {
+            if (std::find(ids.begin(), ids.end(), pair.id) == ids.end()) continue;
+            EvalOptions o;
+            o.model = name;
+            const Hyper h = resolve_hyper(o);
+            const std::uint64_t stream = stream_seed(seed, static_cast<std::uint64_t>(pair.id));
+            Rng rng(stream);
+            const PairGroups groups = make_pair_groups(pair, o.q, rng);
+            ModelRandom random = make_model_random(stream, torch::kCPU);
+            ModelConfig c;
+            c.radius = h.radius;
+            c.layers = h.layers;
+            c.hidden = h.hidden;
+            c.out_dim = o.out_dim;
+            auto model = make_model(name, c, random);
+            const double prep = preparation_seconds(*model, groups.traintest, h.batch) +
+                                preparation_seconds(*model, groups.reliability, h.batch);
+            std::cout << name << " " << pair.id << " " << pair.a.n() << " " << std::setprecision(6) << prep << "\n";
+        }
+    }
+}
+
+}  // namespace
+}  // namespace brec
