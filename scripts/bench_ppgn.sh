@@ -1,6 +1,6 @@
 #!/bin/bash
 # Benchmark (not run in CI): the same PPGN evaluation in `brec eval` and in the Python re-creation
-# of the BREC authors' pipeline (../shared/reference/ppgn_reference.py), on the same pairs with the
+# of the BREC authors' pipeline (a ppgn_reference.py script given as REF), on the same pairs with the
 # same intra-op thread count and the same BLAS (whatever libblas.so.3 points at). Prints seconds
 # per pair for both, their ratio, peak RSS, and how often the decisions agree.
 #
@@ -8,8 +8,8 @@
 #   IDS=160-179 THREADS=2 scripts/bench_ppgn.sh
 #   IDS=345 EPOCHS=1 scripts/bench_ppgn.sh     # largest CFI pair, one epoch (brec only: set SKIP_REF=1)
 #
-# Environment: IDS (0-59), THREADS (1), PYTHON (/usr/bin/python3, which has python3-torch), BREC (build/bin/brec), REF (../shared/reference/
-# ppgn_reference.py), OUT (bench-ppgn), KERNEL (auto | blas | torch for brec), EPOCHS (model
+# Environment: IDS (0-59), THREADS (1), PYTHON (/usr/bin/python3, which has python3-torch), BREC (build/bin/brec), REF (path of the Python
+# re-creation; required unless SKIP_REF=1), OUT (bench-ppgn), KERNEL (auto | blas | torch for brec), EPOCHS (model
 # default; brec only), SKIP_REF (1 = brec only), REF_OPENBLAS_THREADS (set OPENBLAS_NUM_THREADS
 # for the reference run only; unset = the reference as shipped).
 # Decisions are compared under `--protocol brec_reference` (T² without the factor q, as the reference code
@@ -20,7 +20,10 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 IDS=${IDS:-0-59}
 THREADS=${THREADS:-1}
 BREC=${BREC:-$ROOT/build/bin/brec}
-REF=${REF:-$ROOT/../shared/reference/ppgn_reference.py}
+REF=${REF:-}
+if [[ "${SKIP_REF:-0}" != 1 && ! -f "$REF" ]]; then
+    echo "bench_ppgn.sh: set REF to the Python re-creation of the BREC PPGN pipeline (ppgn_reference.py), or SKIP_REF=1" >&2; exit 2
+fi
 OUT=${OUT:-bench-ppgn}
 KERNEL=${KERNEL:-auto}
 # Debian's python3-torch lives in the system interpreter, not in a pyenv/venv one.

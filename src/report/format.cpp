@@ -58,4 +58,15 @@ bool single_seed_cells(const ReportAnalysis& a) {
     return false;
 }
 
+std::string clique_text(const RankAnalysis& r, std::string (*escape)(const std::string&), const std::string& open,
+                        const std::string& close) {
+    std::string out;
+    for (const auto& c : r.cliques) {
+        std::string g;
+        for (int m : c) g += (g.empty() ? "" : ", ") + escape(r.models[static_cast<std::size_t>(m)]);
+        out += (out.empty() ? "" : "; ") + open + g + close;
+    }
+    return out.empty() ? "none (every pair of models differs by at least CD)" : out;
+}
+
 }  // namespace brec::detail

@@ -12,16 +12,7 @@ namespace {
 using detail::fixed;
 using detail::pvalue;
 
-std::string clique_text(const RankAnalysis& r) {
-    std::string out;
-    for (const auto& c : r.cliques) {
-        std::string g;
-        for (int m : c)
-            g += (g.empty() ? "" : ", ") + latex_escape(r.models[static_cast<std::size_t>(m)]);
-        out += (out.empty() ? "" : "; ") + std::string("\\{") + g + "\\}";
-    }
-    return out.empty() ? "none (every pair of models differs by at least CD)" : out;
-}
+std::string clique_text(const RankAnalysis& r) { return detail::clique_text(r, latex_escape, "\\{", "\\}"); }
 
 /// A floating table around a tabular.
 std::string float_table(const std::string& caption, const Table& t) {

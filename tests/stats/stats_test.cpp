@@ -405,7 +405,7 @@ TEST(Intervals, BootstrapIsSeededAndConsistent) {
 TEST(Friedman, RoundingTimesExampleOfR) {
     // R's ?friedman.test example (Hollander & Wolfe 1973, p. 140): 22 players x 3 methods of
     // rounding first base; R prints Friedman chi-squared = 11.143, df = 2, p-value = 0.003805.
-    // R corrects for ties; Demšar's formula (SPEC §6, chi2) does not: chi2 = chi2_ties · C with
+    // R corrects for ties; Demšar's formula (2006, chi2) does not: chi2 = chi2_ties · C with
     // C = 1 − Σ(t³ − t) / (N k (k² − 1)) = 1 − 24 / 528 (four rows hold one tied pair each).
     const std::vector<std::vector<double>> times = {
         {5.40, 5.50, 5.55}, {5.85, 5.70, 5.75}, {5.20, 5.60, 5.50}, {5.55, 5.50, 5.40},

@@ -1,5 +1,5 @@
 #pragma once
-// Statistics for reporting results across seeds (SPEC §6): confidence intervals, paired tests,
+// Statistics for reporting results across seeds: confidence intervals, paired tests,
 // multiple-comparison correction, Friedman test and Nemenyi critical difference.
 //
 // @article{demsar2006statistical, title={Statistical comparisons of classifiers over multiple data
@@ -50,7 +50,7 @@ std::vector<std::vector<double>> rank_rows(const std::vector<std::vector<double>
 
 struct FriedmanResult {
     std::vector<double> mean_ranks;  ///< per model
-    double chi2 = 0.0;  ///< χ²_F = 12N/(k(k+1)) · [Σ r̄_i² − k(k+1)²/4] (Demšar 2006, SPEC §6)
+    double chi2 = 0.0;  ///< χ²_F = 12N/(k(k+1)) · [Σ r̄_i² − k(k+1)²/4] (Demšar 2006)
     double p_value = 1.0;  ///< upper tail of χ²_{k−1} at chi2
     /// χ²_F divided by the tie correction 1 − Σ(t³ − t) / (N k (k² − 1)) over the tie groups of
     /// every task (the form of R's friedman.test); equals chi2 when no task has tied scores.

@@ -26,4 +26,9 @@ int common_seeds(const ReportAnalysis& a);
 /// Whether some cell has a single seed (and so no interval).
 bool single_seed_cells(const ReportAnalysis& a);
 
+/// The Nemenyi cliques of `r` as "{a, b}; {c}": model names through `escape`, each clique between
+/// `open` and `close`; a sentence saying so when there are none.
+std::string clique_text(const RankAnalysis& r, std::string (*escape)(const std::string&), const std::string& open,
+                        const std::string& close);
+
 }  // namespace brec::detail
