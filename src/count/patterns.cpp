@@ -95,6 +95,7 @@ void add_noninduced_stars(const Graph& g, PatternCounts& out) {
     for (VertexId v = 0; v < g.n(); ++v) {
         const std::uint64_t centre = choose3(g.degree(v));
         out.total[p] += centre;
+        if (out.per_node.empty()) continue;
         std::uint64_t leaf = 0;
         for (VertexId w : g.neighbors(v)) leaf += choose2(g.degree(w) - 1);
         out.per_node[v][p] = centre + leaf;
@@ -188,11 +189,13 @@ Pattern parse_pattern(const std::string& name) {
     throw InvalidArgument("unknown pattern '" + name + "' (known: " + all + ")");
 }
 
-PatternCounts count_patterns(const Graph& g, int max_size) {
-    if (max_size != 3 && max_size != 4) throw InvalidArgument("count_patterns: max_size must be 3 or 4");
-    PatternCounts out;
+namespace {
+
+/// The edge-anchored counter (see the header). Without per-vertex counts, the fourth vertices
+/// adjacent to w only are counted, not visited: they all form the same pattern with {u, v, w}.
+template <bool kPerNode>
+void count_edge_anchored(const Graph& g, int max_size, PatternCounts& out) {
     const VertexId n = g.n();
-    out.per_node.assign(n, {});
     std::vector<std::uint8_t> mark(n, 0);
     std::vector<VertexId> third;  // N(u) u N(v) minus {u, v}
     static const Classify4Table table;
@@ -209,34 +212,65 @@ PatternCounts count_patterns(const Graph& g, int max_size) {
                 if (w != u && !(mark[w] & kAdjU)) third.push_back(w);
             for (VertexId w : third) {
                 const std::uint8_t mw = mark[w];
-                VertexId s[4] = {u, v, w, 0};
-                detect(s, 3, (mw & kAdjU) && (mw & kAdjV) ? idx(Pattern::triangle) : idx(Pattern::path2), out);
+                const int p3 = (mw & kAdjU) && (mw & kAdjV) ? idx(Pattern::triangle) : idx(Pattern::path2);
+                if constexpr (kPerNode) {
+                    const VertexId s[3] = {u, v, w};
+                    detect(s, 3, p3, out);
+                } else {
+                    ++out.total[p3];
+                }
                 if (max_size < 4) continue;
                 for (VertexId x : g.neighbors(w)) mark[x] |= kAdjW;
                 // Fourth vertex: adjacent to u or v (in `third`), or only to w. The detections of
                 // u, v, w are summed in `local` and added once per w.
                 const std::int8_t* row = table.pattern.data() + (mw & 3) * 8;
                 std::array<std::uint64_t, kNumPatterns> local{};
-                auto fourth = [&](VertexId x) {
-                    const int p = row[mark[x] & 7];
-                    ++local[p];
-                    ++out.per_node[x][p];
-                };
-                for (VertexId x : third)
-                    if (x != w) fourth(x);
-                for (VertexId x : g.neighbors(w))
-                    if (x != u && x != v && !(mark[x] & (kAdjU | kAdjV))) fourth(x);
-                for (int p = kNumPatterns3; p < kNumPatterns; ++p) {
-                    out.total[p] += local[p];
-                    out.per_node[u][p] += local[p];
-                    out.per_node[v][p] += local[p];
-                    out.per_node[w][p] += local[p];
+                if constexpr (kPerNode) {
+                    auto fourth = [&](VertexId x) {
+                        const int p = row[mark[x] & 7];
+                        ++local[p];
+                        ++out.per_node[x][p];
+                    };
+                    for (VertexId x : third)
+                        if (x != w) fourth(x);
+                    for (VertexId x : g.neighbors(w))
+                        if (x != u && x != v && !(mark[x] & (kAdjU | kAdjV))) fourth(x);
+                    for (int p = kNumPatterns3; p < kNumPatterns; ++p) {
+                        out.total[p] += local[p];
+                        out.per_node[u][p] += local[p];
+                        out.per_node[v][p] += local[p];
+                        out.per_node[w][p] += local[p];
+                    }
+                } else {
+                    std::uint32_t in_third_adjacent = 0;  // members of `third` adjacent to w
+                    for (VertexId x : third) {
+                        const std::uint8_t mx = mark[x];
+                        in_third_adjacent += (mx >> 2) & 1u;
+                        if (x != w) ++local[row[mx & 7]];
+                    }
+                    const std::uint32_t only_w = g.degree(w) - in_third_adjacent - ((mw & kAdjU) ? 1u : 0u) -
+                                                 ((mw & kAdjV) ? 1u : 0u);
+                    local[row[kAdjW]] += only_w;
+                    for (int p = kNumPatterns3; p < kNumPatterns; ++p) out.total[p] += local[p];
                 }
                 for (VertexId x : g.neighbors(w)) mark[x] &= static_cast<std::uint8_t>(~kAdjW);
             }
             for (VertexId w : g.neighbors(v)) mark[w] &= static_cast<std::uint8_t>(~kAdjV);
         }
         for (VertexId w : g.neighbors(u)) mark[w] = 0;
+    }
+}
+
+}  // namespace
+
+PatternCounts count_patterns(const Graph& g, int max_size, bool per_node) {
+    if (max_size != 3 && max_size != 4) throw InvalidArgument("count_patterns: max_size must be 3 or 4");
+    PatternCounts out;
+    if (per_node) {
+        out.per_node.assign(g.n(), {});
+        count_edge_anchored<true>(g, max_size, out);
+    } else {
+        count_edge_anchored<false>(g, max_size, out);
     }
     // Normalise the multiple detections.
     for (int p = 0; p < kNumPatterns; ++p) {

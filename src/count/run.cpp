@@ -127,7 +127,7 @@ CountFileRun count_file(const CountFileOptions& opt, RunContext& ctx) {
         const std::size_t step = std::max<std::size_t>(1, n / 200);
         parallel_for(n, ctx.threads(), [&](std::size_t i) {
             ctx.throw_if_cancelled();
-            run.counts[i] = count_patterns(c.graphs[i]);
+            run.counts[i] = count_patterns(c.graphs[i], 4, opt.per_node);
             const std::size_t d = ++done;
             if (d % step == 0 || d == n) {
                 std::lock_guard<std::mutex> lock(progress_mutex);

@@ -84,7 +84,7 @@ CountDataset generate_count_dataset(const CountDatasetOptions& opt, RunContext& 
         ctx.throw_if_cancelled();
         Rng rng(stream_seed(opt.seed, i));
         d.graphs[i] = draw_count_dataset_graph(opt.kind, rng);
-        d.counts[i] = count_patterns(d.graphs[i]).total;
+        d.counts[i] = count_patterns(d.graphs[i], 4, false).total;
         const std::size_t k = ++done;
         if (k % step == 0 || k == n) {
             std::lock_guard<std::mutex> lock(progress_mutex);

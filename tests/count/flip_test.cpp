@@ -33,6 +33,9 @@ TEST(CountSweep, CountsMatchReferenceOnThousandsOfRandomGraphs) {
         const auto fast = count_patterns(g);
         ASSERT_EQ(fast.total, ref.counts.total) << "trial " << trial << " n=" << g.n() << " m=" << g.m();
         ASSERT_EQ(fast.per_node, ref.counts.per_node) << "trial " << trial << " n=" << g.n();
+        const auto totals_only = count_patterns(g, 4, false);
+        ASSERT_EQ(totals_only.total, ref.counts.total) << "totals only, trial " << trial;
+        ASSERT_TRUE(totals_only.per_node.empty());
         for (int p = 0; p < kNumCounts; ++p) seen[p] += fast.total[p];
     }
     // Every pattern occurred, so no column was compared as all zeros only.

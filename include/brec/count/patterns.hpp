@@ -74,9 +74,10 @@ struct PatternCounts {
 };
 
 /// Counts connected induced 3-vertex patterns (max_size = 3) or 3- and 4-vertex patterns and the
-/// non-induced 3-star (max_size = 4); the counts of larger patterns stay 0 with max_size = 3.
+/// non-induced 3-star (max_size = 4); the counts of larger patterns stay 0 with max_size = 3. With
+/// per_node = false only the totals are computed (per_node stays empty), about twice as fast.
 /// Complexity: O(N d^(max_size-1)).
-PatternCounts count_patterns(const Graph& g, int max_size = 4);
+PatternCounts count_patterns(const Graph& g, int max_size = 4, bool per_node = true);
 
 /// Occurrences of one induced pattern as vertex sets: count() sets of size() vertices each, every
 /// set sorted ascending, the sets in lexicographic order.
