@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "brec/core/error.hpp"
+#include "count/detail/sets_through_edge.hpp"
 
 namespace brec {
 namespace {
@@ -19,6 +20,39 @@ int classify(int size, int edges, int max_degree) {
         case 6: return idx(Pattern::clique4);
         default: return -1;  // disconnected
     }
+}
+
+/// Pattern of a vertex set from its edges (pairs (i, j) of positions), or -1 when disconnected.
+int classify_set(int size, const std::vector<std::pair<int, int>>& edges) {
+    int deg[4] = {0, 0, 0, 0};
+    int comp[4] = {0, 1, 2, 3};
+    auto find = [&](int x) {
+        while (comp[x] != x) x = comp[x];
+        return x;
+    };
+    for (const auto& [a, b] : edges) {
+        ++deg[a];
+        ++deg[b];
+        comp[find(a)] = find(b);
+    }
+    for (int i = 1; i < size; ++i)
+        if (find(i) != find(0)) return -1;
+    return classify(size, static_cast<int>(edges.size()), *std::max_element(deg, deg + size));
+}
+
+/// The positions (i, j) in a set of each edge bit of detail::for_each_set_through.
+constexpr std::array<std::pair<int, int>, 6> kBitPairs = {{{0, 1}, {0, 2}, {1, 2}, {0, 3}, {1, 3}, {2, 3}}};
+
+template <std::size_t N>
+std::array<std::int8_t, N> make_table(int size) {
+    std::array<std::int8_t, N> table{};
+    for (unsigned mask = 0; mask < N; ++mask) {
+        std::vector<std::pair<int, int>> edges;
+        for (unsigned b = 0; (1u << b) < N; ++b)
+            if (mask & (1u << b)) edges.push_back(kBitPairs[b]);
+        table[mask] = static_cast<std::int8_t>(classify_set(size, edges));
+    }
+    return table;
 }
 
 /// How often the edge iteration detects one occurrence of each pattern (see the header).
@@ -51,6 +85,23 @@ struct Classify4Table {
     }
 };
 
+constexpr std::uint64_t choose2(std::uint64_t d) { return d < 2 ? 0 : d * (d - 1) / 2; }
+constexpr std::uint64_t choose3(std::uint64_t d) { return d < 3 ? 0 : d * (d - 1) * (d - 2) / 6; }
+
+/// The non-induced 3-star: C(deg v, 3) stars centred at v; a leaf v of a star centred at w
+/// shares it with 2 of w's other deg(w) - 1 neighbours. O(N + M).
+void add_noninduced_stars(const Graph& g, PatternCounts& out) {
+    const int p = idx(Pattern::star3_noninduced);
+    for (VertexId v = 0; v < g.n(); ++v) {
+        const std::uint64_t centre = choose3(g.degree(v));
+        out.total[p] += centre;
+        if (out.per_node.empty()) continue;
+        std::uint64_t leaf = 0;
+        for (VertexId w : g.neighbors(v)) leaf += choose2(g.degree(w) - 1);
+        out.per_node[v][p] = centre + leaf;
+    }
+}
+
 void record_brute_force(const Graph& g, const VertexId* set, int size, PatternCounts& out) {
     int edges = 0;
     int deg[4] = {0, 0, 0, 0};
@@ -67,6 +118,32 @@ void record_brute_force(const Graph& g, const VertexId* set, int size, PatternCo
 
 }  // namespace
 
+namespace detail {
+
+const std::array<std::int8_t, 8>& pattern_table3() {
+    static const std::array<std::int8_t, 8> table = make_table<8>(3);
+    return table;
+}
+
+const std::array<std::int8_t, 64>& pattern_table4() {
+    static const std::array<std::int8_t, 64> table = make_table<64>(4);
+    return table;
+}
+
+bool is_smallest_edge(const VertexId* s, int size, unsigned mask, unsigned bit) {
+    auto key = [&](unsigned b) {
+        const auto [i, j] = kBitPairs[b];
+        return std::make_pair(std::min(s[i], s[j]), std::max(s[i], s[j]));
+    };
+    const int bits = size == 3 ? 3 : 6;
+    const auto mine = key(bit);
+    for (int b = 0; b < bits; ++b)
+        if ((mask & (1u << b)) && static_cast<unsigned>(b) != bit && key(static_cast<unsigned>(b)) < mine) return false;
+    return true;
+}
+
+}  // namespace detail
+
 const char* pattern_name(Pattern p) {
     switch (p) {
         case Pattern::path2: return "2-path";
@@ -77,25 +154,48 @@ const char* pattern_name(Pattern p) {
         case Pattern::tailed_triangle: return "tailed-triangle";
         case Pattern::diamond: return "chordal-cycle";
         case Pattern::clique4: return "4-clique";
+        case Pattern::star3_noninduced: return "3-star-noninduced";
     }
     return "?";
 }
 
+std::vector<Pattern> all_patterns() {
+    std::vector<Pattern> out;
+    for (int p = 0; p < kNumCounts; ++p) out.push_back(static_cast<Pattern>(p));
+    return out;
+}
+
+int pattern_size(Pattern p) { return static_cast<int>(p) < kNumPatterns3 ? 3 : 4; }
+
+int pattern_diameter(Pattern p) {
+    switch (p) {
+        case Pattern::triangle:
+        case Pattern::clique4: return 1;
+        case Pattern::path3: return 3;
+        default: return 2;
+    }
+}
+
+bool is_induced(Pattern p) { return p != Pattern::star3_noninduced; }
+
 Pattern parse_pattern(const std::string& name) {
-    for (int p = 0; p < kNumPatterns; ++p)
+    for (int p = 0; p < kNumCounts; ++p)
         if (name == pattern_name(static_cast<Pattern>(p))) return static_cast<Pattern>(p);
     if (name == "diamond") return Pattern::diamond;
     if (name == "paw") return Pattern::tailed_triangle;
+    if (name == "3-star-not-induced") return Pattern::star3_noninduced;
     std::string all;
-    for (int p = 0; p < kNumPatterns; ++p) all += std::string(all.empty() ? "" : ", ") + pattern_name(static_cast<Pattern>(p));
+    for (int p = 0; p < kNumCounts; ++p) all += std::string(all.empty() ? "" : ", ") + pattern_name(static_cast<Pattern>(p));
     throw InvalidArgument("unknown pattern '" + name + "' (known: " + all + ")");
 }
 
-PatternCounts count_patterns(const Graph& g, int max_size) {
-    if (max_size != 3 && max_size != 4) throw InvalidArgument("count_patterns: max_size must be 3 or 4");
-    PatternCounts out;
+namespace {
+
+/// The edge-anchored counter (see the header). Without per-vertex counts, the fourth vertices
+/// adjacent to w only are counted, not visited: they all form the same pattern with {u, v, w}.
+template <bool kPerNode>
+void count_edge_anchored(const Graph& g, int max_size, PatternCounts& out) {
     const VertexId n = g.n();
-    out.per_node.assign(n, {});
     std::vector<std::uint8_t> mark(n, 0);
     std::vector<VertexId> third;  // N(u) u N(v) minus {u, v}
     static const Classify4Table table;
@@ -112,28 +212,46 @@ PatternCounts count_patterns(const Graph& g, int max_size) {
                 if (w != u && !(mark[w] & kAdjU)) third.push_back(w);
             for (VertexId w : third) {
                 const std::uint8_t mw = mark[w];
-                VertexId s[4] = {u, v, w, 0};
-                detect(s, 3, (mw & kAdjU) && (mw & kAdjV) ? idx(Pattern::triangle) : idx(Pattern::path2), out);
+                const int p3 = (mw & kAdjU) && (mw & kAdjV) ? idx(Pattern::triangle) : idx(Pattern::path2);
+                if constexpr (kPerNode) {
+                    const VertexId s[3] = {u, v, w};
+                    detect(s, 3, p3, out);
+                } else {
+                    ++out.total[p3];
+                }
                 if (max_size < 4) continue;
                 for (VertexId x : g.neighbors(w)) mark[x] |= kAdjW;
                 // Fourth vertex: adjacent to u or v (in `third`), or only to w. The detections of
                 // u, v, w are summed in `local` and added once per w.
                 const std::int8_t* row = table.pattern.data() + (mw & 3) * 8;
                 std::array<std::uint64_t, kNumPatterns> local{};
-                auto fourth = [&](VertexId x) {
-                    const int p = row[mark[x] & 7];
-                    ++local[p];
-                    ++out.per_node[x][p];
-                };
-                for (VertexId x : third)
-                    if (x != w) fourth(x);
-                for (VertexId x : g.neighbors(w))
-                    if (x != u && x != v && !(mark[x] & (kAdjU | kAdjV))) fourth(x);
-                for (int p = kNumPatterns3; p < kNumPatterns; ++p) {
-                    out.total[p] += local[p];
-                    out.per_node[u][p] += local[p];
-                    out.per_node[v][p] += local[p];
-                    out.per_node[w][p] += local[p];
+                if constexpr (kPerNode) {
+                    auto fourth = [&](VertexId x) {
+                        const int p = row[mark[x] & 7];
+                        ++local[p];
+                        ++out.per_node[x][p];
+                    };
+                    for (VertexId x : third)
+                        if (x != w) fourth(x);
+                    for (VertexId x : g.neighbors(w))
+                        if (x != u && x != v && !(mark[x] & (kAdjU | kAdjV))) fourth(x);
+                    for (int p = kNumPatterns3; p < kNumPatterns; ++p) {
+                        out.total[p] += local[p];
+                        out.per_node[u][p] += local[p];
+                        out.per_node[v][p] += local[p];
+                        out.per_node[w][p] += local[p];
+                    }
+                } else {
+                    std::uint32_t in_third_adjacent = 0;  // members of `third` adjacent to w
+                    for (VertexId x : third) {
+                        const std::uint8_t mx = mark[x];
+                        in_third_adjacent += (mx >> 2) & 1u;
+                        if (x != w) ++local[row[mx & 7]];
+                    }
+                    const std::uint32_t only_w = g.degree(w) - in_third_adjacent - ((mw & kAdjU) ? 1u : 0u) -
+                                                 ((mw & kAdjV) ? 1u : 0u);
+                    local[row[kAdjW]] += only_w;
+                    for (int p = kNumPatterns3; p < kNumPatterns; ++p) out.total[p] += local[p];
                 }
                 for (VertexId x : g.neighbors(w)) mark[x] &= static_cast<std::uint8_t>(~kAdjW);
             }
@@ -141,12 +259,65 @@ PatternCounts count_patterns(const Graph& g, int max_size) {
         }
         for (VertexId w : g.neighbors(u)) mark[w] = 0;
     }
+}
+
+}  // namespace
+
+PatternCounts count_patterns(const Graph& g, int max_size, bool per_node) {
+    if (max_size != 3 && max_size != 4) throw InvalidArgument("count_patterns: max_size must be 3 or 4");
+    PatternCounts out;
+    if (per_node) {
+        out.per_node.assign(g.n(), {});
+        count_edge_anchored<true>(g, max_size, out);
+    } else {
+        count_edge_anchored<false>(g, max_size, out);
+    }
     // Normalise the multiple detections.
     for (int p = 0; p < kNumPatterns; ++p) {
         BREC_ASSERT(out.total[p] % kDetections[p] == 0);
         out.total[p] /= kDetections[p];
         for (auto& row : out.per_node) row[p] /= kDetections[p];
     }
+    if (max_size == 4) add_noninduced_stars(g, out);
+    return out;
+}
+
+InstanceList list_instances(const Graph& g, Pattern p) {
+    if (!is_induced(p))
+        throw InvalidArgument(std::string("cannot list the occurrences of ") + pattern_name(p) +
+                              ": they are (centre, leaves) choices, not vertex sets; count it instead");
+    InstanceList out;
+    out.size = pattern_size(p);
+    const int want = static_cast<int>(p);
+    const auto& t3 = detail::pattern_table3();
+    const auto& t4 = detail::pattern_table4();
+    std::vector<std::uint8_t> mark(g.n(), 0);
+    std::vector<VertexId> third;
+    for (VertexId u = 0; u < g.n(); ++u)
+        for (VertexId v : g.neighbors(u)) {
+            if (v <= u) continue;
+            detail::for_each_set_through(g, u, v, out.size, mark, third, [&](const VertexId* s, int size, unsigned mask) {
+                if (size != out.size || (size == 3 ? t3[mask] : t4[mask]) != want) return;
+                if (!detail::is_smallest_edge(s, size, mask, 0)) return;
+                VertexId sorted[4];
+                std::copy(s, s + size, sorted);
+                std::sort(sorted, sorted + size);
+                out.vertices.insert(out.vertices.end(), sorted, sorted + size);
+            });
+        }
+    // Sort the sets lexicographically.
+    const std::size_t count = out.count();
+    std::vector<std::size_t> order(count);
+    for (std::size_t i = 0; i < count; ++i) order[i] = i;
+    const auto k = static_cast<std::size_t>(out.size);
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return std::lexicographical_compare(out.vertices.begin() + a * k, out.vertices.begin() + (a + 1) * k,
+                                            out.vertices.begin() + b * k, out.vertices.begin() + (b + 1) * k);
+    });
+    std::vector<VertexId> sorted;
+    sorted.reserve(out.vertices.size());
+    for (std::size_t i : order) sorted.insert(sorted.end(), out.vertices.begin() + i * k, out.vertices.begin() + (i + 1) * k);
+    out.vertices = std::move(sorted);
     return out;
 }
 
@@ -177,6 +348,18 @@ PatternCounts count_patterns_brute_force(const Graph& g, int max_size) {
                 for (s[3] = s[2] + 1; s[3] < n; ++s[3])
                     if (connected(s, 4)) record_brute_force(g, s, 4, out);
             }
+    if (max_size < 4) return out;
+    // Non-induced 3-stars from the definition: every centre and every 3 of its neighbours.
+    const int star = idx(Pattern::star3_noninduced);
+    for (VertexId c = 0; c < n; ++c) {
+        const auto nb = g.neighbors(c);
+        for (std::size_t a = 0; a < nb.size(); ++a)
+            for (std::size_t b = a + 1; b < nb.size(); ++b)
+                for (std::size_t d = b + 1; d < nb.size(); ++d) {
+                    ++out.total[star];
+                    for (VertexId x : {c, nb[a], nb[b], nb[d]}) ++out.per_node[x][star];
+                }
+    }
     return out;
 }
 

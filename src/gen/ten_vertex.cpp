@@ -220,7 +220,7 @@ std::vector<std::vector<std::uint64_t>> extension_subclasses(const std::vector<s
             const auto counts = count_patterns(g, kind == "S3" ? 3 : 4);
             for (VertexId v = 0; v < n; ++v) {
                 std::uint64_t h = 0x1234567ULL;
-                for (auto c : counts.per_node[v]) h = splitmix64(h + c);
+                for (int p = 0; p < kNumPatterns; ++p) h = splitmix64(h + counts.per_node[v][p]);
                 init[v] = h;
             }
         } else if (kind == "N1") {

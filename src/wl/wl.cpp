@@ -173,8 +173,15 @@ WlResult run_distance_wl(const Graph& g, const Graph& h, const WlOptions& opt, b
 
 WlResult run_pattern_wl(const Graph& g, const Graph& h, const WlOptions& opt, int size) {
     const auto cg = count_patterns(g, size), ch = count_patterns(h, size);
-    std::vector<std::array<std::uint64_t, kNumPatterns>> values(cg.per_node);
-    values.insert(values.end(), ch.per_node.begin(), ch.per_node.end());
+    // The induced patterns only (the non-induced 3-star is a function of degrees).
+    std::vector<std::array<std::uint64_t, kNumPatterns>> values;
+    values.reserve(cg.per_node.size() + ch.per_node.size());
+    for (const auto* c : {&cg, &ch})
+        for (const auto& row : c->per_node) {
+            std::array<std::uint64_t, kNumPatterns> induced{};
+            std::copy(row.begin(), row.begin() + kNumPatterns, induced.begin());
+            values.push_back(induced);
+        }
     const auto initial = with_labels(rank_values(values), g, h, opt.use_node_labels);
     return from_outcome(detail::refine_union(detail::make_union(g, h), initial, opt.max_rounds));
 }

@@ -30,7 +30,7 @@ using clitest::write_file;
 TEST(Cli, HelpExitsZeroAndListsCommands) {
     const Result r = brec("--help");
     EXPECT_EQ(r.code, 0);
-    for (const char* c : {"info", "convert", "wl", "certify", "generate", "eval", "report", "dedup"})
+    for (const char* c : {"info", "convert", "wl", "certify", "generate", "eval", "report", "dedup", "count"})
         EXPECT_NE(r.out.find(c), std::string::npos) << c;
     EXPECT_EQ(brec("wl --help").code, 0);
     EXPECT_EQ(brec("certify --help").code, 0);
@@ -52,7 +52,7 @@ TEST(Cli, HelpListsOneLinePerCommandAndTheDetailsStayWithTheCommand) {
         names.push_back(line.substr(2, line.find(' ', 2) - 2));
     }
     EXPECT_EQ(names, (std::vector<std::string>{"info", "convert", "wl", "certify", "generate", "show", "eval", "report",
-                                               "stats", "dedup", "export", "rpc"}));
+                                               "stats", "dedup", "count", "export", "rpc"}));
     // The long description moved to the command's own help.
     const Result wl = brec("wl --help");
     EXPECT_EQ(wl.code, 0);
