@@ -62,6 +62,7 @@ int run_eval(EvalArgs args, RunContext& ctx) {
     opt.torch_threads = args.torch_threads > 0 ? args.torch_threads : std::max(1, hw / args.pairs.jobs);
     opt.single_thread_below = args.torch_threads > 0 ? 0 : 32;
     set_torch_threads(opt.torch_threads);
+    set_blas_threads(args.pairs.jobs > 1 ? 1 : opt.torch_threads);
     tune_cpu_allocator();
     args.run.jobs = args.pairs.jobs;
     args.run.dataset = args.pairs.dataset.empty() ? sel.dataset.path : args.pairs.dataset;

@@ -7,6 +7,8 @@
 #include <malloc.h>
 #endif
 
+#include <dlfcn.h>
+
 #include "brec/core/error.hpp"
 
 namespace brec {
@@ -36,6 +38,12 @@ int set_torch_threads(int threads) {
     const int previous = at::get_num_threads();
     if (threads > 0) at::set_num_threads(threads);
     return previous;
+}
+
+void set_blas_threads(int threads) {
+    using SetThreadsFn = void (*)(int);
+    if (threads <= 0) return;
+    if (auto* set = reinterpret_cast<SetThreadsFn>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"))) set(threads);
 }
 
 void tune_cpu_allocator() {

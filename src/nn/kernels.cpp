@@ -9,6 +9,7 @@
 #include <ATen/Parallel.h>
 
 #include "brec/core/error.hpp"
+#include "brec/nn/device.hpp"
 
 namespace brec::nn_kernels {
 namespace {
@@ -21,15 +22,13 @@ using torch::autograd::tensor_list;
 using SgemmFn = void (*)(const char*, const char*, const int*, const int*, const int*, const float*,
                          const float*, const int*, const float*, const int*, const float*, float*,
                          const int*);
-using SetThreadsFn = void (*)(int);
 
 SgemmFn resolve_sgemm() {
     auto* f = reinterpret_cast<SgemmFn>(dlsym(RTLD_DEFAULT, "sgemm_"));
     if (f == nullptr) return nullptr;
     // The kernels parallelise over independent products; a BLAS that threads every small call
     // itself spins its own pool against ours (measured 4-5x slower at n = 198 under load).
-    if (auto* set = reinterpret_cast<SetThreadsFn>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
-        set(1);
+    set_blas_threads(1);
     return f;
 }
 

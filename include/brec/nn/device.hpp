@@ -17,6 +17,13 @@ torch::Device parse_device(const std::string& text);
 /// returns the previous value; threads <= 0 leaves it unchanged.
 int set_torch_threads(int threads);
 
+/// Sets the threads of the BLAS library LibTorch's CPU matrix products call, when that BLAS is
+/// OpenBLAS (it keeps one process-wide pool of its own, independent of OpenMP's per-thread count);
+/// a no-op for other BLAS libraries. Pairs that run in parallel must use 1: two jobs calling a
+/// threaded OpenBLAS at once spin against each other (measured: NGNN on srg(35,18,9,9) pairs ran
+/// 8x slower per pair with --jobs 2 than with --jobs 1).
+void set_blas_threads(int threads);
+
 /// Process-wide tuning of the C allocator for LibTorch's large CPU tensors (glibc; a no-op
 /// elsewhere): blocks up to 32 MiB come from the heap instead of a fresh mmap() each, and freed
 /// heap memory is kept for reuse instead of being returned to the system at once. Without it every
