@@ -24,9 +24,12 @@
 #include "common/temp_cleanup.hpp"
 #include "brec/io/tu.hpp"
 #include "brec/iso/iso.hpp"
+#include "common/test_util.hpp"
 
 namespace brec {
 namespace {
+
+using testing::error_of;
 
 const std::string kFixture = std::string(BREC_SOURCE_DIR) + "/tests/data/tu_dedup";
 
@@ -227,6 +230,9 @@ TEST(DedupSplit, ReadsAllFileFormats) {
     EXPECT_EQ(f[0].train, (std::vector<std::size_t>{0, 3}));
     EXPECT_EQ(f[0].test, (std::vector<std::size_t>{1, 2}));
     EXPECT_EQ(f[1].train, (std::vector<std::size_t>{1}));
+    // A number beyond the range of a double is bad input named with file and line, like a syntax error.
+    write(dir + "/overflow.json", "[{\"test\": [1],\n  \"train\": [1e999]}]");
+    EXPECT_NE(error_of([&] { read_split_file(dir + "/overflow.json", 5); }).find("overflow.json:2:"), std::string::npos);
     write(dir + "/one.txt", "1\n5\n");
     f = read_split_file(dir + "/one.txt", 5, /*one_based=*/true);
     EXPECT_EQ(f[0].test, (std::vector<std::size_t>{0, 4}));

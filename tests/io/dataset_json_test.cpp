@@ -84,5 +84,24 @@ TEST(DatasetJson, ErrorsNameLineColumnOrJsonPath) {
     EXPECT_NE(err(R"({"pairs": [{"id": 1}]})").find("/pairs/0: expected a pair"), std::string::npos);
 }
 
+TEST(DatasetJson, NlohmannExceptionsBecomeParseErrorsWithAPosition) {
+    // The fuzzing reproducer: a number beyond the range of a double makes nlohmann throw
+    // out_of_range, not parse_error; it escaped the reader ("internal error", exit 1).
+    const std::string repro =
+        read_text_file(std::string(BREC_SOURCE_DIR) + "/tests/fuzz/corpus/json/json-abort.bin");
+    const std::string e = err(repro);
+    EXPECT_NE(e.find("d.json:1:"), std::string::npos) << e;
+    EXPECT_NE(e.find("invalid JSON: number overflow parsing '4.4"), std::string::npos) << e;
+    EXPECT_EQ(e.find("json.exception"), std::string::npos) << e;
+    EXPECT_NE(err("{\"graphs\": [\n  {\"n\": 4.4e444400, \"edges\": []}]}").find("d.json:2:"), std::string::npos);
+    EXPECT_NE(err("{\"pairs\": [-1e400]}").find("number overflow parsing '-1e400'"), std::string::npos);
+    // Syntax errors keep their line and column, without nlohmann's own position text.
+    EXPECT_NE(err("{\"graphs\": [\n  {\"n\": 2,, }]}").find("d.json:2:11: invalid JSON: syntax error while parsing"),
+              std::string::npos)
+        << err("{\"graphs\": [\n  {\"n\": 2,, }]}");
+    EXPECT_THROW(parse_json_document("[1e400]", "x.json"), ParseError);
+    EXPECT_EQ(parse_json_document("[1e300]", "x.json")[0], 1e300);
+}
+
 }  // namespace
 }  // namespace brec

@@ -43,8 +43,13 @@ struct JsonDataset {
     std::vector<GraphPairRecord> pairs;  ///< when paired
 };
 
+/// Parses JSON text. Throws ParseError naming `source`, the line and the column for a syntax
+/// error or a number beyond the range of a double (e.g. 1e999), never an nlohmann exception.
+nlohmann::json parse_json_document(const std::string& text, const std::string& source);
+
 /// Parses a dataset JSON document. Syntax errors name the line and column; structural errors
-/// name the JSON path (e.g. "/pairs/12/a/edges/3"). Throws ParseError.
+/// name the JSON path (e.g. "/pairs/12/a/edges/3"). Throws ParseError (or ResourceLimit for a
+/// graph above the vertex limit), never an nlohmann exception.
 JsonDataset parse_dataset_json(const std::string& text, const std::string& source);
 /// Reads a dataset JSON file (IoError when it cannot be read).
 JsonDataset read_dataset_json(const std::string& path);
