@@ -60,19 +60,22 @@ void split_fields(std::string_view line, std::vector<std::string_view>& out) {
     }
 }
 
+/// An integer column: an optional sign and decimal digits, parsed as an integer (never through a
+/// double, whose conversion back is undefined outside the int64 range). An integral decimal such as
+/// "3.0" (some exports write labels that way) is accepted; exponents such as "1e3" are not.
 std::int64_t parse_int(std::string_view s, const std::string& file, std::int64_t line, const char* what) {
     if (s.empty()) throw ParseError(file, line, std::string("empty ") + what + ", expected an integer");
+    std::string_view whole = s;
+    if (const std::size_t dot = s.find('.'); dot != std::string_view::npos && dot + 1 < s.size() &&
+                                             s.find_first_not_of('0', dot + 1) == std::string_view::npos)
+        whole = s.substr(0, dot);
     std::int64_t v = 0;
-    if (!parse_int64(s, v)) {
-        // Accept integral floats such as "3.0" (some exports write labels that way).
-        const std::string copy(s);
-        char* end = nullptr;
-        const double d = std::strtod(copy.c_str(), &end);
-        if (end == copy.c_str() + copy.size() && !copy.empty() && d == static_cast<double>(static_cast<std::int64_t>(d)))
-            return static_cast<std::int64_t>(d);
-        throw ParseError(file, line, std::string(what) + " '" + copy + "' is not an integer");
-    }
-    return v;
+    if (parse_int64(whole, v)) return v;
+    const std::string_view digits = whole.substr(!whole.empty() && (whole[0] == '-' || whole[0] == '+') ? 1 : 0);
+    const bool integral = !digits.empty() && digits.find_first_not_of("0123456789") == std::string_view::npos;
+    throw ParseError(file, line,
+                     std::string(what) + " '" + std::string(s) + "' " +
+                         (integral ? "is out of range for a 64-bit integer" : "is not an integer"));
 }
 
 double parse_double(std::string_view s, const std::string& file, std::int64_t line) {

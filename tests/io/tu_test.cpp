@@ -7,6 +7,9 @@
 
 #include <fstream>
 #include <functional>
+#include <limits>
+#include <utility>
+#include <vector>
 
 #include "brec/core/error.hpp"
 #include "brec/io/files.hpp"
@@ -122,6 +125,41 @@ TEST(TuFormat, MalformedFilesNameFileLineAndProblem) {
     const std::string noind = make("noind", "1, 2\n", "", "");
     EXPECT_NE(error_of([&] { read_tu_dataset(noind); }).find("cannot open"), std::string::npos);
     EXPECT_THROW(read_tu_dataset("/nonexistent/dir"), IoError);
+}
+
+TEST(TuFormat, IntegersAreParsedAsIntegersWithRangeChecks) {
+    const std::string d = fresh_dir("ints");
+    ::mkdir(d.c_str(), 0755);
+    write(d + "/X_A.txt", "1, 2\n2, 1\n");
+    write(d + "/X_graph_indicator.txt", "1\n1\n");
+    auto graph_label = [&](const std::string& text) {
+        write(d + "/X_graph_labels.txt", "\n" + text + "\n");
+        return error_of([&] { read_tu_dataset(d); });
+    };
+    // The fuzzing reproducer: a label beyond the int64 range used to go through a double and an
+    // undefined conversion back to an integer.
+    const std::string repro =
+        read_text_file(std::string(BREC_SOURCE_DIR) + "/tests/fuzz/corpus/tu/tu-float-label.bin");
+    const std::string label = repro.substr(repro.rfind('\0') + 1, 11);
+    ASSERT_EQ(label, "6.66667e+24");
+    EXPECT_NE(graph_label(label).find("X_graph_labels.txt:2: graph label '6.66667e+24' is not an integer"),
+              std::string::npos);
+    // Exponents are not integers, even integral ones; integers beyond int64 are out of range.
+    EXPECT_NE(graph_label("1e0").find("X_graph_labels.txt:2: graph label '1e0' is not an integer"), std::string::npos);
+    EXPECT_NE(graph_label("9223372036854775808").find("'9223372036854775808' is out of range for a 64-bit integer"),
+              std::string::npos);
+    EXPECT_NE(graph_label("-9223372036854775809.0").find("is out of range"), std::string::npos);
+    EXPECT_NE(graph_label("3.5").find("'3.5' is not an integer"), std::string::npos);
+    EXPECT_NE(graph_label("3.").find("'3.' is not an integer"), std::string::npos);
+    // Integral decimals (written by some exports) and the int64 extremes are read exactly.
+    for (const auto& [text, value] : std::vector<std::pair<std::string, Label>>{
+             {"3.0", 3}, {"-2.00", -2}, {"+7", 7}, {"9223372036854775807", std::numeric_limits<Label>::max()},
+             {"-9223372036854775808", std::numeric_limits<Label>::min()}}) {
+        EXPECT_EQ(graph_label(text), "") << text;
+        EXPECT_EQ(read_tu_dataset(d).graph_labels, (std::vector<Label>{value})) << text;
+    }
+    write(d + "/X_A.txt", "1, 2\n2, 1e0\n");
+    EXPECT_NE(error_of([&] { read_tu_dataset(d); }).find("X_A.txt:2: node id '1e0' is not an integer"), std::string::npos);
 }
 
 TEST(TuFormat, AttributesExtraFilesAndOverwriteWithoutStaleFiles) {
