@@ -248,6 +248,22 @@ TEST(PairSelection, CategoriesGroupsRangesShards) {
     EXPECT_EQ(parse_id_ranges("3,1-2,2").intervals(), (std::vector<IdRanges::Interval>{{1, 3}}));
 }
 
+TEST(Graph6, DeclaredSizesThatTheBytesCannotHoldAreRejectedBeforeBuilding) {
+    // The fuzzing reproducer: a valid 9-byte sparse6 record of 31,161 vertices (sparse6 spends no
+    // bytes on vertices without edges); the fuzz target no longer writes its 80 MB graph6 form.
+    const std::string repro =
+        read_text_file(std::string(BREC_SOURCE_DIR) + "/tests/fuzz/corpus/graph6/graph6-timeout.bin");
+    const Graph g = parse_graph6_or_sparse6(repro);
+    EXPECT_EQ(g.n(), 31161u);
+    EXPECT_EQ(g.m(), 0u);
+    // graph6 spends n(n-1)/2 bits on every record, so its size field is checked against the bytes
+    // that follow before anything is built: the same size field with 4 data bytes is truncated.
+    const std::string e = error_of([&] { parse_graph6(repro.substr(1), SourcePos{"big.g6", 3}); });
+    EXPECT_NE(e.find("big.g6:3:9: graph6 record for n=31161 needs 80914730 data bytes, found 4 (truncated)"),
+              std::string::npos)
+        << e;
+}
+
 TEST(PairSelection, IdRangesStayIntervals) {
     // The fuzzing reproducer: "0-70981333" used to become 70,981,334 ids in a vector (1 GB, 4 s).
     const std::string repro =
