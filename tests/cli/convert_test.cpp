@@ -129,6 +129,12 @@ TEST(CliConvert, MalformedInputsExitTwoWithOneLineAndNoOutput) {
         {"bad.json", "{\"graphs\": [", "invalid JSON"},
         {"range.el", "n 3\n0 7\n", ":2: vertex id 7 out of range for 'n 3'"},
         {"neg.el", "0 -2\n", ":1: vertex id -2 is below 0"},
+        // Fuzzing reproducers: a number beyond the range of a double (nlohmann's out_of_range used to
+        // escape as "internal error", exit 1) and '|S0' items that no byte count bounds.
+        {"overflow.json", "{\"graphs\":[{\"n\":4.4e444400,\"edges\":[]}]}", ":1:"},
+        {"overflow2.json", "{\"graphs\":[{\"n\":4.4e444400,\"edges\":[]}]}", "number overflow parsing '4.4e444400'"},
+        {"abort.json", brec::read_text_file(kSrc + "/tests/fuzz/corpus/json/json-abort.bin"), ":1:"},
+        {"zero.npy", brec::read_text_file(kSrc + "/tests/fuzz/corpus/npy/npy-huge-alloc.bin"), "has items of width 0"},
     };
     for (const Case& c : cases) {
         const std::string in = write_file(c.name, c.content);
@@ -150,6 +156,17 @@ TEST(CliConvert, MalformedInputsExitTwoWithOneLineAndNoOutput) {
     expect_one_line_error(brec("convert " + tu + " --to graph6 --out " + out), "Q_A.txt:2:");
     expect_one_line_error(brec("convert " + tu + " --to graph6 --out " + out), "out of range");
     EXPECT_FALSE(brec::file_exists(out));
+    // A graph label beyond the int64 range (a fuzzing reproducer) is not an integer, not undefined behaviour.
+    std::ofstream(tu + "/Q_A.txt") << "1, 2\n2, 1\n";
+    std::ofstream(tu + "/Q_graph_labels.txt") << "6.66667e+24\n";
+    expect_one_line_error(brec("convert " + tu + " --to json --out " + out),
+                          "Q_graph_labels.txt:1: graph label '6.66667e+24' is not an integer");
+    std::ofstream(tu + "/Q_graph_labels.txt") << "99999999999999999999\n";
+    expect_one_line_error(brec("convert " + tu + " --to json --out " + out), "Q_graph_labels.txt:1: graph label "
+                                                                             "'99999999999999999999' is out of range");
+    EXPECT_FALSE(brec::file_exists(out));
+    std::remove((tu + "/Q_graph_labels.txt").c_str());
+    std::ofstream(tu + "/Q_A.txt") << "1, 2\n2, 9\n";
     // A TU output that fails leaves no directory behind.
     const std::string tu_out = temp_path("tu_never");
     expect_one_line_error(brec("convert " + tu + " --to tu --out " + tu_out), "out of range");
