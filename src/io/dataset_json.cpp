@@ -61,6 +61,36 @@ struct ErrorOffset : nlohmann::json_sax<nlohmann::json> {
     }
 };
 
+/// A "node_label_rows" / "edge_label_rows" table: non-empty rows of integers.
+std::vector<std::vector<Label>> label_rows_from_json(const nlohmann::json& j, const std::string& where) {
+    if (!j.is_array() || j.empty()) fail(where, "expected a non-empty array of label rows [[3, 1], ...]");
+    std::vector<std::vector<Label>> rows;
+    for (std::size_t i = 0; i < j.size(); ++i) {
+        const std::string at = where + "/" + std::to_string(i);
+        if (!j[i].is_array() || j[i].empty()) fail(at, "expected a label row (a non-empty array of integers)");
+        std::vector<Label> row;
+        for (const auto& x : j[i]) row.push_back(integer(x, at, "label column"));
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+/// Every label id of the graphs has a row in the table (when there is one).
+void check_label_ids(const std::vector<Graph>& graphs, const LabelRows& rows, const std::string& base) {
+    auto check = [&](Label id, std::size_t count, std::size_t graph, const char* kind) {
+        if (id < 0 || static_cast<std::size_t>(id) >= count)
+            fail(base + "/graphs/" + std::to_string(graph) + "/" + kind + "_labels",
+                 std::string(kind) + " label " + std::to_string(id) + " has no row in \"" + kind +
+                     "_label_rows\" (" + std::to_string(count) + " rows)");
+    };
+    for (std::size_t i = 0; i < graphs.size(); ++i) {
+        if (!rows.node.empty())
+            for (Label id : graphs[i].node_labels()) check(id, rows.node.size(), i, "node");
+        if (!rows.edge.empty())
+            for (const auto& [u, v] : graphs[i].edges()) check(graphs[i].edge_label(u, v), rows.edge.size(), i, "edge");
+    }
+}
+
 nlohmann::json header() {
     nlohmann::json j = nlohmann::json::object();
     j["format"] = kFormat;
@@ -137,7 +167,8 @@ Graph graph_from_json(const nlohmann::json& j, const std::string& where) {
     }
 }
 
-nlohmann::json graphs_to_json(const std::vector<Graph>& graphs, const std::vector<Label>& graph_labels) {
+nlohmann::json graphs_to_json(const std::vector<Graph>& graphs, const std::vector<Label>& graph_labels,
+                              const LabelRows& label_rows) {
     if (!graph_labels.empty() && graph_labels.size() != graphs.size())
         throw InvalidArgument("graphs_to_json: " + std::to_string(graph_labels.size()) +
                               " graph labels for " + std::to_string(graphs.size()) + " graphs");
@@ -149,6 +180,8 @@ nlohmann::json graphs_to_json(const std::vector<Graph>& graphs, const std::vecto
         arr.push_back(std::move(g));
     }
     j["graphs"] = std::move(arr);
+    if (!label_rows.node.empty()) j["node_label_rows"] = label_rows.node;
+    if (!label_rows.edge.empty()) j["edge_label_rows"] = label_rows.edge;
     return j;
 }
 
@@ -190,6 +223,11 @@ JsonDataset dataset_from_json(const nlohmann::json& doc, const std::string& sour
             out.graphs.push_back(graph_from_json(arr[i], where));
             if (with_label) out.graph_labels.push_back(integer(arr[i]["label"], where + "/label", "graph label"));
         }
+        if (doc.contains("node_label_rows"))
+            out.label_rows.node = label_rows_from_json(doc["node_label_rows"], base + "/node_label_rows");
+        if (doc.contains("edge_label_rows"))
+            out.label_rows.edge = label_rows_from_json(doc["edge_label_rows"], base + "/edge_label_rows");
+        check_label_ids(out.graphs, out.label_rows, base);
         return out;
     }
     out.paired = true;

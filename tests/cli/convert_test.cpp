@@ -113,6 +113,32 @@ TEST(CliConvert, EdgeListOptionsAndWarnings) {
     EXPECT_NE(q.out.find("converted 1 graphs from edgelist"), std::string::npos) << q.out;
 }
 
+TEST(CliConvert, MultiColumnTuLabelsSurviveTuAndJsonRoundTrips) {
+    const std::string tu = temp_path("multicol");
+    std::system(("rm -rf '" + tu + "'").c_str());
+    ::mkdir(tu.c_str(), 0755);
+    const std::string node_rows = "0, 2\n1, 0\n0, 3\n1, 0\n", edge_rows = "4, 1\n4, 1\n4, 9\n4, 9\n";
+    std::ofstream(tu + "/MC_A.txt") << "1, 2\n2, 1\n3, 4\n4, 3\n";
+    std::ofstream(tu + "/MC_graph_indicator.txt") << "1\n1\n2\n2\n";
+    std::ofstream(tu + "/MC_graph_labels.txt") << "0\n1\n";
+    std::ofstream(tu + "/MC_node_labels.txt") << "0,2\n1 0\n0, 3\n1, 0\n";
+    std::ofstream(tu + "/MC_edge_labels.txt") << edge_rows;
+    // TU -> JSON -> TU and TU -> TU keep every column.
+    const std::string json = temp_path("multicol.json"), back = temp_path("multicol_back"), copy = temp_path("multicol_copy");
+    std::system(("rm -rf '" + back + "' '" + copy + "'").c_str());
+    ASSERT_EQ(brec("convert " + tu + " --to json --out " + json).code, 0);
+    EXPECT_EQ(nlohmann::json::parse(brec::read_text_file(json))["node_label_rows"],
+              nlohmann::json::parse("[[0, 2], [1, 0], [0, 3]]"));
+    ASSERT_EQ(brec("convert " + json + " --to tu --tu-name MC --out " + back).code, 0);
+    ASSERT_EQ(brec("convert " + tu + " --to tu --tu-name MC --out " + copy).code, 0);
+    for (const std::string& dir : {back, copy}) {
+        SCOPED_TRACE(dir);
+        EXPECT_EQ(brec::read_text_file(dir + "/MC_node_labels.txt"), node_rows);
+        EXPECT_EQ(brec::read_text_file(dir + "/MC_edge_labels.txt"), edge_rows);
+        EXPECT_EQ(brec::read_text_file(dir + "/MC_graph_labels.txt"), "0\n1\n");
+    }
+}
+
 TEST(CliConvert, MalformedInputsExitTwoWithOneLineAndNoOutput) {
     const std::string out = temp_path("never_written.g6");
     struct Case {

@@ -113,6 +113,35 @@ TEST(DedupFixture, ReaderCountsLoopsDuplicatesIsolatedNodesAndOneWayEdges) {
     EXPECT_EQ(ds.graph_labels, (std::vector<Label>{0, 0, 1, 0, 1, 0, 1, 1, 1, 0, 0}));
 }
 
+TEST(DedupMultiColumnLabels, GraphsDifferingOnlyInASecondLabelColumnAreNotOneOrbit) {
+    // Graphs 0 and 1 differ only in the second column of a node label, graph 2 repeats graph 0,
+    // graph 3 repeats graph 1 except for the second column of an edge label.
+    const std::string dir = fresh_dir("multicol");
+    ::mkdir(dir.c_str(), 0755);
+    write(dir + "/MC_A.txt", "1, 2\n2, 1\n3, 4\n4, 3\n5, 6\n6, 5\n7, 8\n8, 7\n");
+    write(dir + "/MC_graph_indicator.txt", "1\n1\n2\n2\n3\n3\n4\n4\n");
+    write(dir + "/MC_graph_labels.txt", "0\n1\n0\n1\n");
+    write(dir + "/MC_node_labels.txt", "0, 2\n1, 0\n0, 3\n1, 0\n0, 2\n1, 0\n0, 3\n1, 0\n");
+    write(dir + "/MC_edge_labels.txt", "4, 1\n4, 1\n4, 1\n4, 1\n4, 1\n4, 1\n4, 9\n4, 9\n");
+    DedupOptions opt;
+    opt.path = dir;
+    RunContext ctx;
+    EXPECT_EQ(as_set(run_dedup(opt, ctx).orbits), (std::set<std::vector<std::size_t>>{{0, 1, 2, 3}}));
+    opt.node_labels = true;
+    EXPECT_EQ(as_set(run_dedup(opt, ctx).orbits), (std::set<std::vector<std::size_t>>{{0, 2}, {1, 3}}));
+    opt.edge_labels = true;
+    opt.write_clean = fresh_dir("multicol_clean");
+    const DedupResult r = run_dedup(opt, ctx);
+    EXPECT_EQ(as_set(r.orbits), (std::set<std::vector<std::size_t>>{{0, 2}, {1}, {3}}));
+    // The cleaned dataset (graphs 0, 1, 3) keeps every column of both label files.
+    const std::string name = opt.write_clean.substr(opt.write_clean.find_last_of('/') + 1);
+    EXPECT_EQ(read_text_file(opt.write_clean + "/" + name + "_node_labels.txt"), "0, 2\n1, 0\n0, 3\n1, 0\n0, 3\n1, 0\n");
+    EXPECT_EQ(read_text_file(opt.write_clean + "/" + name + "_edge_labels.txt"), "4, 1\n4, 1\n4, 1\n4, 1\n4, 9\n4, 9\n");
+    const TuDataset clean = read_tu_dataset(opt.write_clean);
+    EXPECT_EQ(clean.graph_labels, (std::vector<Label>{0, 1, 1}));
+    EXPECT_EQ(clean.label_rows.node, (std::vector<std::vector<Label>>{{0, 2}, {1, 0}, {0, 3}}));
+}
+
 TEST(DedupFixture, TopologyOrbitsAndMetricsMatchHandComputation) {
     RunContext ctx;
     const LabelledGraphs d = from_tu(read_tu_dataset(kFixture));
