@@ -92,8 +92,7 @@ int main(int argc, char** argv) {
         } catch (...) {
             problem = "a non-standard exception escaped the parser";
         }
-        const double ms =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         const std::size_t largest = g_largest.load();
         if (problem.empty() && largest > kMaxAllocation)
             problem = "allocated " + std::to_string(largest) + " bytes at once (limit " +
