@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <iterator>
+#include <limits>
 #include <set>
 #include <sstream>
 
@@ -170,6 +171,9 @@ void parse_shard(const std::string& text, int& index, int& count) {
         throw InvalidArgument("--shard '" + text + "': expected i/N, e.g. 1/4");
     if (n < 1 || i < 1 || i > n)
         throw InvalidArgument("--shard '" + text + "': need 1 <= i <= N (shards are numbered 1..N)");
+    if (n > std::numeric_limits<int>::max())
+        throw InvalidArgument("--shard '" + text + "': N is too large (at most " +
+                              std::to_string(std::numeric_limits<int>::max()) + ")");
     index = static_cast<int>(i);
     count = static_cast<int>(n);
 }

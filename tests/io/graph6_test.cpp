@@ -243,6 +243,10 @@ TEST(PairSelection, CategoriesGroupsRangesShards) {
     EXPECT_NE(error_of([&] { parse_shard("5/4", i, n); }).find("1 <= i <= N"), std::string::npos);
     EXPECT_THROW(parse_shard("0/4", i, n), InvalidArgument);
     EXPECT_THROW(parse_shard("x", i, n), InvalidArgument);
+    // Found by fuzz_pairs: N beyond int used to wrap around instead of failing.
+    EXPECT_NE(error_of([&] { parse_shard("9000000/700014500000000", i, n); }).find("N is too large"), std::string::npos);
+    parse_shard("3/2147483647", i, n);
+    EXPECT_EQ(n, 2147483647);
     EXPECT_THROW(parse_id_ranges("5-3"), InvalidArgument);
     EXPECT_THROW(parse_id_ranges("-1"), InvalidArgument);
     EXPECT_EQ(parse_id_ranges("3,1-2,2").intervals(), (std::vector<IdRanges::Interval>{{1, 3}}));
