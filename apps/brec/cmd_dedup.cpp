@@ -66,7 +66,9 @@ void add_dedup(CLI::App& root, Action& action) {
         ->capture_default_str();
     sub->add_option("--tu-name", opt.tu_name, "TU dataset name DS when the directory holds several");
     sub->add_option("--labels", opt.labels, "graph6/sparse6 input: target labels, one integer per line");
-    sub->add_flag("--node-labels", opt.node_labels, "Label-preserving isomorphism: node labels are vertex colours");
+    sub->add_flag("--node-labels", opt.node_labels,
+                  "Label-preserving isomorphism: node labels are vertex colours (a label is the whole row of "
+                  "DS_node_labels.txt, all columns)");
     sub->add_flag("--edge-labels", opt.edge_labels,
                   "Preserve node and edge labels (labelled edges are subdivided by a vertex of the label's colour)");
     sub->add_option("--method", opt.method,

@@ -54,7 +54,7 @@ int run_eval(EvalArgs args, RunContext& ctx) {
     if (const std::string subset = find_model(opt.model).spec.paper_subset; args.paper_subset && !subset.empty()) {
         const auto ids = parse_id_ranges(subset);
         sel.indices.erase(std::remove_if(sel.indices.begin(), sel.indices.end(), [&](std::size_t k) {
-            return !std::binary_search(ids.begin(), ids.end(), sel.dataset.pairs[k].id); }), sel.indices.end());
+            return !ids.contains(sel.dataset.pairs[k].id); }), sel.indices.end());
     }
     // Pairs run in parallel (--jobs), each with its own intra-op threads; OpenMP keeps the count
     // per calling thread, so every job sets it. Without --torch-threads, n < 32 runs single-threaded.

@@ -30,6 +30,7 @@ LabelledGraphs from_tu(TuDataset ds) {
     d.labels = std::move(ds.graph_labels);
     d.has_node_labels = ds.has_node_labels;
     d.has_edge_labels = ds.has_edge_labels;
+    d.label_rows = std::move(ds.label_rows);
     d.tu_stats = ds.stats;
     d.node_attributes = std::move(ds.node_attributes);
     d.ids.reserve(d.graphs.size());
@@ -147,6 +148,7 @@ void write_clean_dataset(const std::string& dir_in, const LabelledGraphs& data, 
         if (!data.labels.empty()) labels.push_back(data.labels[i]);
     }
     TuWriteOptions opt;
+    opt.label_rows = data.label_rows;
     if (!data.node_attributes.empty()) {
         std::vector<std::size_t> first_node(data.graphs.size() + 1, 0);
         for (std::size_t g = 0; g < data.graphs.size(); ++g) first_node[g + 1] = first_node[g] + data.graphs[g].n();

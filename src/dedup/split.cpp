@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "brec/core/error.hpp"
+#include "brec/io/dataset_json.hpp"
 #include "brec/io/files.hpp"
 
 namespace brec {
@@ -95,12 +96,7 @@ std::vector<std::size_t> json_indices(const nlohmann::json& j, std::size_t n, bo
 }
 
 std::vector<Fold> read_json_split(const std::string& path, const std::string& text, std::size_t n, bool one_based) {
-    nlohmann::json j;
-    try {
-        j = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
-        throw ParseError(path, 0, std::string("invalid JSON: ") + e.what());
-    }
+    nlohmann::json j = parse_json_document(text, path);
     if (j.is_object()) j = nlohmann::json::array({j});
     if (!j.is_array()) throw ParseError(path, 0, "expected a JSON list of folds {\"train\": [...], \"test\": [...]}");
     std::vector<Fold> folds;

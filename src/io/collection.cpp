@@ -138,6 +138,7 @@ GraphCollection read_collection(const std::string& path, GraphFormat format,
             TuDataset ds = read_tu_dataset(path, opt.tu_name);
             c.graphs = std::move(ds.graphs);
             c.graph_labels = std::move(ds.graph_labels);
+            c.label_rows = std::move(ds.label_rows);
             c.self_loops_dropped = ds.stats.self_loops;
             c.duplicate_edges_dropped = ds.stats.duplicate_edge_lines;
             break;
@@ -150,6 +151,7 @@ GraphCollection read_collection(const std::string& path, GraphFormat format,
             } else {
                 c.graphs = std::move(ds.graphs);
                 c.graph_labels = std::move(ds.graph_labels);
+                c.label_rows = std::move(ds.label_rows);
             }
             break;
         }
@@ -165,7 +167,7 @@ GraphCollection read_collection(const std::string& path, GraphFormat format, boo
 
 nlohmann::json collection_to_json(const GraphCollection& c) {
     if (c.paired) return pairs_to_json(to_pairs(c));
-    return graphs_to_json(c.graphs, c.graph_labels);
+    return graphs_to_json(c.graphs, c.graph_labels, c.label_rows);
 }
 
 void write_collection(const std::string& path, GraphFormat format, const GraphCollection& c,
@@ -186,7 +188,9 @@ void write_collection(const std::string& path, GraphFormat format, const GraphCo
             while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
             const std::string name =
                 opt.tu_name.empty() ? dir.substr(dir.find_last_of('/') + 1) : opt.tu_name;
-            write_tu_dataset(dir, name, c.graphs, c.graph_labels);
+            TuWriteOptions tu;
+            tu.label_rows = c.label_rows;
+            write_tu_dataset(dir, name, c.graphs, c.graph_labels, tu);
             return;
         }
         case GraphFormat::json: write_json_file(path, collection_to_json(c)); return;

@@ -1,6 +1,7 @@
 #include "brec/io/dataset_json.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "brec/core/error.hpp"
 #include "brec/io/files.hpp"
@@ -20,6 +21,74 @@ constexpr std::int64_t kMaxVertices = std::int64_t{1} << 26;
 std::int64_t integer(const nlohmann::json& j, const std::string& where, const std::string& what) {
     if (!j.is_number_integer()) fail(where, "expected an integer " + what + ", found " + j.dump());
     return j.get<std::int64_t>();
+}
+
+/// nlohmann's message without its "[json.exception.parse_error.101] parse error at line 1,
+/// column 2: " prefix (brec names the position itself).
+std::string json_message(const std::exception& e) {
+    std::string what = e.what();
+    if (const std::size_t tag = what.find("] "); what.rfind("[json.exception.", 0) == 0 && tag != std::string::npos)
+        what.erase(0, tag + 2);
+    if (what.rfind("parse error", 0) == 0)
+        if (const std::size_t colon = what.find(": "); colon != std::string::npos) what.erase(0, colon + 2);
+    return what;
+}
+
+/// A SAX pass that only records where (and why) the parser stops.
+struct ErrorOffset : nlohmann::json_sax<nlohmann::json> {
+    bool found = false;
+    std::size_t offset = 0;
+    std::runtime_error error{""};
+
+    bool null() override { return true; }
+    bool boolean(bool) override { return true; }
+    bool number_integer(number_integer_t) override { return true; }
+    bool number_unsigned(number_unsigned_t) override { return true; }
+    bool number_float(number_float_t, const string_t&) override { return true; }
+    bool string(string_t&) override { return true; }
+    bool binary(binary_t&) override { return true; }
+    bool start_object(std::size_t) override { return true; }
+    bool key(string_t&) override { return true; }
+    bool end_object() override { return true; }
+    bool start_array(std::size_t) override { return true; }
+    bool end_array() override { return true; }
+    bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& e) override {
+        found = true;
+        // `position` counts the characters read, the offending one included.
+        offset = position > 0 ? position - 1 : 0;
+        error = std::runtime_error(e.what());
+        return false;
+    }
+};
+
+/// A "node_label_rows" / "edge_label_rows" table: non-empty rows of integers.
+std::vector<std::vector<Label>> label_rows_from_json(const nlohmann::json& j, const std::string& where) {
+    if (!j.is_array() || j.empty()) fail(where, "expected a non-empty array of label rows [[3, 1], ...]");
+    std::vector<std::vector<Label>> rows;
+    for (std::size_t i = 0; i < j.size(); ++i) {
+        const std::string at = where + "/" + std::to_string(i);
+        if (!j[i].is_array() || j[i].empty()) fail(at, "expected a label row (a non-empty array of integers)");
+        std::vector<Label> row;
+        for (const auto& x : j[i]) row.push_back(integer(x, at, "label column"));
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+/// Every label id of the graphs has a row in the table (when there is one).
+void check_label_ids(const std::vector<Graph>& graphs, const LabelRows& rows, const std::string& base) {
+    auto check = [&](Label id, std::size_t count, std::size_t graph, const char* kind) {
+        if (id < 0 || static_cast<std::size_t>(id) >= count)
+            fail(base + "/graphs/" + std::to_string(graph) + "/" + kind + "_labels",
+                 std::string(kind) + " label " + std::to_string(id) + " has no row in \"" + kind +
+                     "_label_rows\" (" + std::to_string(count) + " rows)");
+    };
+    for (std::size_t i = 0; i < graphs.size(); ++i) {
+        if (!rows.node.empty())
+            for (Label id : graphs[i].node_labels()) check(id, rows.node.size(), i, "node");
+        if (!rows.edge.empty())
+            for (const auto& [u, v] : graphs[i].edges()) check(graphs[i].edge_label(u, v), rows.edge.size(), i, "edge");
+    }
 }
 
 nlohmann::json header() {
@@ -98,7 +167,8 @@ Graph graph_from_json(const nlohmann::json& j, const std::string& where) {
     }
 }
 
-nlohmann::json graphs_to_json(const std::vector<Graph>& graphs, const std::vector<Label>& graph_labels) {
+nlohmann::json graphs_to_json(const std::vector<Graph>& graphs, const std::vector<Label>& graph_labels,
+                              const LabelRows& label_rows) {
     if (!graph_labels.empty() && graph_labels.size() != graphs.size())
         throw InvalidArgument("graphs_to_json: " + std::to_string(graph_labels.size()) +
                               " graph labels for " + std::to_string(graphs.size()) + " graphs");
@@ -110,6 +180,8 @@ nlohmann::json graphs_to_json(const std::vector<Graph>& graphs, const std::vecto
         arr.push_back(std::move(g));
     }
     j["graphs"] = std::move(arr);
+    if (!label_rows.node.empty()) j["node_label_rows"] = label_rows.node;
+    if (!label_rows.edge.empty()) j["edge_label_rows"] = label_rows.edge;
     return j;
 }
 
@@ -123,23 +195,10 @@ nlohmann::json pairs_to_json(const std::vector<GraphPairRecord>& pairs) {
     return j;
 }
 
-JsonDataset parse_dataset_json(const std::string& text, const std::string& source) {
-    nlohmann::json doc;
-    try {
-        doc = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
-        // e.byte is the 1-based offset of the error; turn it into line and column.
-        const std::size_t at = e.byte > 0 ? std::min<std::size_t>(e.byte - 1, text.size()) : 0;
-        const std::size_t line =
-            1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
-        const std::size_t nl = at == 0 ? std::string::npos : text.rfind('\n', at - 1);
-        const std::size_t col = nl == std::string::npos ? at : at - nl - 1;
-        std::string what = e.what();
-        const std::size_t colon = what.find(": ", what.find(']'));
-        if (colon != std::string::npos) what = what.substr(colon + 2);
-        throw ParseError(source, static_cast<std::int64_t>(line), "invalid JSON: " + what,
-                         static_cast<std::int64_t>(col));
-    }
+namespace {
+
+/// The dataset held by a parsed document (see parse_dataset_json).
+JsonDataset dataset_from_json(const nlohmann::json& doc, const std::string& source) {
     if (!doc.is_object()) fail(source, "expected a JSON object with \"graphs\" or \"pairs\"");
     if (doc.contains("format") && doc["format"] != kFormat)
         fail(source, "\"format\" is " + doc["format"].dump() + ", expected \"" + kFormat + "\"");
@@ -164,6 +223,11 @@ JsonDataset parse_dataset_json(const std::string& text, const std::string& sourc
             out.graphs.push_back(graph_from_json(arr[i], where));
             if (with_label) out.graph_labels.push_back(integer(arr[i]["label"], where + "/label", "graph label"));
         }
+        if (doc.contains("node_label_rows"))
+            out.label_rows.node = label_rows_from_json(doc["node_label_rows"], base + "/node_label_rows");
+        if (doc.contains("edge_label_rows"))
+            out.label_rows.edge = label_rows_from_json(doc["edge_label_rows"], base + "/edge_label_rows");
+        check_label_ids(out.graphs, out.label_rows, base);
         return out;
     }
     out.paired = true;
@@ -191,6 +255,38 @@ JsonDataset parse_dataset_json(const std::string& text, const std::string& sourc
     const auto dup = std::adjacent_find(ids.begin(), ids.end());
     if (dup != ids.end()) fail(base + "/pairs", "pair id " + std::to_string(*dup) + " is repeated");
     return out;
+}
+
+}  // namespace
+
+nlohmann::json parse_json_document(const std::string& text, const std::string& source) {
+    try {
+        return nlohmann::json::parse(text);
+    } catch (const nlohmann::json::exception& e) {
+        // A syntax error (parse_error) knows its byte offset, a number beyond the range of a
+        // double (out_of_range, e.g. 1e999) does not: a second pass finds the offset of either.
+        ErrorOffset at;
+        nlohmann::json::sax_parse(text, &at);
+        if (!at.found) throw ParseError(source, 0, "invalid JSON: " + json_message(e));
+        const std::size_t offset = std::min(at.offset, text.size());
+        const auto begin = text.begin(), stop = begin + static_cast<std::ptrdiff_t>(offset);
+        const auto line = 1 + std::count(begin, stop, '\n');
+        const std::size_t nl = offset == 0 ? std::string::npos : text.rfind('\n', offset - 1);
+        const std::size_t column = nl == std::string::npos ? offset : offset - nl - 1;
+        throw ParseError(source, line, "invalid JSON: " + json_message(at.error),
+                         static_cast<std::int64_t>(column));
+    }
+}
+
+JsonDataset parse_dataset_json(const std::string& text, const std::string& source) {
+    const nlohmann::json doc = parse_json_document(text, source);
+    try {
+        return dataset_from_json(doc, source);
+    } catch (const nlohmann::json::exception& e) {
+        // The checks above leave nlohmann nothing to object to; should a value slip past them,
+        // it is still bad input, not an internal error.
+        fail(source, "invalid dataset JSON: " + json_message(e));
+    }
 }
 
 JsonDataset read_dataset_json(const std::string& path) {

@@ -320,6 +320,15 @@ NpyHeader parse_npy_header(std::string_view bytes, const std::string& source) {
     NpyHeader h = detail::parse_npy_preamble(bytes, source);
     parse_descr(h, source);
     const std::size_t count = h.count();
+    // Zero-width items take no bytes, so the file could not bound their number (numpy itself
+    // never writes them: it stores an empty string as '|S1').
+    if (h.item_bytes == 0 && count != 0)
+        fail_at(source, h.data_offset,
+                "dtype '" + h.descr + "' has items of width 0, but shape " + shape_text(h.shape) +
+                    " holds " + (count == std::numeric_limits<std::size_t>::max() ? std::string("more than 2^64")
+                                                                                   : std::to_string(count)) +
+                    " of them");
+    // count * item_bytes <= available, without the multiplication that could overflow.
     const std::size_t available = bytes.size() - h.data_offset;
     if (h.item_bytes != 0 && count > available / h.item_bytes)
         fail_at(source, bytes.size(),

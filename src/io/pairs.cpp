@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iterator>
+#include <limits>
 #include <set>
 #include <sstream>
 
@@ -100,8 +102,45 @@ void write_pair_file(const std::string& path, const std::vector<GraphPairRecord>
     write_text_file_atomic(path, format_pair_file(pairs, comment));
 }
 
-std::vector<PairId> parse_id_ranges(const std::string& text) {
-    std::vector<PairId> ids;
+IdRanges::IdRanges(std::vector<Interval> intervals) {
+    std::sort(intervals.begin(), intervals.end(),
+              [](const Interval& x, const Interval& y) { return x.lo < y.lo; });
+    for (const Interval& x : intervals) {
+        // x.lo - 1 cannot overflow (ids are non-negative); hi + 1 could.
+        if (!intervals_.empty() && x.lo - 1 <= intervals_.back().hi)
+            intervals_.back().hi = std::max(intervals_.back().hi, x.hi);
+        else
+            intervals_.push_back(x);
+    }
+}
+
+bool IdRanges::contains(PairId id) const {
+    const auto it = std::upper_bound(intervals_.begin(), intervals_.end(), id,
+                                     [](PairId v, const Interval& x) { return v < x.lo; });
+    return it != intervals_.begin() && id <= std::prev(it)->hi;
+}
+
+bool IdRanges::first_missing(const std::vector<PairId>& have, PairId& missing) const {
+    auto it = have.begin();
+    for (const Interval& x : intervals_) {
+        it = std::lower_bound(it, have.end(), x.lo);
+        // Walk the run of consecutive present ids that starts at x.lo.
+        PairId next = x.lo;
+        while (it != have.end() && *it == next) {
+            if (next == x.hi) break;
+            ++it;
+            ++next;
+        }
+        if (it == have.end() || *it != next) {
+            missing = next;
+            return true;
+        }
+    }
+    return false;
+}
+
+IdRanges parse_id_ranges(const std::string& text) {
+    std::vector<IdRanges::Interval> intervals;
     for (const std::string& raw : split(text, ',')) {
         const std::string tok = trim(raw);
         if (tok.empty()) throw InvalidArgument("--pairs '" + text + "': empty item");
@@ -120,13 +159,9 @@ std::vector<PairId> parse_id_ranges(const std::string& text) {
             throw InvalidArgument("--pairs '" + text + "': ids must be non-negative");
         if (hi < lo)
             throw InvalidArgument("--pairs '" + text + "': range '" + tok + "' is reversed");
-        if (hi - lo > 100000000)
-            throw InvalidArgument("--pairs '" + text + "': range '" + tok + "' is too large");
-        for (std::int64_t i = lo; i <= hi; ++i) ids.push_back(i);
+        intervals.push_back({lo, hi});
     }
-    std::sort(ids.begin(), ids.end());
-    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-    return ids;
+    return IdRanges(std::move(intervals));
 }
 
 void parse_shard(const std::string& text, int& index, int& count) {
@@ -136,6 +171,9 @@ void parse_shard(const std::string& text, int& index, int& count) {
         throw InvalidArgument("--shard '" + text + "': expected i/N, e.g. 1/4");
     if (n < 1 || i < 1 || i > n)
         throw InvalidArgument("--shard '" + text + "': need 1 <= i <= N (shards are numbered 1..N)");
+    if (n > std::numeric_limits<int>::max())
+        throw InvalidArgument("--shard '" + text + "': N is too large (at most " +
+                              std::to_string(std::numeric_limits<int>::max()) + ")");
     index = static_cast<int>(i);
     count = static_cast<int>(n);
 }
@@ -162,21 +200,22 @@ std::vector<std::size_t> select_pairs(const PairDataset& ds, const PairSelection
         }
         fine.insert(c);
     }
-    std::set<PairId> wanted;
     const bool by_id = !sel.id_ranges.empty();
+    IdRanges wanted;
     if (by_id) {
-        const auto ids = parse_id_ranges(sel.id_ranges);
-        std::set<PairId> have;
-        for (const auto& p : ds.pairs) have.insert(p.id);
-        for (PairId id : ids)
-            if (!have.count(id))
-                throw InvalidArgument("--pairs: id " + std::to_string(id) + " is not in " + ds.path);
-        wanted.insert(ids.begin(), ids.end());
+        wanted = parse_id_ranges(sel.id_ranges);
+        std::vector<PairId> have;
+        have.reserve(ds.pairs.size());
+        for (const auto& p : ds.pairs) have.push_back(p.id);
+        std::sort(have.begin(), have.end());
+        PairId missing = 0;
+        if (wanted.first_missing(have, missing))
+            throw InvalidArgument("--pairs: id " + std::to_string(missing) + " is not in " + ds.path);
     }
     std::vector<std::size_t> out;
     for (std::size_t i = 0; i < ds.pairs.size(); ++i) {
         const auto& p = ds.pairs[i];
-        if (by_id && !wanted.count(p.id)) continue;
+        if (by_id && !wanted.contains(p.id)) continue;
         if (!fine.empty() || !groups.empty()) {
             const std::string c = canonical_category(p.category);
             if (!fine.count(c) && !groups.count(brec_group_of(c))) continue;

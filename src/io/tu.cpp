@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string_view>
 #include <tuple>
@@ -60,19 +61,22 @@ void split_fields(std::string_view line, std::vector<std::string_view>& out) {
     }
 }
 
+/// An integer column: an optional sign and decimal digits, parsed as an integer (never through a
+/// double, whose conversion back is undefined outside the int64 range). An integral decimal such as
+/// "3.0" (some exports write labels that way) is accepted; exponents such as "1e3" are not.
 std::int64_t parse_int(std::string_view s, const std::string& file, std::int64_t line, const char* what) {
     if (s.empty()) throw ParseError(file, line, std::string("empty ") + what + ", expected an integer");
+    std::string_view whole = s;
+    if (const std::size_t dot = s.find('.'); dot != std::string_view::npos && dot + 1 < s.size() &&
+                                             s.find_first_not_of('0', dot + 1) == std::string_view::npos)
+        whole = s.substr(0, dot);
     std::int64_t v = 0;
-    if (!parse_int64(s, v)) {
-        // Accept integral floats such as "3.0" (some exports write labels that way).
-        const std::string copy(s);
-        char* end = nullptr;
-        const double d = std::strtod(copy.c_str(), &end);
-        if (end == copy.c_str() + copy.size() && !copy.empty() && d == static_cast<double>(static_cast<std::int64_t>(d)))
-            return static_cast<std::int64_t>(d);
-        throw ParseError(file, line, std::string(what) + " '" + copy + "' is not an integer");
-    }
-    return v;
+    if (parse_int64(whole, v)) return v;
+    const std::string_view digits = whole.substr(!whole.empty() && (whole[0] == '-' || whole[0] == '+') ? 1 : 0);
+    const bool integral = !digits.empty() && digits.find_first_not_of("0123456789") == std::string_view::npos;
+    throw ParseError(file, line,
+                     std::string(what) + " '" + std::string(s) + "' " +
+                         (integral ? "is out of range for a 64-bit integer" : "is not an integer"));
 }
 
 double parse_double(std::string_view s, const std::string& file, std::int64_t line) {
@@ -109,17 +113,53 @@ Lines data_lines(const std::string& path, bool allow_empty = false) {
     return out;
 }
 
-/// One integer (the first column) per line; `exact` = exactly one column required.
-std::vector<std::pair<std::int64_t, std::int64_t>> int_lines(const std::string& path, const char* what, bool exact) {
+/// One integer per line (exactly one column), with its line number.
+std::vector<std::pair<std::int64_t, std::int64_t>> int_lines(const std::string& path, const char* what) {
     const Lines ls = data_lines(path);
     std::vector<std::pair<std::int64_t, std::int64_t>> out;
     out.reserve(ls.lines.size());
     std::vector<std::string_view> f;
     for (const auto& [ln, text] : ls.lines) {
         split_fields(text, f);
-        if (f.empty() || (exact && f.size() != 1))
+        if (f.size() != 1)
             throw ParseError(path, ln, "expected 1 column (" + std::string(what) + "), found " + std::to_string(f.size()));
         out.emplace_back(ln, parse_int(f[0], path, ln, what));
+    }
+    return out;
+}
+
+/// The labels of a node or edge labels file, one per data line, with its line number. A label is
+/// the whole row: when every row is one integer, that integer (and `rows` stays empty); otherwise
+/// each distinct row (all columns) gets a dense id in order of first appearance, `rows` receives
+/// the rows of the ids, and rows that differ in any column get different ids.
+std::vector<std::pair<std::int64_t, Label>> label_lines(const std::string& path, const char* what,
+                                                        std::vector<std::vector<Label>>& rows) {
+    const Lines ls = data_lines(path);
+    std::vector<Label> columns;              // every row's columns, one after another
+    std::vector<std::size_t> start(1, 0);    // row i is columns[start[i], start[i + 1])
+    start.reserve(ls.lines.size() + 1);
+    bool several = false;
+    std::vector<std::string_view> f;
+    for (const auto& [ln, text] : ls.lines) {
+        split_fields(text, f);
+        for (const auto& x : f) columns.push_back(parse_int(x, path, ln, what));
+        start.push_back(columns.size());
+        several = several || f.size() > 1;
+    }
+    std::vector<std::pair<std::int64_t, Label>> out;
+    out.reserve(ls.lines.size());
+    rows.clear();
+    std::map<std::vector<Label>, Label> ids;
+    for (std::size_t i = 0; i < ls.lines.size(); ++i) {
+        const auto first = columns.begin() + static_cast<std::ptrdiff_t>(start[i]);
+        const auto last = columns.begin() + static_cast<std::ptrdiff_t>(start[i + 1]);
+        if (!several) {
+            out.emplace_back(ls.lines[i].first, *first);
+            continue;
+        }
+        const auto [it, added] = ids.emplace(std::vector<Label>(first, last), static_cast<Label>(rows.size()));
+        if (added) rows.push_back(it->first);
+        out.emplace_back(ls.lines[i].first, it->second);
     }
     return out;
 }
@@ -166,7 +206,7 @@ TuDataset read_tu_dataset(const std::string& dir_in, const std::string& name_in,
 
     // Nodes: the indicator file defines them (isolated nodes included).
     const std::string ind_path = prefix + "graph_indicator.txt";
-    const auto indicator = int_lines(ind_path, "graph id", true);
+    const auto indicator = int_lines(ind_path, "graph id");
     std::int64_t num_graphs = 0;
     for (const auto& [ln, gid] : indicator) {
         if (gid < 1) throw ParseError(ind_path, ln, "graph id " + std::to_string(gid) + " must be >= 1");
@@ -192,7 +232,7 @@ TuDataset read_tu_dataset(const std::string& dir_in, const std::string& name_in,
     // Graph labels.
     const std::string gl_path = prefix + "graph_labels.txt";
     if (file_exists(gl_path)) {
-        const auto gl = int_lines(gl_path, "graph label", true);
+        const auto gl = int_lines(gl_path, "graph label");
         if (gl.size() != static_cast<std::size_t>(num_graphs))
             throw ParseError(gl_path, gl.back().first,
                              count_mismatch(gl.size(), "labels", static_cast<std::size_t>(num_graphs), "graphs") +
@@ -201,11 +241,11 @@ TuDataset read_tu_dataset(const std::string& dir_in, const std::string& name_in,
         for (const auto& x : gl) ds.graph_labels.push_back(x.second);
     }
 
-    // Node labels (first column).
+    // Node labels (whole rows).
     std::vector<Label> node_labels;
     const std::string nl_path = prefix + "node_labels.txt";
     if (opt.node_labels && file_exists(nl_path)) {
-        const auto nl = int_lines(nl_path, "node label", false);
+        const auto nl = label_lines(nl_path, "node label", ds.label_rows.node);
         if (nl.size() != n_nodes)
             throw ParseError(nl_path, nl.back().first, count_mismatch(nl.size(), "lines", n_nodes, "nodes") + " of " + ind_path);
         node_labels.reserve(n_nodes);
@@ -240,7 +280,7 @@ TuDataset read_tu_dataset(const std::string& dir_in, const std::string& name_in,
     const std::string el_path = prefix + "edge_labels.txt";
     std::vector<std::int64_t> el_line;  // line numbers in the edge label file
     if (opt.edge_labels && file_exists(el_path) && !a_lines.lines.empty()) {
-        const auto el = int_lines(el_path, "edge label", false);
+        const auto el = label_lines(el_path, "edge label", ds.label_rows.edge);
         if (el.size() != a_lines.lines.size())
             throw ParseError(el_path, el.back().first,
                              count_mismatch(el.size(), "lines", a_lines.lines.size(), "edge lines") + " of " + a_path);
@@ -299,8 +339,9 @@ TuDataset read_tu_dataset(const std::string& dir_in, const std::string& name_in,
             if (arcs[j].label != arcs[i].label)
                 throw ParseError(el_path, arcs[j].line,
                                  "edge " + std::to_string(arcs[i].lo + 1) + "," + std::to_string(arcs[i].hi + 1) +
-                                     " has label " + std::to_string(arcs[j].label) + " here but label " +
-                                     std::to_string(arcs[i].label) + " at line " + std::to_string(arcs[i].line) +
+                                     " has label " + label_row_text(ds.label_rows.edge, arcs[j].label) +
+                                     " here but label " + label_row_text(ds.label_rows.edge, arcs[i].label) +
+                                     " at line " + std::to_string(arcs[i].line) +
                                      " (expected equal labels on repeated lines of one edge)");
             ++count[arcs[j].dir];
             ++j;
@@ -361,11 +402,11 @@ void write_tu_dataset(const std::string& dir_in, const std::string& name, const 
         const Graph& g = graphs[gi];
         for (VertexId v = 0; v < g.n(); ++v) {
             ind += std::to_string(gi + 1) + '\n';
-            if (node_labels) nl += std::to_string(g.node_label(v)) + '\n';
+            if (node_labels) nl += label_row_text(opt.label_rows.node, g.node_label(v)) + '\n';
             const auto nb = g.neighbors(v);
             for (std::size_t k = 0; k < nb.size(); ++k) {
                 a += std::to_string(offset + v + 1) + ", " + std::to_string(offset + nb[k] + 1) + '\n';
-                if (edge_labels) el += std::to_string(g.arc_label(g.offsets()[v] + k)) + '\n';
+                if (edge_labels) el += label_row_text(opt.label_rows.edge, g.arc_label(g.offsets()[v] + k)) + '\n';
             }
         }
         offset += g.n();

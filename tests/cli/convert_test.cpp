@@ -113,6 +113,32 @@ TEST(CliConvert, EdgeListOptionsAndWarnings) {
     EXPECT_NE(q.out.find("converted 1 graphs from edgelist"), std::string::npos) << q.out;
 }
 
+TEST(CliConvert, MultiColumnTuLabelsSurviveTuAndJsonRoundTrips) {
+    const std::string tu = temp_path("multicol");
+    std::system(("rm -rf '" + tu + "'").c_str());
+    ::mkdir(tu.c_str(), 0755);
+    const std::string node_rows = "0, 2\n1, 0\n0, 3\n1, 0\n", edge_rows = "4, 1\n4, 1\n4, 9\n4, 9\n";
+    std::ofstream(tu + "/MC_A.txt") << "1, 2\n2, 1\n3, 4\n4, 3\n";
+    std::ofstream(tu + "/MC_graph_indicator.txt") << "1\n1\n2\n2\n";
+    std::ofstream(tu + "/MC_graph_labels.txt") << "0\n1\n";
+    std::ofstream(tu + "/MC_node_labels.txt") << "0,2\n1 0\n0, 3\n1, 0\n";
+    std::ofstream(tu + "/MC_edge_labels.txt") << edge_rows;
+    // TU -> JSON -> TU and TU -> TU keep every column.
+    const std::string json = temp_path("multicol.json"), back = temp_path("multicol_back"), copy = temp_path("multicol_copy");
+    std::system(("rm -rf '" + back + "' '" + copy + "'").c_str());
+    ASSERT_EQ(brec("convert " + tu + " --to json --out " + json).code, 0);
+    EXPECT_EQ(nlohmann::json::parse(brec::read_text_file(json))["node_label_rows"],
+              nlohmann::json::parse("[[0, 2], [1, 0], [0, 3]]"));
+    ASSERT_EQ(brec("convert " + json + " --to tu --tu-name MC --out " + back).code, 0);
+    ASSERT_EQ(brec("convert " + tu + " --to tu --tu-name MC --out " + copy).code, 0);
+    for (const std::string& dir : {back, copy}) {
+        SCOPED_TRACE(dir);
+        EXPECT_EQ(brec::read_text_file(dir + "/MC_node_labels.txt"), node_rows);
+        EXPECT_EQ(brec::read_text_file(dir + "/MC_edge_labels.txt"), edge_rows);
+        EXPECT_EQ(brec::read_text_file(dir + "/MC_graph_labels.txt"), "0\n1\n");
+    }
+}
+
 TEST(CliConvert, MalformedInputsExitTwoWithOneLineAndNoOutput) {
     const std::string out = temp_path("never_written.g6");
     struct Case {
@@ -129,6 +155,12 @@ TEST(CliConvert, MalformedInputsExitTwoWithOneLineAndNoOutput) {
         {"bad.json", "{\"graphs\": [", "invalid JSON"},
         {"range.el", "n 3\n0 7\n", ":2: vertex id 7 out of range for 'n 3'"},
         {"neg.el", "0 -2\n", ":1: vertex id -2 is below 0"},
+        // Fuzzing reproducers: a number beyond the range of a double (nlohmann's out_of_range used to
+        // escape as "internal error", exit 1) and '|S0' items that no byte count bounds.
+        {"overflow.json", "{\"graphs\":[{\"n\":4.4e444400,\"edges\":[]}]}", ":1:"},
+        {"overflow2.json", "{\"graphs\":[{\"n\":4.4e444400,\"edges\":[]}]}", "number overflow parsing '4.4e444400'"},
+        {"abort.json", brec::read_text_file(kSrc + "/tests/fuzz/corpus/json/json-abort.bin"), ":1:"},
+        {"zero.npy", brec::read_text_file(kSrc + "/tests/fuzz/corpus/npy/npy-huge-alloc.bin"), "has items of width 0"},
     };
     for (const Case& c : cases) {
         const std::string in = write_file(c.name, c.content);
@@ -150,6 +182,17 @@ TEST(CliConvert, MalformedInputsExitTwoWithOneLineAndNoOutput) {
     expect_one_line_error(brec("convert " + tu + " --to graph6 --out " + out), "Q_A.txt:2:");
     expect_one_line_error(brec("convert " + tu + " --to graph6 --out " + out), "out of range");
     EXPECT_FALSE(brec::file_exists(out));
+    // A graph label beyond the int64 range (a fuzzing reproducer) is not an integer, not undefined behaviour.
+    std::ofstream(tu + "/Q_A.txt") << "1, 2\n2, 1\n";
+    std::ofstream(tu + "/Q_graph_labels.txt") << "6.66667e+24\n";
+    expect_one_line_error(brec("convert " + tu + " --to json --out " + out),
+                          "Q_graph_labels.txt:1: graph label '6.66667e+24' is not an integer");
+    std::ofstream(tu + "/Q_graph_labels.txt") << "99999999999999999999\n";
+    expect_one_line_error(brec("convert " + tu + " --to json --out " + out), "Q_graph_labels.txt:1: graph label "
+                                                                             "'99999999999999999999' is out of range");
+    EXPECT_FALSE(brec::file_exists(out));
+    std::remove((tu + "/Q_graph_labels.txt").c_str());
+    std::ofstream(tu + "/Q_A.txt") << "1, 2\n2, 9\n";
     // A TU output that fails leaves no directory behind.
     const std::string tu_out = temp_path("tu_never");
     expect_one_line_error(brec("convert " + tu + " --to tu --out " + tu_out), "out of range");

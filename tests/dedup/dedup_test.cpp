@@ -24,9 +24,12 @@
 #include "common/temp_cleanup.hpp"
 #include "brec/io/tu.hpp"
 #include "brec/iso/iso.hpp"
+#include "common/test_util.hpp"
 
 namespace brec {
 namespace {
+
+using testing::error_of;
 
 const std::string kFixture = std::string(BREC_SOURCE_DIR) + "/tests/data/tu_dedup";
 
@@ -108,6 +111,35 @@ TEST(DedupFixture, ReaderCountsLoopsDuplicatesIsolatedNodesAndOneWayEdges) {
     EXPECT_EQ(ds.graphs[7].edge_label(0, 1), 2);
     EXPECT_EQ(ds.graphs[8].edge_label(0, 3), 2);
     EXPECT_EQ(ds.graph_labels, (std::vector<Label>{0, 0, 1, 0, 1, 0, 1, 1, 1, 0, 0}));
+}
+
+TEST(DedupMultiColumnLabels, GraphsDifferingOnlyInASecondLabelColumnAreNotOneOrbit) {
+    // Graphs 0 and 1 differ only in the second column of a node label, graph 2 repeats graph 0,
+    // graph 3 repeats graph 1 except for the second column of an edge label.
+    const std::string dir = fresh_dir("multicol");
+    ::mkdir(dir.c_str(), 0755);
+    write(dir + "/MC_A.txt", "1, 2\n2, 1\n3, 4\n4, 3\n5, 6\n6, 5\n7, 8\n8, 7\n");
+    write(dir + "/MC_graph_indicator.txt", "1\n1\n2\n2\n3\n3\n4\n4\n");
+    write(dir + "/MC_graph_labels.txt", "0\n1\n0\n1\n");
+    write(dir + "/MC_node_labels.txt", "0, 2\n1, 0\n0, 3\n1, 0\n0, 2\n1, 0\n0, 3\n1, 0\n");
+    write(dir + "/MC_edge_labels.txt", "4, 1\n4, 1\n4, 1\n4, 1\n4, 1\n4, 1\n4, 9\n4, 9\n");
+    DedupOptions opt;
+    opt.path = dir;
+    RunContext ctx;
+    EXPECT_EQ(as_set(run_dedup(opt, ctx).orbits), (std::set<std::vector<std::size_t>>{{0, 1, 2, 3}}));
+    opt.node_labels = true;
+    EXPECT_EQ(as_set(run_dedup(opt, ctx).orbits), (std::set<std::vector<std::size_t>>{{0, 2}, {1, 3}}));
+    opt.edge_labels = true;
+    opt.write_clean = fresh_dir("multicol_clean");
+    const DedupResult r = run_dedup(opt, ctx);
+    EXPECT_EQ(as_set(r.orbits), (std::set<std::vector<std::size_t>>{{0, 2}, {1}, {3}}));
+    // The cleaned dataset (graphs 0, 1, 3) keeps every column of both label files.
+    const std::string name = opt.write_clean.substr(opt.write_clean.find_last_of('/') + 1);
+    EXPECT_EQ(read_text_file(opt.write_clean + "/" + name + "_node_labels.txt"), "0, 2\n1, 0\n0, 3\n1, 0\n0, 3\n1, 0\n");
+    EXPECT_EQ(read_text_file(opt.write_clean + "/" + name + "_edge_labels.txt"), "4, 1\n4, 1\n4, 1\n4, 1\n4, 9\n4, 9\n");
+    const TuDataset clean = read_tu_dataset(opt.write_clean);
+    EXPECT_EQ(clean.graph_labels, (std::vector<Label>{0, 1, 1}));
+    EXPECT_EQ(clean.label_rows.node, (std::vector<std::vector<Label>>{{0, 2}, {1, 0}, {0, 3}}));
 }
 
 TEST(DedupFixture, TopologyOrbitsAndMetricsMatchHandComputation) {
@@ -227,6 +259,9 @@ TEST(DedupSplit, ReadsAllFileFormats) {
     EXPECT_EQ(f[0].train, (std::vector<std::size_t>{0, 3}));
     EXPECT_EQ(f[0].test, (std::vector<std::size_t>{1, 2}));
     EXPECT_EQ(f[1].train, (std::vector<std::size_t>{1}));
+    // A number beyond the range of a double is bad input named with file and line, like a syntax error.
+    write(dir + "/overflow.json", "[{\"test\": [1],\n  \"train\": [1e999]}]");
+    EXPECT_NE(error_of([&] { read_split_file(dir + "/overflow.json", 5); }).find("overflow.json:2:"), std::string::npos);
     write(dir + "/one.txt", "1\n5\n");
     f = read_split_file(dir + "/one.txt", 5, /*one_based=*/true);
     EXPECT_EQ(f[0].test, (std::vector<std::size_t>{0, 4}));

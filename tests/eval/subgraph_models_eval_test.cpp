@@ -136,7 +136,7 @@ TEST(ModelBench, DISABLED_PreparationSeconds) {
     std::string name;
     while (std::getline(list, name, ',')) {
         for (const auto& pair : brec_pairs().pairs) {
-            if (std::find(ids.begin(), ids.end(), pair.id) == ids.end()) continue;
+            if (!ids.contains(pair.id)) continue;
             EvalOptions o;
             o.model = name;
             const Hyper h = resolve_hyper(o);

@@ -84,5 +84,54 @@ TEST(DatasetJson, ErrorsNameLineColumnOrJsonPath) {
     EXPECT_NE(err(R"({"pairs": [{"id": 1}]})").find("/pairs/0: expected a pair"), std::string::npos);
 }
 
+TEST(DatasetJson, MultiColumnLabelRowsRoundTrip) {
+    LabelRows rows;
+    rows.node = {{0, 2}, {1, 0}, {0, 3}};
+    rows.edge = {{4, 1}, {4, 9}};
+    GraphBuilder b(3);
+    b.add_edge(0, 1, 1);
+    b.add_edge(1, 2, 0);
+    b.set_node_labels({2, 0, 1});
+    const std::vector<Graph> graphs{b.build()};
+    const nlohmann::json j = graphs_to_json(graphs, {5}, rows);
+    EXPECT_EQ(j["node_label_rows"], nlohmann::json::parse("[[0, 2], [1, 0], [0, 3]]"));
+    EXPECT_EQ(j["edge_label_rows"], nlohmann::json::parse("[[4, 1], [4, 9]]"));
+    const JsonDataset back = parse_dataset_json(j.dump(), "d.json");
+    EXPECT_EQ(back.graphs, graphs);
+    EXPECT_EQ(back.label_rows, rows);
+    EXPECT_FALSE(graphs_to_json(graphs).contains("node_label_rows"));
+    EXPECT_TRUE(parse_dataset_json(graphs_to_json(graphs).dump(), "d.json").label_rows.empty());
+    // Label ids must have rows; rows must be non-empty arrays of integers.
+    nlohmann::json short_table = j;
+    short_table["node_label_rows"] = nlohmann::json::parse("[[0, 2], [1, 0]]");
+    EXPECT_NE(err(short_table.dump()).find("d.json: /graphs/0/node_labels: node label 2 has no row in \"node_label_rows\" (2 rows)"),
+              std::string::npos)
+        << err(short_table.dump());
+    nlohmann::json bad_row = j;
+    bad_row["edge_label_rows"] = nlohmann::json::parse("[[4, 1], [\"x\"]]");
+    EXPECT_NE(err(bad_row.dump()).find("/edge_label_rows/1: expected an integer label column"), std::string::npos);
+    bad_row["edge_label_rows"] = nlohmann::json::parse("[[4, 1], []]");
+    EXPECT_NE(err(bad_row.dump()).find("/edge_label_rows/1: expected a label row"), std::string::npos);
+}
+
+TEST(DatasetJson, NlohmannExceptionsBecomeParseErrorsWithAPosition) {
+    // The fuzzing reproducer: a number beyond the range of a double makes nlohmann throw
+    // out_of_range, not parse_error; it escaped the reader ("internal error", exit 1).
+    const std::string repro =
+        read_text_file(std::string(BREC_SOURCE_DIR) + "/tests/fuzz/corpus/json/json-abort.bin");
+    const std::string e = err(repro);
+    EXPECT_NE(e.find("d.json:1:"), std::string::npos) << e;
+    EXPECT_NE(e.find("invalid JSON: number overflow parsing '4.4"), std::string::npos) << e;
+    EXPECT_EQ(e.find("json.exception"), std::string::npos) << e;
+    EXPECT_NE(err("{\"graphs\": [\n  {\"n\": 4.4e444400, \"edges\": []}]}").find("d.json:2:"), std::string::npos);
+    EXPECT_NE(err("{\"pairs\": [-1e400]}").find("number overflow parsing '-1e400'"), std::string::npos);
+    // Syntax errors keep their line and column, without nlohmann's own position text.
+    EXPECT_NE(err("{\"graphs\": [\n  {\"n\": 2,, }]}").find("d.json:2:11: invalid JSON: syntax error while parsing"),
+              std::string::npos)
+        << err("{\"graphs\": [\n  {\"n\": 2,, }]}");
+    EXPECT_THROW(parse_json_document("[1e400]", "x.json"), ParseError);
+    EXPECT_EQ(parse_json_document("[1e300]", "x.json")[0], 1e300);
+}
+
 }  // namespace
 }  // namespace brec

@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include "brec/core/error.hpp"
+#include "brec/io/files.hpp"
 #include "brec/io/pairs.hpp"
 #include "common/test_graphs.hpp"
 #include "common/test_util.hpp"
@@ -241,9 +243,67 @@ TEST(PairSelection, CategoriesGroupsRangesShards) {
     EXPECT_NE(error_of([&] { parse_shard("5/4", i, n); }).find("1 <= i <= N"), std::string::npos);
     EXPECT_THROW(parse_shard("0/4", i, n), InvalidArgument);
     EXPECT_THROW(parse_shard("x", i, n), InvalidArgument);
+    // Found by fuzz_pairs: N beyond int used to wrap around instead of failing.
+    EXPECT_NE(error_of([&] { parse_shard("9000000/700014500000000", i, n); }).find("N is too large"), std::string::npos);
+    parse_shard("3/2147483647", i, n);
+    EXPECT_EQ(n, 2147483647);
     EXPECT_THROW(parse_id_ranges("5-3"), InvalidArgument);
     EXPECT_THROW(parse_id_ranges("-1"), InvalidArgument);
-    EXPECT_EQ(parse_id_ranges("3,1-2,2"), (std::vector<PairId>{1, 2, 3}));
+    EXPECT_EQ(parse_id_ranges("3,1-2,2").intervals(), (std::vector<IdRanges::Interval>{{1, 3}}));
+}
+
+TEST(Graph6, DeclaredSizesThatTheBytesCannotHoldAreRejectedBeforeBuilding) {
+    // The fuzzing reproducer: a valid 9-byte sparse6 record of 31,161 vertices (sparse6 spends no
+    // bytes on vertices without edges); the fuzz target no longer writes its 80 MB graph6 form.
+    const std::string repro =
+        read_text_file(std::string(BREC_SOURCE_DIR) + "/tests/fuzz/corpus/graph6/graph6-timeout.bin");
+    const Graph g = parse_graph6_or_sparse6(repro);
+    EXPECT_EQ(g.n(), 31161u);
+    EXPECT_EQ(g.m(), 0u);
+    // graph6 spends n(n-1)/2 bits on every record, so its size field is checked against the bytes
+    // that follow before anything is built: the same size field with 4 data bytes is truncated.
+    const std::string e = error_of([&] { parse_graph6(repro.substr(1), SourcePos{"big.g6", 3}); });
+    EXPECT_NE(e.find("big.g6:3:9: graph6 record for n=31161 needs 80914730 data bytes, found 4 (truncated)"),
+              std::string::npos)
+        << e;
+}
+
+TEST(PairSelection, IdRangesStayIntervals) {
+    // The fuzzing reproducer: "0-70981333" used to become 70,981,334 ids in a vector (1 GB, 4 s).
+    const std::string repro =
+        read_text_file(std::string(BREC_SOURCE_DIR) + "/tests/fuzz/corpus/pairs/pairs-timeout.bin");
+    const IdRanges wide = parse_id_ranges(repro);
+    EXPECT_EQ(wide.intervals(), (std::vector<IdRanges::Interval>{{0, 70981333}}));
+    EXPECT_TRUE(wide.contains(0));
+    EXPECT_TRUE(wide.contains(70981333));
+    EXPECT_FALSE(wide.contains(70981334));
+    // Overlapping and adjacent items merge; the whole id range is one interval.
+    const IdRanges all = parse_id_ranges("9223372036854775807, 5-9223372036854775806, 0-4");
+    EXPECT_EQ(all.intervals(), (std::vector<IdRanges::Interval>{{0, std::numeric_limits<PairId>::max()}}));
+    const IdRanges gaps = parse_id_ranges("10-12,1,3-4,11-20,2");
+    EXPECT_EQ(gaps.intervals(), (std::vector<IdRanges::Interval>{{1, 4}, {10, 20}}));
+    EXPECT_FALSE(gaps.contains(0));
+    EXPECT_FALSE(gaps.contains(5));
+    EXPECT_TRUE(gaps.contains(10));
+    EXPECT_FALSE(gaps.contains(21));
+    PairId missing = -1;
+    EXPECT_FALSE(gaps.first_missing({1, 2, 3, 4, 7, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20}, missing));
+    ASSERT_TRUE(gaps.first_missing({1, 2, 3, 4, 10, 11, 13}, missing));
+    EXPECT_EQ(missing, 12);
+    ASSERT_TRUE(gaps.first_missing({2, 3}, missing));
+    EXPECT_EQ(missing, 1);
+    ASSERT_TRUE(wide.first_missing({0, 1, 2}, missing));
+    EXPECT_EQ(missing, 3);
+    // The messages for malformed items are unchanged.
+    EXPECT_NE(error_of([] { parse_id_ranges("1,,2"); }).find("empty item"), std::string::npos);
+    EXPECT_NE(error_of([] { parse_id_ranges("x"); }).find("'x' is not an id"), std::string::npos);
+    EXPECT_NE(error_of([] { parse_id_ranges("1-x"); }).find("'1-x' is not a range like 0-59"), std::string::npos);
+    EXPECT_NE(error_of([] { parse_id_ranges("5-3"); }).find("range '5-3' is reversed"), std::string::npos);
+    EXPECT_NE(error_of([] { parse_id_ranges("-1"); }).find("must be non-negative"), std::string::npos);
+    // A wide selection over the official file names the first id it lacks, at once.
+    const PairDataset ds = read_pair_file(std::string(BREC_SOURCE_DIR) + "/datasets/brec/brec_v3_pairs.tsv");
+    EXPECT_NE(error_of([&] { select_pairs(ds, {{}, "0-70981333", 0, 0}); }).find("id 400 is not in"), std::string::npos);
+    EXPECT_EQ(select_pairs(ds, {{}, "0-399", 0, 0}).size(), 400u);
 }
 
 }  // namespace

@@ -210,6 +210,27 @@ TEST(Npy, MalformedFilesGiveClearErrors) {
     EXPECT_EQ(py2.values, (std::vector<std::string>{"C~", "Bw"}));
 }
 
+TEST(Npy, HeaderSizesAreCheckedAgainstTheBytesPresentBeforeAllocating) {
+    auto err = [](const std::string& bytes) {
+        return error_of([&] { parse_npy_strings(bytes, "x.npy"); });
+    };
+    // The fuzzing reproducer: '|S0' items take no bytes, so shape (1, 8e16, 2) passed the size
+    // check and reached vector::reserve (std::length_error, "internal error").
+    const std::string repro =
+        read_text_file(std::string(BREC_SOURCE_DIR) + "/tests/fuzz/corpus/npy/npy-huge-alloc.bin");
+    const std::string e = err(repro);
+    EXPECT_NE(e.find("x.npy: at byte 128: dtype '|S0' has items of width 0"), std::string::npos) << e;
+    EXPECT_NE(e.find("160020000567891336"), std::string::npos) << e;  // the item count
+    // A shape whose product overflows is named as such, for zero and non-zero widths.
+    const std::string wide = "{'descr': '|S0', 'fortran_order': False, 'shape': (4294967296, 4294967296, 2), }";
+    EXPECT_NE(err(npy_bytes(wide, "")).find("more than 2^64"), std::string::npos);
+    const std::string huge = "{'descr': '|S4', 'fortran_order': False, 'shape': (4294967296, 4294967296), }";
+    EXPECT_NE(err(npy_bytes(huge, "C~")).find("truncated .npy data"), std::string::npos);
+    // An empty array of zero-width items holds nothing and is fine.
+    EXPECT_TRUE(parse_npy_strings(npy_bytes("{'descr': '|S0', 'fortran_order': False, 'shape': (0,), }", ""), "e.npy")
+                    .values.empty());
+}
+
 TEST(Npy, PairErrorsNameTheItem) {
     auto pairs_of = [](const std::vector<std::string>& v, std::vector<std::size_t> shape) {
         NpyStringArray a;

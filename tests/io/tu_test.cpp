@@ -7,6 +7,9 @@
 
 #include <fstream>
 #include <functional>
+#include <limits>
+#include <utility>
+#include <vector>
 
 #include "brec/core/error.hpp"
 #include "brec/io/files.hpp"
@@ -122,6 +125,97 @@ TEST(TuFormat, MalformedFilesNameFileLineAndProblem) {
     const std::string noind = make("noind", "1, 2\n", "", "");
     EXPECT_NE(error_of([&] { read_tu_dataset(noind); }).find("cannot open"), std::string::npos);
     EXPECT_THROW(read_tu_dataset("/nonexistent/dir"), IoError);
+}
+
+TEST(TuFormat, IntegersAreParsedAsIntegersWithRangeChecks) {
+    const std::string d = fresh_dir("ints");
+    ::mkdir(d.c_str(), 0755);
+    write(d + "/X_A.txt", "1, 2\n2, 1\n");
+    write(d + "/X_graph_indicator.txt", "1\n1\n");
+    auto graph_label = [&](const std::string& text) {
+        write(d + "/X_graph_labels.txt", "\n" + text + "\n");
+        return error_of([&] { read_tu_dataset(d); });
+    };
+    // The fuzzing reproducer: a label beyond the int64 range used to go through a double and an
+    // undefined conversion back to an integer.
+    const std::string repro =
+        read_text_file(std::string(BREC_SOURCE_DIR) + "/tests/fuzz/corpus/tu/tu-float-label.bin");
+    const std::string label = repro.substr(repro.rfind('\0') + 1, 11);
+    ASSERT_EQ(label, "6.66667e+24");
+    EXPECT_NE(graph_label(label).find("X_graph_labels.txt:2: graph label '6.66667e+24' is not an integer"),
+              std::string::npos);
+    // Exponents are not integers, even integral ones; integers beyond int64 are out of range.
+    EXPECT_NE(graph_label("1e0").find("X_graph_labels.txt:2: graph label '1e0' is not an integer"), std::string::npos);
+    EXPECT_NE(graph_label("9223372036854775808").find("'9223372036854775808' is out of range for a 64-bit integer"),
+              std::string::npos);
+    EXPECT_NE(graph_label("-9223372036854775809.0").find("is out of range"), std::string::npos);
+    EXPECT_NE(graph_label("3.5").find("'3.5' is not an integer"), std::string::npos);
+    EXPECT_NE(graph_label("3.").find("'3.' is not an integer"), std::string::npos);
+    // Integral decimals (written by some exports) and the int64 extremes are read exactly.
+    for (const auto& [text, value] : std::vector<std::pair<std::string, Label>>{
+             {"3.0", 3}, {"-2.00", -2}, {"+7", 7}, {"9223372036854775807", std::numeric_limits<Label>::max()},
+             {"-9223372036854775808", std::numeric_limits<Label>::min()}}) {
+        EXPECT_EQ(graph_label(text), "") << text;
+        EXPECT_EQ(read_tu_dataset(d).graph_labels, (std::vector<Label>{value})) << text;
+    }
+    write(d + "/X_A.txt", "1, 2\n2, 1e0\n");
+    EXPECT_NE(error_of([&] { read_tu_dataset(d); }).find("X_A.txt:2: node id '1e0' is not an integer"), std::string::npos);
+}
+
+/// Two 2-node graphs (one edge each) whose node labels differ only in their second column.
+std::string write_two_column_dataset(const std::string& name) {
+    const std::string d = fresh_dir(name);
+    ::mkdir(d.c_str(), 0755);
+    write(d + "/M_A.txt", "1, 2\n2, 1\n3, 4\n4, 3\n");
+    write(d + "/M_graph_indicator.txt", "1\n1\n2\n2\n");
+    write(d + "/M_graph_labels.txt", "0\n1\n");
+    write(d + "/M_node_labels.txt", "0, 2\n1,0\n 0 , 3 \n1 0\n");  // commas or blanks, trimmed
+    write(d + "/M_edge_labels.txt", "7, 1\n7, 1\n7, 1\n7 1\n");
+    return d;
+}
+
+TEST(TuFormat, AMultiColumnLabelIsTheWholeRow) {
+    const TuDataset ds = read_tu_dataset(write_two_column_dataset("multi"));
+    ASSERT_EQ(ds.graphs.size(), 2u);
+    // Each distinct row is one label id, in order of first appearance.
+    EXPECT_EQ(ds.label_rows.node, (std::vector<std::vector<Label>>{{0, 2}, {1, 0}, {0, 3}}));
+    EXPECT_EQ(ds.label_rows.edge, (std::vector<std::vector<Label>>{{7, 1}}));
+    EXPECT_EQ(ds.graphs[0].node_labels(), (std::vector<Label>{0, 1}));
+    EXPECT_EQ(ds.graphs[1].node_labels(), (std::vector<Label>{2, 1}));
+    EXPECT_EQ(ds.graphs[0].edge_label(0, 1), 0);
+    // Identical but for the second column: not label-preserving isomorphic (the first column
+    // alone made them so).
+    EXPECT_TRUE(are_isomorphic(ds.graphs[0], ds.graphs[1]));
+    EXPECT_FALSE(are_isomorphic(ds.graphs[0], ds.graphs[1], IsoOptions().node_labels(true)));
+    EXPECT_EQ(label_row_text(ds.label_rows.node, 2), "0, 3");
+    EXPECT_EQ(label_row_text({}, -4), "-4");
+    EXPECT_THROW(label_row_text(ds.label_rows.node, 3), InvalidArgument);
+
+    // Written back, every column is kept; read again, the dataset is the same.
+    const std::string out = fresh_dir("multi_out");
+    TuWriteOptions opt;
+    opt.label_rows = ds.label_rows;
+    write_tu_dataset(out, "M", ds.graphs, ds.graph_labels, opt);
+    EXPECT_EQ(read_text_file(out + "/M_node_labels.txt"), "0, 2\n1, 0\n0, 3\n1, 0\n");
+    EXPECT_EQ(read_text_file(out + "/M_edge_labels.txt"), "7, 1\n7, 1\n7, 1\n7, 1\n");
+    const TuDataset back = read_tu_dataset(out);
+    EXPECT_EQ(back.label_rows, ds.label_rows);
+    EXPECT_EQ(back.graphs, ds.graphs);
+    opt.label_rows.node.pop_back();  // id 2 has no row any more
+    EXPECT_THROW(write_tu_dataset(fresh_dir("multi_bad"), "M", ds.graphs, ds.graph_labels, opt), InvalidArgument);
+
+    // Single-column files keep their integers and have no table; a bad column names file:line.
+    const TuDataset small = read_tu_dataset(kSmall);
+    EXPECT_TRUE(small.label_rows.empty());
+    EXPECT_EQ(small.graphs[3].node_label(1), 5);
+    const std::string bad = write_two_column_dataset("multi_badcol");
+    write(bad + "/M_node_labels.txt", "0, 2\n1, x\n0, 3\n1, 0\n");
+    EXPECT_NE(error_of([&] { read_tu_dataset(bad); }).find("M_node_labels.txt:2: node label 'x' is not an integer"),
+              std::string::npos);
+    write(bad + "/M_node_labels.txt", "0, 2\n1, 0\n0, 3\n1, 0\n");
+    write(bad + "/M_edge_labels.txt", "7, 1\n7, 2\n7, 1\n7, 1\n");
+    EXPECT_NE(error_of([&] { read_tu_dataset(bad); }).find("M_edge_labels.txt:2: edge 1,2 has label 7, 2 here but label 7, 1"),
+              std::string::npos);
 }
 
 TEST(TuFormat, AttributesExtraFilesAndOverwriteWithoutStaleFiles) {

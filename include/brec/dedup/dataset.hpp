@@ -25,6 +25,7 @@ struct LabelledGraphs {
     std::vector<std::string> ids;     ///< display id per graph
     bool has_node_labels = false;
     bool has_edge_labels = false;
+    LabelRows label_rows;             ///< TU inputs only: rows of multi-column label ids
     TuStats tu_stats;                 ///< TU inputs only
     std::vector<std::vector<double>> node_attributes;  ///< TU inputs only; per node in file order
 };

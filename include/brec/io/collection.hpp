@@ -22,6 +22,7 @@ namespace brec {
 struct GraphCollection {
     std::vector<Graph> graphs;
     std::vector<Label> graph_labels;      ///< empty or one per graph
+    LabelRows label_rows;                 ///< rows of multi-column label ids (TU, JSON)
     bool paired = false;
     std::vector<PairId> pair_ids;         ///< when paired
     std::vector<std::string> categories;  ///< when paired

@@ -57,8 +57,8 @@ struct NpyStringArray {
 
 /// Parses the header of an .npy file held in `bytes`. Throws ParseError (naming `source`, the
 /// byte offset and what was expected) for a bad magic, an unsupported version, a malformed header
-/// dict, a non-string dtype (object arrays with the astype(str) advice), or data that is shorter
-/// or longer than the shape says.
+/// dict, a non-string dtype (object arrays with the astype(str) advice), items of width 0, or data
+/// that is shorter than the shape says (checked before anything is allocated for the items).
 NpyHeader parse_npy_header(std::string_view bytes, const std::string& source);
 
 /// Calls `visit(index, text)` for every item in C order (`index` is the C-order index). Trailing

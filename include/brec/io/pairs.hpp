@@ -47,9 +47,34 @@ struct PairSelection {
     int shard_count = 0;
 };
 
-/// Parses "0-59,260,300-302" into sorted, de-duplicated ids. Throws InvalidArgument on bad syntax,
-/// negative ids or reversed ranges.
-std::vector<PairId> parse_id_ranges(const std::string& text);
+/// A set of pair ids kept as sorted, disjoint, non-adjacent closed intervals, so that a range as
+/// wide as 0-9000000000 costs one interval, not one entry per id.
+class IdRanges {
+public:
+    struct Interval {
+        PairId lo = 0, hi = 0;  ///< both included
+        bool operator==(const Interval& o) const { return lo == o.lo && hi == o.hi; }
+    };
+
+    IdRanges() = default;
+    /// The union of `intervals` (any order, overlapping or adjacent ones are merged).
+    explicit IdRanges(std::vector<Interval> intervals);
+
+    bool empty() const { return intervals_.empty(); }
+    /// O(log intervals).
+    bool contains(PairId id) const;
+    /// The smallest id of the set that is not in `have` (sorted ascending); false when the set is
+    /// a subset of `have`. O(intervals + have).
+    bool first_missing(const std::vector<PairId>& have, PairId& missing) const;
+    const std::vector<Interval>& intervals() const { return intervals_; }
+
+private:
+    std::vector<Interval> intervals_;
+};
+
+/// Parses "0-59,260,300-302". Throws InvalidArgument on bad syntax, negative ids or reversed
+/// ranges.
+IdRanges parse_id_ranges(const std::string& text);
 /// Parses "i/N" (1 <= i <= N). Throws InvalidArgument otherwise.
 void parse_shard(const std::string& text, int& index, int& count);
 

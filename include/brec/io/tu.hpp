@@ -6,11 +6,13 @@
 //   DS_graph_indicator.txt   graph id (1-based) of every node, one per line; defines the nodes,
 //                            so isolated nodes exist
 //   DS_graph_labels.txt      one integer target label per graph (optional here)
-//   DS_node_labels.txt       one integer per node (optional; only the first column is used)
-//   DS_edge_labels.txt       one integer per line of DS_A.txt (optional)
+//   DS_node_labels.txt       one label per node (optional)
+//   DS_edge_labels.txt       one label per line of DS_A.txt (optional)
 //   DS_node_attributes.txt   comma-separated numbers per node (optional)
 // Columns may be separated by commas or by blanks. Blank lines are skipped (line numbers in
-// errors are physical lines).
+// errors are physical lines). A node or edge label is the whole row of its file: a row may hold
+// several integers (e.g. "3, 1"), and two labels are equal only if every column is (label_rows.hpp
+// says how graphs carry them).
 //
 // @inproceedings{morris2020tudataset, title={TUDataset: A collection of benchmark datasets for
 //   learning with graphs}, author={Morris, Christopher and Kriege, Nils M. and Bause, Franka and
@@ -23,6 +25,7 @@
 #include <vector>
 
 #include "brec/graph/graph.hpp"
+#include "brec/io/label_rows.hpp"
 
 namespace brec {
 
@@ -57,6 +60,9 @@ struct TuDataset {
     std::vector<Label> graph_labels;  ///< empty if DS_graph_labels.txt is absent
     bool has_node_labels = false;
     bool has_edge_labels = false;
+    /// The rows of multi-column node / edge labels; a kind whose rows are all single integers has
+    /// no table and its labels are those integers.
+    LabelRows label_rows;
     /// One row per node in file order (global node id - 1); empty when absent or not read.
     std::vector<std::vector<double>> node_attributes;
     TuStats stats;
@@ -75,17 +81,21 @@ TuDataset read_tu_dataset(const std::string& dir, const std::string& name = "",
 struct TuWriteOptions {
     /// Empty, or one row per node in output order (graph by graph) -> DS_node_attributes.txt.
     std::vector<std::vector<double>> node_attributes;
+    /// The rows of the graphs' label ids (TuDataset::label_rows); a kind without a table is written
+    /// as the integers themselves.
+    LabelRows label_rows;
     /// Further files (file name, content) written into the directory in the same atomic step,
     /// e.g. a mapping file. Names must not contain '/'.
     std::vector<std::pair<std::string, std::string>> extra_files;
 };
 
 /// Writes graphs in TU format into `dir` with prefix `name`: both directions of every edge, node
-/// and edge label files when any graph carries labels (missing labels are written as 0), graph
+/// and edge label files when any graph carries labels (missing labels are written as 0, or as the
+/// row of id 0 with a label table), graph
 /// labels when given. Everything is written into a temporary sibling directory first; a new `dir`
 /// is then created by one rename, an existing one receives each file by rename (and loses stale
 /// optional DS_* files of the same name), so a failure never leaves a partial dataset.
-/// Throws InvalidArgument (bad name, label/attribute counts) or IoError.
+/// Throws InvalidArgument (bad name, label/attribute counts, a label id without a row) or IoError.
 void write_tu_dataset(const std::string& dir, const std::string& name,
                       const std::vector<Graph>& graphs, const std::vector<Label>& graph_labels,
                       const TuWriteOptions& options = {});
