@@ -15,6 +15,8 @@ PACKAGES=(
   libcli11-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libtorch-dev
+  # scripts/ci/check_format.sh (clang-format 14 on Debian 12)
+  clang-format
   # The Python examples of your own model (scripts/examples/; same PyTorch 1.13 as libtorch-dev).
   python3-torch python3-numpy
   # LibTorch links the generic libblas.so.3; OpenBLAS makes it ~30x faster than the reference BLAS.

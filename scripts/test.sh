@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# Sets up (installs dependencies, builds) and runs the unit test suite with CTest.
-# Heavy runs (label `slow`, benchmarks, full-BREC evaluations) are excluded; run them with
+# Sets up (installs dependencies, builds), runs the static checks (include graph, clang-format)
+# and the unit test suite with CTest. Heavy runs (label `slow`, benchmarks, full-BREC evaluations)
+# are excluded; run them with
 #   ctest --test-dir build -L slow
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+# Static checks: #includes follow the module graph of src/CMakeLists.txt; sources as .clang-format says.
+python3 scripts/ci/check_includes.py
+bash scripts/ci/check_format.sh
 BUILD_DIR="${BREC_BUILD_DIR:-build}"
 ctest --test-dir "$BUILD_DIR" -L unit -LE slow --output-on-failure -j "$(nproc)" --timeout 600
