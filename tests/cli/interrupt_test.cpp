@@ -143,4 +143,41 @@ TEST(Interrupt, SigtermStopsALongComparisonWithinIt) {
     std::remove(err.c_str());
 }
 
+TEST(Interrupt, EvalKeepsWholeRecordsAndResumeGivesTheUninterruptedRecords) {
+    const std::string bin = BREC_BINARY;
+    if (!brec::file_exists(bin.substr(0, bin.rfind('/')) + "/brec-eval")) GTEST_SKIP() << "built without LibTorch";
+    // GIN trains every pair for 20 epochs (threshold 0: no early stop), about 0.1 s a pair.
+    const std::string flags = " --model gin --pairs 0-29 --jobs 2 --loss-threshold 0 --quiet";
+    const std::string out = temp_path("eval_interrupted.jsonl"), err = temp_path("eval_interrupted.err");
+    const std::string fresh_out = temp_path("eval_fresh.jsonl");
+    std::remove(out.c_str());
+    std::remove(fresh_out.c_str());
+    Running run({"eval", "--model", "gin", "--pairs", "0-29", "--jobs", "2", "--loss-threshold", "0",
+                 "--quiet", "--out", out},
+                err);
+    wait_for_lines(out, 2, 20.0);
+    run.signal(SIGINT);
+    ASSERT_EQ(run.wait(), 130) << brec::read_text_file(err);
+    const auto kept = whole_records(out);
+    EXPECT_LT(kept.size(), 30u) << "the run was not interrupted";
+    EXPECT_NE(brec::read_text_file(err).find("brec: interrupted; " + std::to_string(kept.size()) + " results kept in "),
+              std::string::npos)
+        << brec::read_text_file(err);
+
+    const clitest::Result resumed = clitest::brec("eval" + flags + " --resume --out " + out);
+    ASSERT_EQ(resumed.code, 0) << resumed.err;
+    const clitest::Result fresh = clitest::brec("eval" + flags + " --out " + fresh_out);
+    ASSERT_EQ(fresh.code, 0) << fresh.err;
+    // Everything but the timings: the same pairs, each once, with bitwise the same T² values.
+    auto decisions = [](const std::vector<nlohmann::json>& records) {
+        std::map<int, std::string> m;
+        for (const auto& j : records) m[j["id"].get<int>()] = j["protocols"].dump() + j["losses"].dump();
+        return m;
+    };
+    const auto all = whole_records(out);
+    EXPECT_EQ(all.size(), 30u) << "each pair once";
+    EXPECT_EQ(decisions(all), decisions(whole_records(fresh_out)));
+    for (const auto& f : {out, err, fresh_out, out + ".summary.json", fresh_out + ".summary.json"}) std::remove(f.c_str());
+}
+
 }  // namespace
