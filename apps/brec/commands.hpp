@@ -25,6 +25,10 @@ void add_eval(CLI::App& root, Action& action);
 /// after it unparsed and, when chosen, hands the whole command line (argc, argv) to brec-eval, or,
 /// in a build without LibTorch, answers with an error that says how to get it.
 void add_eval_forward(CLI::App& root, Action& action, int argc, char** argv);
+/// The real `attack` (counting regressors and attacks), in brec-eval.
+void add_attack(CLI::App& root, Action& action);
+/// `attack` in the `brec` binary: forwarded to brec-eval as `eval` is.
+void add_attack_forward(CLI::App& root, Action& action, int argc, char** argv);
 void add_report(CLI::App& root, Action& action);
 void add_stats(CLI::App& root, Action& action);
 void add_dedup(CLI::App& root, Action& action);

@@ -15,19 +15,22 @@
 
 namespace brec::cli {
 
-void add_eval_forward(CLI::App& root, Action& action, int argc, char** argv) {
-    auto* sub = root.add_subcommand("eval", "Train a GNN per pair and judge it with BREC's RPC test (LibTorch)");
-    // Every word after `eval` (its --help included) is brec-eval's to parse: none is parsed here.
+namespace {
+
+/// A subcommand whose every word (its --help included) is brec-eval's to parse; when chosen, the
+/// whole command line goes to brec-eval.
+void add_forward(CLI::App& root, Action& action, int argc, char** argv, const std::string& name, const std::string& summary) {
+    auto* sub = root.add_subcommand(name, summary);
     sub->prefix_command();
     sub->allow_extras();
     sub->fallthrough(false);
     sub->set_help_flag();
-    sub->callback([&action, argc, argv]() {
-        action = [argc, argv](RunContext&) -> int {
+    sub->callback([&action, argc, argv, name]() {
+        action = [argc, argv, name](RunContext&) -> int {
             const char* env = std::getenv("BREC_EVAL_BINARY");
             const std::string path = env && *env ? std::string(env) : executable_dir() + "/brec-eval";
             if (!file_exists(path))
-                throw Unsupported("brec eval runs " + path + " (the LibTorch part of brec), which is missing; "
+                throw Unsupported("brec " + name + " runs " + path + " (the LibTorch part of brec), which is missing; "
                                   "build brec with LibTorch (-DBREC_WITH_TORCH=ON) or set BREC_EVAL_BINARY");
             std::vector<char*> args(argv, argv + argc);
             args.push_back(nullptr);
@@ -35,6 +38,16 @@ void add_eval_forward(CLI::App& root, Action& action, int argc, char** argv) {
             throw Error("cannot run " + path + ": " + std::strerror(errno));
         };
     });
+}
+
+}  // namespace
+
+void add_eval_forward(CLI::App& root, Action& action, int argc, char** argv) {
+    add_forward(root, action, argc, argv, "eval", "Train a GNN per pair and judge it with BREC's RPC test (LibTorch)");
+}
+
+void add_attack_forward(CLI::App& root, Action& action, int argc, char** argv) {
+    add_forward(root, action, argc, argv, "attack", "Counting regressors and adversarial edge-flip attacks on them (LibTorch)");
 }
 
 }  // namespace brec::cli

@@ -17,7 +17,7 @@ namespace {
 /// and SIGTERM cancel the context. Every other command keeps the default (the signal ends it).
 bool cancellable(const std::string& command) {
 #if defined(BREC_EVAL_BINARY)
-    static const std::set<std::string> kCommands = {"eval"};
+    static const std::set<std::string> kCommands = {"eval", "attack"};
 #else
     static const std::set<std::string> kCommands = {"info", "wl", "certify", "dedup", "count"};
 #endif
@@ -56,6 +56,7 @@ int main(int argc, char** argv) {
     // brec-eval: the LibTorch part of brec, run by `brec eval` with the same command line.
     cli::add_eval(app, action);
     cli::set_summary(app, "eval", "Train a GNN per pair and judge it with BREC's RPC test");
+    cli::add_attack(app, action);
 #else
     cli::add_info(app, action);
     cli::add_convert(app, action);
@@ -64,6 +65,7 @@ int main(int argc, char** argv) {
     cli::add_generate(app, action);
     cli::add_show(app, action);
     cli::add_eval_forward(app, action, argc, argv);
+    cli::add_attack_forward(app, action, argc, argv);
     cli::add_report(app, action);
     cli::add_stats(app, action);
     cli::add_dedup(app, action);

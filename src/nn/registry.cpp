@@ -55,8 +55,13 @@ const ModelEntry& find_model(const std::string& name) {
     throw InvalidArgument("unknown model '" + name + "' (available: " + joined_names() + ")");
 }
 
-std::shared_ptr<GraphEmbedder> make_model(const std::string& name, const ModelConfig& config, ModelRandom& random) {
+std::shared_ptr<GraphEmbedder> make_model(const std::string& name, const ModelConfig& requested, ModelRandom& random) {
     const ModelEntry& entry = find_model(name);
+    ModelConfig config = requested;
+    if (config.head == Head::regression) {
+        config.out_dim = 1;
+        config.output_norm = false;
+    }
     if (config.layers < 1 || config.hidden < 1 || config.out_dim < 1)
         throw InvalidArgument("model sizes must be positive (layers " + std::to_string(config.layers) + ", hidden " +
                               std::to_string(config.hidden) + ", output " + std::to_string(config.out_dim) + ")");

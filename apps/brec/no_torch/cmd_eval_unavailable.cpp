@@ -17,4 +17,17 @@ void add_eval_forward(CLI::App& root, Action& action, int, char**) {
     });
 }
 
+void add_attack_forward(CLI::App& root, Action& action, int, char**) {
+    auto* sub = root.add_subcommand("attack", "Counting regressors and attacks (unavailable: this brec was built without LibTorch)");
+    sub->prefix_command();
+    sub->allow_extras();
+    sub->fallthrough(false);
+    sub->set_help_flag();
+    sub->callback([&action]() {
+        action = [](RunContext&) -> int {
+            throw Unsupported("brec attack needs LibTorch: install libtorch-dev and rebuild with -DBREC_WITH_TORCH=ON");
+        };
+    });
+}
+
 }  // namespace brec::cli

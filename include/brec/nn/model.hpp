@@ -28,8 +28,15 @@ struct ModelRandom {
 /// Both generators of a model, derived from one 64-bit stream (e.g. the stream of (seed, pair id)).
 ModelRandom make_model_random(std::uint64_t stream, torch::Device device);
 
+/// What a model's output is. `embedding`: out_dim values per graph (the RPC test's vectors).
+/// `regression`: one value per graph, the same architecture with its last Linear mapping to 1 and
+/// no output BatchNorm (a normalised output could not take the scale of a count); make_model sets
+/// out_dim = 1 and output_norm = false.
+enum class Head { embedding, regression };
+
 /// The architecture settings a model is built with (the training settings live in eval).
 struct ModelConfig {
+    Head head = Head::embedding;
     int radius = 0;    ///< subgraph radius / hop count / distance cap, as the model defines it
     int layers = 4;
     int hidden = 32;

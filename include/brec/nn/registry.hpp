@@ -96,8 +96,8 @@ std::vector<std::string> model_names();
 /// that is not TorchScript or whose forward does not have the interface).
 const ModelEntry& find_model(const std::string& name);
 
-/// A fresh model: architecture from `config`, parameters from `random.init`. Throws
-/// InvalidArgument for an unknown model or non-positive sizes.
+/// A fresh model: architecture from `config` (Head::regression: one output, no output norm),
+/// parameters from `random.init`. Throws InvalidArgument for an unknown model or non-positive sizes.
 std::shared_ptr<GraphEmbedder> make_model(const std::string& name, const ModelConfig& config, ModelRandom& random);
 
 /// Checks before any pair runs that the model works with `config`: for a user's TorchScript module a

@@ -1,0 +1,110 @@
+#pragma once
+// Counting regressors: a registered model (GIN, PPGN, ...) with a regression head trained to
+// predict the count of one pattern, as in the counting experiments of Campi et al.: constant node
+// input, Adam, the learning rate halved when the validation loss stops improving
+// (ReduceLROnPlateau), early stopping on the validation loss, and the weights of the best
+// validation epoch kept. Losses: L1 = mean |y^ - y|, or lc = mean(|y^ - y| / (y + 1)).
+//
+// A trained regressor is two files in a model directory: NAME.pt (the parameters and buffers,
+// LibTorch serialization) and NAME.json (model, pattern, seed, architecture, training settings,
+// validation and test errors), NAME = MODEL_PATTERN_seedK.
+//
+// @inproceedings{campi2023robustness, title={Expressivity of Graph Neural Networks Through the
+//   Lens of Adversarial Robustness}, author={Campi, Francesco and Gosch, Lukas and Wollschl{\"a}ger,
+//   Tom and Scholten, Yan and G{\"u}nnemann, Stephan}, booktitle={ICML Workshop on New Frontiers in
+//   Adversarial Machine Learning}, year={2023}}
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "brec/core/run_context.hpp"
+#include "brec/count/patterns.hpp"
+#include "brec/graph/graph.hpp"
+#include "brec/nn/model.hpp"
+
+namespace brec {
+
+/// A counting dataset directory as `brec count --generate` writes it: graphs.g6, counts.tsv and the
+/// split files train.txt, validation.txt, test.txt (graph ids, one per line).
+struct CountingData {
+    std::string dir;
+    std::vector<Graph> graphs;
+    std::vector<CountArray> counts;  ///< per graph, index = Pattern
+    std::vector<std::size_t> train, validation, test;
+};
+
+/// Reads a counting dataset directory. Throws IoError for a missing file and ParseError naming the
+/// file and line of a malformed graph, count row or split id (out of range, or in two splits).
+CountingData read_counting_data(const std::string& dir);
+
+/// The training loss of a regressor.
+enum class RegressionLoss { l1, lc };
+const char* regression_loss_name(RegressionLoss loss);
+RegressionLoss parse_regression_loss(const std::string& name);  ///< InvalidArgument when unknown
+/// The loss a model trains with by default: lc for PPGN, L1 otherwise.
+RegressionLoss default_regression_loss(const std::string& model);
+
+/// The settings of one regressor.
+struct RegressorSettings {
+    std::string model = "gin";
+    Pattern pattern = Pattern::triangle;
+    std::uint64_t seed = 0;
+    int layers = 4;
+    int hidden = 32;
+    RegressionLoss loss = RegressionLoss::l1;
+    double lr = 1e-3;
+    int batch = 32;
+    int epochs = 500;        ///< at most
+    int patience = 20;       ///< early stop after this many epochs without a better validation loss
+    double lr_factor = 0.5;  ///< ReduceLROnPlateau: lr *= factor ...
+    int lr_patience = 10;    ///< ... after this many epochs without improvement
+    double min_lr = 1e-5;
+    /// Graphs of each split used (0 = all): for short runs on a subset.
+    std::size_t max_train = 0, max_validation = 0, max_test = 0;
+
+    /// The architecture (Head::regression).
+    ModelConfig config() const;
+    /// MODEL_PATTERN_seedK (the file name stem).
+    std::string name() const;
+};
+
+/// A regressor with its settings and errors. `model` is in eval mode on the CPU.
+struct Regressor {
+    RegressorSettings settings;
+    std::shared_ptr<GraphEmbedder> model;
+    int epochs_run = 0;
+    int best_epoch = 0;
+    double validation_loss = 0.0;  ///< of the best epoch, in the training loss
+    double validation_l1 = 0.0;
+    double test_l1 = 0.0;
+    double test_lc = 0.0;
+    double seconds = 0.0;
+};
+
+/// Trains one regressor on the CPU. Every random draw (initial weights, batch order) comes from
+/// generators seeded from settings.seed, so a seed gives the same model every time. Logs one line
+/// per epoch at debug level. Throws InvalidArgument for bad settings or empty splits, Cancelled.
+Regressor train_regressor(const CountingData& data, const RegressorSettings& settings, RunContext& ctx);
+
+/// Predictions of a regressor for a list of graphs (batches of `batch` graphs, no gradients).
+std::vector<double> predict_counts(GraphEmbedder& model, const std::vector<Graph>& graphs, std::size_t batch = 256);
+
+/// The settings and errors of a regressor as JSON (what NAME.json holds).
+nlohmann::ordered_json regressor_json(const Regressor& r);
+/// Writes DIR/NAME.pt and DIR/NAME.json (DIR created if missing; each file written under a
+/// temporary name first). Throws IoError.
+void save_regressor(const Regressor& r, const std::string& dir);
+/// Path of NAME.json of a regressor in DIR.
+std::string regressor_path(const std::string& dir, const RegressorSettings& settings);
+/// Loads a regressor from its NAME.json (and the NAME.pt next to it). Throws IoError / ParseError.
+Regressor load_regressor(const std::string& json_path);
+
+/// Test L1 of the counting regressors in Table 3 of Campi et al. (SBM), or a negative value when
+/// the paper gives none.
+double paper_test_l1(const std::string& model, Pattern pattern);
+
+}  // namespace brec

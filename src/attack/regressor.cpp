@@ -1,0 +1,391 @@
+// Counting regressors: the dataset reader, training, prediction and the model files.
+#include "brec/attack/regressor.hpp"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <sstream>
+
+#include "brec/core/error.hpp"
+#include "brec/core/rng.hpp"
+#include "brec/core/text.hpp"
+#include "brec/io/files.hpp"
+#include "brec/io/graph6.hpp"
+#include "brec/nn/registry.hpp"
+
+namespace brec {
+namespace {
+
+std::vector<std::size_t> read_split(const std::string& path, std::size_t graphs, std::vector<int>& owner, int split) {
+    const auto lines = split_lines(read_text_file(path));
+    std::vector<std::size_t> ids;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const std::string line = trim(lines[i]);
+        if (line.empty()) continue;
+        std::int64_t v = 0;
+        if (!parse_int64(line, v) || v < 0 || static_cast<std::uint64_t>(v) >= graphs)
+            throw ParseError(path, static_cast<std::int64_t>(i) + 1,
+                             "expected a graph id in 0.." + std::to_string(graphs - 1) + ", found '" + line + "'");
+        if (owner[static_cast<std::size_t>(v)] >= 0)
+            throw ParseError(path, static_cast<std::int64_t>(i) + 1, "graph " + line + " is in two splits");
+        owner[static_cast<std::size_t>(v)] = split;
+        ids.push_back(static_cast<std::size_t>(v));
+    }
+    return ids;
+}
+
+/// Pattern columns of the counts.tsv header, by name.
+std::vector<int> count_columns(const std::vector<std::string>& header, const std::string& path) {
+    std::vector<int> column(kNumCounts, -1);
+    for (std::size_t c = 0; c < header.size(); ++c) {
+        for (Pattern p : all_patterns())
+            if (header[c] == pattern_name(p)) column[static_cast<std::size_t>(p)] = static_cast<int>(c);
+    }
+    for (Pattern p : all_patterns())
+        if (column[static_cast<std::size_t>(p)] < 0)
+            throw ParseError(path, 1, std::string("no column '") + pattern_name(p) + "' in the header");
+    return column;
+}
+
+std::vector<std::string> split_tabs(const std::string& line) {
+    std::vector<std::string> out;
+    std::stringstream ss(line);
+    for (std::string f; std::getline(ss, f, '\t');) out.push_back(f);
+    return out;
+}
+
+/// Mean of |ŷ − y| (lc: divided by y + 1) over the graphs.
+double mean_error(const std::vector<double>& pred, const std::vector<double>& y, RegressionLoss loss) {
+    double s = 0.0;
+    for (std::size_t i = 0; i < y.size(); ++i) {
+        const double e = std::abs(pred[i] - y[i]);
+        s += loss == RegressionLoss::lc ? e / (y[i] + 1.0) : e;
+    }
+    return y.empty() ? 0.0 : s / static_cast<double>(y.size());
+}
+
+std::vector<Graph> pick(const std::vector<Graph>& graphs, const std::vector<std::size_t>& ids) {
+    std::vector<Graph> out;
+    out.reserve(ids.size());
+    for (auto i : ids) out.push_back(graphs[i]);
+    return out;
+}
+
+std::vector<double> targets(const CountingData& d, const std::vector<std::size_t>& ids, Pattern p) {
+    std::vector<double> y;
+    y.reserve(ids.size());
+    for (auto i : ids) y.push_back(static_cast<double>(d.counts[i][static_cast<std::size_t>(p)]));
+    return y;
+}
+
+std::vector<std::size_t> head(std::vector<std::size_t> ids, std::size_t limit) {
+    if (limit > 0 && ids.size() > limit) ids.resize(limit);
+    return ids;
+}
+
+void make_dir(const std::string& dir) {
+    if (is_directory(dir)) return;
+    if (::mkdir(dir.c_str(), 0777) != 0 && !is_directory(dir)) throw IoError("cannot create directory " + dir);
+}
+
+/// A copy of every parameter and buffer (the best-validation checkpoint).
+std::vector<torch::Tensor> snapshot(torch::nn::Module& m) {
+    std::vector<torch::Tensor> out;
+    for (const auto& p : m.parameters()) out.push_back(p.detach().clone());
+    for (const auto& b : m.buffers()) out.push_back(b.detach().clone());
+    return out;
+}
+
+void restore(torch::nn::Module& m, const std::vector<torch::Tensor>& saved) {
+    torch::NoGradGuard no_grad;
+    std::size_t k = 0;
+    for (auto& p : m.parameters()) p.copy_(saved[k++]);
+    for (auto& b : m.buffers()) b.copy_(saved[k++]);
+}
+
+}  // namespace
+
+CountingData read_counting_data(const std::string& dir) {
+    CountingData d;
+    d.dir = dir;
+    if (!is_directory(dir)) throw IoError("counting dataset " + dir + ": not a directory");
+    const std::string g6 = dir + "/graphs.g6";
+    const auto lines = split_lines(read_text_file(g6));
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        if (trim(lines[i]).empty()) continue;
+        SourcePos pos;
+        pos.source = g6;
+        pos.line = static_cast<std::int64_t>(i) + 1;
+        d.graphs.push_back(parse_graph6_or_sparse6(trim(lines[i]), pos));
+    }
+    if (d.graphs.empty()) throw ParseError(g6, 0, "no graphs");
+    const std::string tsv = dir + "/counts.tsv";
+    const auto rows = split_lines(read_text_file(tsv));
+    if (rows.empty()) throw ParseError(tsv, 0, "empty file (expected a header and one row per graph)");
+    const auto column = count_columns(split_tabs(rows[0]), tsv);
+    d.counts.assign(d.graphs.size(), CountArray{});
+    std::vector<char> seen(d.graphs.size(), 0);
+    for (std::size_t r = 1; r < rows.size(); ++r) {
+        if (trim(rows[r]).empty()) continue;
+        const auto f = split_tabs(rows[r]);
+        const auto line = static_cast<std::int64_t>(r) + 1;
+        std::int64_t id = 0;
+        if (f.empty() || !parse_int64(f[0], id) || id < 0 || static_cast<std::size_t>(id) >= d.graphs.size())
+            throw ParseError(tsv, line, "expected a graph id in 0.." + std::to_string(d.graphs.size() - 1));
+        const auto g = static_cast<std::size_t>(id);
+        if (seen[g]) throw ParseError(tsv, line, "graph " + f[0] + " has two rows");
+        seen[g] = 1;
+        for (Pattern p : all_patterns()) {
+            const auto c = static_cast<std::size_t>(column[static_cast<std::size_t>(p)]);
+            std::int64_t v = 0;
+            if (c >= f.size() || !parse_int64(f[c], v) || v < 0)
+                throw ParseError(tsv, line, std::string("expected a count of ") + pattern_name(p));
+            d.counts[g][static_cast<std::size_t>(p)] = static_cast<std::uint64_t>(v);
+        }
+    }
+    for (std::size_t g = 0; g < seen.size(); ++g)
+        if (!seen[g]) throw ParseError(tsv, 0, "no counts for graph " + std::to_string(g));
+    std::vector<int> owner(d.graphs.size(), -1);
+    d.train = read_split(dir + "/train.txt", d.graphs.size(), owner, 0);
+    d.validation = read_split(dir + "/validation.txt", d.graphs.size(), owner, 1);
+    d.test = read_split(dir + "/test.txt", d.graphs.size(), owner, 2);
+    return d;
+}
+
+const char* regression_loss_name(RegressionLoss loss) { return loss == RegressionLoss::l1 ? "l1" : "lc"; }
+
+RegressionLoss parse_regression_loss(const std::string& name) {
+    if (name == "l1") return RegressionLoss::l1;
+    if (name == "lc") return RegressionLoss::lc;
+    throw InvalidArgument("unknown loss '" + name + "' (use l1 or lc)");
+}
+
+RegressionLoss default_regression_loss(const std::string& model) {
+    return model == "ppgn" ? RegressionLoss::lc : RegressionLoss::l1;
+}
+
+ModelConfig RegressorSettings::config() const {
+    ModelConfig c;
+    c.head = Head::regression;
+    c.layers = layers;
+    c.hidden = hidden;
+    return c;
+}
+
+std::string RegressorSettings::name() const {
+    return model + "_" + pattern_name(pattern) + "_seed" + std::to_string(seed);
+}
+
+std::vector<double> predict_counts(GraphEmbedder& model, const std::vector<Graph>& graphs, std::size_t batch) {
+    std::vector<double> out;
+    if (graphs.empty()) return out;
+    torch::NoGradGuard no_grad;
+    model.eval();
+    model.set_graphs(graphs, torch::kCPU);
+    out.reserve(graphs.size());
+    for (std::size_t b = 0; b < graphs.size(); b += batch) {
+        const auto y = model.forward_range(b, std::min(graphs.size(), b + batch)).reshape({-1}).to(torch::kDouble);
+        const auto acc = y.accessor<double, 1>();
+        for (std::int64_t i = 0; i < y.size(0); ++i) out.push_back(acc[i]);
+    }
+    return out;
+}
+
+Regressor train_regressor(const CountingData& data, const RegressorSettings& s, RunContext& ctx) {
+    if (s.epochs < 1 || s.batch < 1 || s.patience < 1 || s.lr <= 0.0 || s.lr_factor <= 0.0 || s.lr_factor >= 1.0)
+        throw InvalidArgument(
+            "regressor settings: epochs, batch and patience must be positive, lr > 0, 0 < lr factor < 1");
+    const auto start = std::chrono::steady_clock::now();
+    auto train_ids = head(data.train, s.max_train);
+    const auto val_ids = head(data.validation, s.max_validation);
+    const auto test_ids = head(data.test, s.max_test);
+    if (train_ids.empty() || val_ids.empty() || test_ids.empty())
+        throw InvalidArgument("counting dataset " + data.dir +
+                              ": the train, validation and test splits must not be empty");
+
+    // The training graphs are shuffled once per seed and cut into fixed batches (each built once);
+    // every epoch visits the batches in a fresh order.
+    Rng rng(stream_seed(s.seed, 0x7261696eULL));
+    rng.shuffle(train_ids);
+    const auto train_graphs = pick(data.graphs, train_ids);
+    const auto y_train = torch::tensor(targets(data, train_ids, s.pattern), torch::kFloat);
+    const auto val_graphs = pick(data.graphs, val_ids);
+    const auto y_val = targets(data, val_ids, s.pattern);
+
+    ModelRandom random = make_model_random(stream_seed(s.seed, 0x6d6f64656cULL), torch::kCPU);
+    Regressor r;
+    r.settings = s;
+    r.model = make_model(s.model, s.config(), random);
+    auto& model = *r.model;
+    torch::optim::Adam optimizer(model.parameters(), torch::optim::AdamOptions(s.lr));
+    double lr = s.lr;
+
+    std::vector<std::size_t> batch_begin;
+    for (std::size_t b = 0; b < train_graphs.size(); b += static_cast<std::size_t>(s.batch)) batch_begin.push_back(b);
+
+    double best = std::numeric_limits<double>::infinity(), plateau_best = best;
+    int waiting = 0, plateau_wait = 0;
+    std::vector<torch::Tensor> checkpoint;
+    for (int epoch = 0; epoch < s.epochs; ++epoch) {
+        ctx.throw_if_cancelled();
+        model.train();
+        model.set_graphs(train_graphs, torch::kCPU);
+        rng.shuffle(batch_begin);
+        for (const std::size_t b : batch_begin) {
+            const std::size_t e = std::min(train_graphs.size(), b + static_cast<std::size_t>(s.batch));
+            if (e - b < 2) continue;  // BatchNorm needs two graphs
+            const auto pred = model.forward_range(b, e).reshape({-1});
+            const auto y = y_train.slice(0, static_cast<long>(b), static_cast<long>(e));
+            auto err = (pred - y).abs();
+            if (s.loss == RegressionLoss::lc) err = err / (y + 1.0);
+            const auto loss = err.mean();
+            optimizer.zero_grad();
+            loss.backward();
+            optimizer.step();
+        }
+        const auto val_pred = predict_counts(model, val_graphs);
+        const double val_loss = mean_error(val_pred, y_val, s.loss);
+        if (ctx.log_level() <= LogLevel::debug) {
+            char line[160];
+            std::snprintf(line, sizeof line, "%s epoch %d validation %.4f lr %.2g", s.name().c_str(), epoch + 1,
+                          val_loss, lr);
+            ctx.debug(line);
+        }
+        r.epochs_run = epoch + 1;
+        // ReduceLROnPlateau (mode min, relative threshold 1e-4 as PyTorch's default).
+        if (val_loss < plateau_best * (1.0 - 1e-4)) {
+            plateau_best = val_loss;
+            plateau_wait = 0;
+        } else if (++plateau_wait > s.lr_patience) {
+            lr = std::max(s.min_lr, lr * s.lr_factor);
+            for (auto& group : optimizer.param_groups())
+                static_cast<torch::optim::AdamOptions&>(group.options()).lr(lr);
+            plateau_wait = 0;
+        }
+        if (val_loss < best) {
+            best = val_loss;
+            r.best_epoch = epoch + 1;
+            r.validation_l1 = mean_error(val_pred, y_val, RegressionLoss::l1);
+            checkpoint = snapshot(model);
+            waiting = 0;
+        } else if (++waiting >= s.patience) {
+            break;
+        }
+        ctx.progress(s.name(), static_cast<std::size_t>(epoch + 1), static_cast<std::size_t>(s.epochs));
+    }
+    restore(model, checkpoint);
+    model.eval();
+    r.validation_loss = best;
+    const auto test_pred = predict_counts(model, pick(data.graphs, test_ids));
+    const auto y_test = targets(data, test_ids, s.pattern);
+    r.test_l1 = mean_error(test_pred, y_test, RegressionLoss::l1);
+    r.test_lc = mean_error(test_pred, y_test, RegressionLoss::lc);
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return r;
+}
+
+nlohmann::ordered_json regressor_json(const Regressor& r) {
+    const auto& s = r.settings;
+    nlohmann::ordered_json j;
+    j["model"] = s.model;
+    j["pattern"] = pattern_name(s.pattern);
+    j["seed"] = s.seed;
+    j["layers"] = s.layers;
+    j["hidden"] = s.hidden;
+    j["loss"] = regression_loss_name(s.loss);
+    j["lr"] = s.lr;
+    j["batch"] = s.batch;
+    j["epochs"] = s.epochs;
+    j["patience"] = s.patience;
+    j["lr_factor"] = s.lr_factor;
+    j["lr_patience"] = s.lr_patience;
+    j["min_lr"] = s.min_lr;
+    j["max_train"] = s.max_train;
+    j["max_validation"] = s.max_validation;
+    j["max_test"] = s.max_test;
+    j["epochs_run"] = r.epochs_run;
+    j["best_epoch"] = r.best_epoch;
+    j["validation_loss"] = r.validation_loss;
+    j["validation_l1"] = r.validation_l1;
+    j["test_l1"] = r.test_l1;
+    j["test_lc"] = r.test_lc;
+    j["seconds"] = r.seconds;
+    return j;
+}
+
+std::string regressor_path(const std::string& dir, const RegressorSettings& settings) {
+    return dir + "/" + settings.name() + ".json";
+}
+
+void save_regressor(const Regressor& r, const std::string& dir) {
+    make_dir(dir);
+    const std::string stem = dir + "/" + r.settings.name();
+    const std::string tmp = stem + ".pt.tmp";
+    {
+        torch::serialize::OutputArchive archive;
+        r.model->save(archive);
+        try {
+            archive.save_to(tmp);
+        } catch (const c10::Error& e) {
+            throw IoError("cannot write " + tmp + ": " + e.what_without_backtrace());
+        }
+    }
+    if (std::rename(tmp.c_str(), (stem + ".pt").c_str()) != 0) throw IoError("cannot rename " + tmp);
+    // The JSON last: its presence marks a complete model (what --resume looks for).
+    write_text_file_atomic(stem + ".json", regressor_json(r).dump(2) + "\n");
+}
+
+Regressor load_regressor(const std::string& json_path) {
+    const auto text = read_text_file(json_path);
+    const auto j = nlohmann::json::parse(text, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) throw ParseError(json_path, 0, "not a JSON object");
+    Regressor r;
+    auto& s = r.settings;
+    try {
+        s.model = j.at("model").get<std::string>();
+        s.pattern = parse_pattern(j.at("pattern").get<std::string>());
+        s.seed = j.at("seed").get<std::uint64_t>();
+        s.layers = j.at("layers").get<int>();
+        s.hidden = j.at("hidden").get<int>();
+        s.loss = parse_regression_loss(j.at("loss").get<std::string>());
+        r.test_l1 = j.value("test_l1", 0.0);
+        r.test_lc = j.value("test_lc", 0.0);
+        r.validation_loss = j.value("validation_loss", 0.0);
+        r.validation_l1 = j.value("validation_l1", 0.0);
+        r.epochs_run = j.value("epochs_run", 0);
+        r.best_epoch = j.value("best_epoch", 0);
+    } catch (const nlohmann::json::exception& e) {
+        throw ParseError(json_path, 0, std::string("bad regressor settings: ") + e.what());
+    } catch (const InvalidArgument& e) {
+        throw ParseError(json_path, 0, e.what());
+    }
+    ModelRandom random = make_model_random(0, torch::kCPU);
+    r.model = make_model(s.model, s.config(), random);
+    std::string pt = json_path;
+    if (pt.size() > 5 && pt.compare(pt.size() - 5, 5, ".json") == 0) pt.resize(pt.size() - 5);
+    pt += ".pt";
+    if (!file_exists(pt)) throw IoError("cannot open " + pt + ": missing (the parameters of " + json_path + ")");
+    try {
+        torch::serialize::InputArchive archive;
+        archive.load_from(pt);
+        r.model->load(archive);
+    } catch (const c10::Error& e) {
+        throw ParseError(pt, 0, std::string("not the parameters of this model: ") + e.what_without_backtrace());
+    }
+    r.model->eval();
+    return r;
+}
+
+double paper_test_l1(const std::string& model, Pattern pattern) {
+    if (pattern == Pattern::triangle) {
+        if (model == "ppgn") return 0.014;
+        if (model == "gin") return 2.6;
+    }
+    return -1.0;
+}
+
+}  // namespace brec

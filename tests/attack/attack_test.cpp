@@ -1,0 +1,325 @@
+// Attacks on hand-made predictors whose best flip is known, and the run over trained regressors:
+// spaces respected, budgets cumulative, results independent of --jobs, resume, bad input.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+
+#include "brec/attack/attack.hpp"
+#include "brec/attack/regressor.hpp"
+#include "brec/count/flip.hpp"
+#include "brec/gen/count_dataset.hpp"
+#include "brec/io/files.hpp"
+#include "brec/nn/registry.hpp"
+#include "common/test_util.hpp"
+
+namespace brec {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::int64_t triangles(const Graph& g) {
+    return static_cast<std::int64_t>(count_patterns(g, 3, false).total[static_cast<std::size_t>(Pattern::triangle)]);
+}
+
+/// The exact triangle count, plus `bonus` when the graph has the edge {a, b}.
+CountPredictor exact_plus_edge(VertexId a, VertexId b, double bonus) {
+    return [=](const std::vector<Graph>& gs) {
+        std::vector<double> out;
+        for (const auto& g : gs) out.push_back(static_cast<double>(triangles(g)) + (g.has_edge(a, b) ? bonus : 0.0));
+        return out;
+    };
+}
+
+/// 10 x the triangle count plus the edge count: the error grows fastest by creating triangles.
+CountPredictor triangle_hungry() {
+    return [](const std::vector<Graph>& gs) {
+        std::vector<double> out;
+        for (const auto& g : gs) out.push_back(10.0 * static_cast<double>(triangles(g)) + static_cast<double>(g.m()));
+        return out;
+    };
+}
+
+TEST(AttackSearch, GreedyFindsTheOneFlipThatFoolsTheModel) {
+    const Graph g = make_path(6);  // 0-1-2-3-4-5, no triangle
+    AttackSettings s;
+    s.budgets = {1, 4};
+    const auto r = attack_graph(g, exact_plus_edge(0, 5, 5.0), s, 7);
+    EXPECT_EQ(r.loss, 0.0);
+    ASSERT_EQ(r.stages.size(), 2u);
+    ASSERT_EQ(r.stages[0].flips.size(), 1u);
+    EXPECT_EQ(r.stages[0].flips[0], std::make_pair(VertexId{0}, VertexId{5}));
+    EXPECT_DOUBLE_EQ(r.stages[0].loss, 5.0);
+    EXPECT_TRUE(r.stages[0].success);
+    // No other flip raises the error further: the greedy search keeps the graph.
+    EXPECT_EQ(r.stages[1].flips.size(), 1u);
+    EXPECT_EQ(r.stages[1].budget, 5);
+}
+
+TEST(AttackSearch, BeamFindsTheCountPreservingFlip) {
+    const Graph g = make_path(6);
+    for (auto space : {PerturbationSpace::count_preserving, PerturbationSpace::subgraph_preserving}) {
+        AttackSettings s;
+        s.space = space;
+        s.budgets = {1};
+        const auto r = attack_graph(g, exact_plus_edge(0, 5, 5.0), s, 1);
+        ASSERT_EQ(r.stages[0].flips.size(), 1u);
+        EXPECT_EQ(r.stages[0].flips[0], std::make_pair(VertexId{0}, VertexId{5}));
+        EXPECT_TRUE(r.stages[0].success);
+    }
+}
+
+TEST(AttackSearch, NoSuccessWhenTheModelIsExact) {
+    AttackSettings s;
+    s.budgets = {1, 2};
+    const auto r = attack_graph(make_cycle(7), exact_plus_edge(0, 0 + 1, 0.0), s, 3);
+    for (const auto& st : r.stages) EXPECT_FALSE(st.success);
+}
+
+/// Replays the flips of every stage and checks each against the space in the graph it was made in.
+void expect_admissible(const Graph& g, const GraphAttackResult& r, const AttackSettings& s) {
+    FlipWorkspace ws;
+    for (const auto& st : r.stages) {
+        Graph cur = g;
+        std::int64_t count = triangles(g);
+        for (const auto& [u, v] : st.flips) {
+            const auto a = flip_admissibility(cur, u, v, s.pattern, ws);
+            if (s.space == PerturbationSpace::count_preserving) {
+                EXPECT_TRUE(a.count_preserving);
+            }
+            if (s.space == PerturbationSpace::subgraph_preserving) {
+                EXPECT_TRUE(a.subgraph_preserving);
+            }
+            cur = flip_edge(cur, u, v);
+            count += a.delta;
+        }
+        EXPECT_EQ(count, triangles(cur));
+        EXPECT_EQ(st.count, count);  // the incremental count is exact
+    }
+}
+
+TEST(AttackSearch, RestrictedSpacesAreRespectedAtEveryStep) {
+    Rng rng(5);
+    for (int trial = 0; trial < 3; ++trial) {
+        const Graph g = draw_count_dataset_graph("er", rng);
+        for (auto space : {PerturbationSpace::count_preserving, PerturbationSpace::subgraph_preserving}) {
+            for (auto search : {SearchMethod::greedy, SearchMethod::beam}) {
+                AttackSettings s;
+                s.space = space;
+                s.search = search;
+                s.budgets = {1, 2, 2};
+                s.beam_width = 3;
+                const auto r = attack_graph(g, triangle_hungry(), s, static_cast<std::uint64_t>(trial));
+                expect_admissible(g, r, s);
+            }
+        }
+        AttackSettings any;
+        any.budgets = {1, 2, 3};
+        const auto r = attack_graph(g, triangle_hungry(), any, 11);
+        expect_admissible(g, r, any);
+    }
+}
+
+TEST(AttackSearch, BudgetsAreCumulative) {
+    Rng rng(9);
+    const Graph g = draw_count_dataset_graph("sbm", rng);
+    AttackSettings s;
+    s.budgets = {1, 4, 7};
+    const auto r = attack_graph(g, triangle_hungry(), s, 4);
+    ASSERT_EQ(r.stages.size(), 3u);
+    EXPECT_EQ(r.stages[0].budget, 1);
+    EXPECT_EQ(r.stages[1].budget, 5);
+    EXPECT_EQ(r.stages[2].budget, 12);
+    for (std::size_t k = 0; k < 3; ++k) {
+        EXPECT_LE(static_cast<int>(r.stages[k].flips.size()), r.stages[k].budget);
+        if (k > 0) {
+            EXPECT_GE(r.stages[k].loss, r.stages[k - 1].loss);
+            // Each stage continues from the previous one's graph.
+            const auto& prev = r.stages[k - 1].flips;
+            ASSERT_GE(r.stages[k].flips.size(), prev.size());
+            EXPECT_TRUE(std::equal(prev.begin(), prev.end(), r.stages[k].flips.begin()));
+        }
+    }
+    // Creating triangles pays: the greedy search uses more than the first flip.
+    EXPECT_GT(r.stages[2].flips.size(), 4u);
+    // The same stream gives the same attack.
+    const auto again = attack_graph(g, triangle_hungry(), s, 4);
+    EXPECT_EQ(again.stages[2].flips, r.stages[2].flips);
+}
+
+TEST(AttackSearch, SuccessRule) {
+    AttackSettings s;
+    EXPECT_TRUE(is_adversarial(0.0, 0.6, s));
+    EXPECT_FALSE(is_adversarial(0.0, 0.4, s));
+    EXPECT_FALSE(is_adversarial(0.3, 0.55, s));  // error not doubled
+    EXPECT_TRUE(is_adversarial(0.3, 0.61, s));
+    EXPECT_NEAR(attack_auc({1, 1, 1, 1}), 1.0, 1e-12);
+    EXPECT_NEAR(attack_auc({0, 0, 0, 0}), 0.0, 1e-12);
+}
+
+/// A small SBM dataset with two quickly trained GIN regressors, shared by the run tests.
+class AttackRun : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        dir_ = new std::string(testing::temp_path("attack", "data"));
+        models_ = new std::string(testing::temp_path("attack", "models"));
+        fs::remove_all(*dir_);
+        fs::remove_all(*models_);
+        RunContext ctx;
+        CountDatasetOptions o;
+        o.set_kind("sbm").set_seed(3).set_graphs(200);
+        write_count_dataset(generate_count_dataset(o, ctx), *dir_);
+        const CountingData data = read_counting_data(*dir_);
+        for (std::uint64_t seed : {0, 1}) {
+            RegressorSettings s;
+            s.seed = seed;
+            s.epochs = 4;
+            s.layers = 2;
+            s.hidden = 16;
+            s.max_train = 40;
+            s.max_validation = 20;
+            save_regressor(train_regressor(data, s, ctx), *models_);
+        }
+    }
+    static void TearDownTestSuite() {
+        fs::remove_all(*dir_);
+        fs::remove_all(*models_);
+        delete dir_;
+        delete models_;
+    }
+    AttackRunOptions options(const std::string& out, int jobs) const {
+        AttackRunOptions o;
+        o.data = *dir_;
+        o.models = *models_;
+        o.seeds = {0, 1};
+        o.graphs = 3;
+        o.attack.budgets = {1, 2};
+        o.attack.sample_edges = 10;
+        // The quickly trained models count badly: accept every test graph.
+        o.attack.tolerance = 1e9;
+        o.out = out;
+        o.jobs = jobs;
+        return o;
+    }
+    static std::vector<std::string> sorted_lines(const std::string& path) {
+        auto lines = read_jsonl_lines(path);
+        std::sort(lines.begin(), lines.end());
+        return lines;
+    }
+    static std::string* dir_;
+    static std::string* models_;
+};
+std::string* AttackRun::dir_ = nullptr;
+std::string* AttackRun::models_ = nullptr;
+
+TEST_F(AttackRun, JobsNeverChangeTheResultAndResumeCompletesARun) {
+    RunContext ctx;
+    const auto one = testing::fresh_temp_file("attack", "one.jsonl");
+    const auto two = testing::fresh_temp_file("attack", "two.jsonl");
+    run_attack(options(one, 1), ctx);
+    run_attack(options(two, 2), ctx);
+    EXPECT_EQ(sorted_lines(one).size(), 6u);
+    EXPECT_EQ(sorted_lines(one), sorted_lines(two));
+    EXPECT_TRUE(file_exists(one + ".summary.json"));
+    EXPECT_TRUE(file_exists(one + ".csv"));
+    EXPECT_NE(read_text_file(one + ".svg").find("<svg"), std::string::npos);
+
+    // A run cut short (one graph), then resumed with all three: the same records.
+    const auto part = testing::fresh_temp_file("attack", "part.jsonl");
+    auto o = options(part, 2);
+    o.graphs = 1;
+    run_attack(o, ctx);
+    EXPECT_EQ(sorted_lines(part).size(), 2u);
+    o.graphs = 3;
+    EXPECT_NE(testing::error_of([&] { run_attack(o, ctx); }).find("--resume"), std::string::npos);
+    o.resume = true;
+    const auto r = run_attack(o, ctx);
+    EXPECT_EQ(r.resumed, 2u);
+    EXPECT_EQ(r.tasks, 4u);
+    EXPECT_EQ(sorted_lines(part), sorted_lines(one));
+    // Other settings are refused on resume.
+    o.attack.budgets = {1, 3};
+    EXPECT_NE(testing::error_of([&] { run_attack(o, ctx); }).find("other settings"), std::string::npos);
+}
+
+TEST_F(AttackRun, BadInputFailsBeforeWritingAnything) {
+    RunContext ctx;
+    const auto out = testing::fresh_temp_file("attack", "bad.jsonl");
+    auto o = options(out, 1);
+    o.seeds = {0, 7};  // no model for seed 7
+    EXPECT_NE(testing::error_of([&] { run_attack(o, ctx); }).find("seed 7"), std::string::npos);
+    EXPECT_FALSE(file_exists(out));
+    o = options(out, 1);
+    o.data = *dir_ + "_missing";
+    EXPECT_THROW(run_attack(o, ctx), IoError);
+    EXPECT_FALSE(file_exists(out));
+    o = options(out, 1);
+    o.attack.budgets = {0};
+    EXPECT_THROW(run_attack(o, ctx), InvalidArgument);
+    EXPECT_FALSE(file_exists(out));
+}
+
+TEST_F(AttackRun, SavedRegressorLoadsWithTheSamePredictions) {
+    const CountingData data = read_counting_data(*dir_);
+    RegressorSettings s;
+    s.seed = 1;
+    const auto r = load_regressor(regressor_path(*models_, s));
+    EXPECT_EQ(r.settings.layers, 2);
+    EXPECT_EQ(r.settings.hidden, 16);
+    std::vector<Graph> test;
+    for (std::size_t i = 0; i < 5; ++i) test.push_back(data.graphs[data.test[i]]);
+    const auto a = predict_counts(*r.model, test);
+    const auto b = predict_counts(*load_regressor(regressor_path(*models_, s)).model, test);
+    EXPECT_EQ(a, b);
+}
+
+TEST(Regressor, TrainingReducesValidationL1) {
+    RunContext ctx;
+    CountDatasetOptions o;
+    o.set_kind("sbm").set_seed(1).set_graphs(300);
+    const auto dir = testing::temp_path("attack", "train");
+    fs::remove_all(dir);
+    write_count_dataset(generate_count_dataset(o, ctx), dir);
+    const CountingData data = read_counting_data(dir);
+    RegressorSettings s;
+    s.epochs = 25;
+    s.patience = 25;
+    s.layers = 2;
+    s.hidden = 16;
+    s.max_train = 90;
+    s.max_validation = 40;
+    s.max_test = 40;
+    const Regressor trained = train_regressor(data, s, ctx);
+    // The same architecture and seed, untrained.
+    ModelRandom random = make_model_random(stream_seed(s.seed, 0x6d6f64656cULL), torch::kCPU);
+    auto fresh = make_model(s.model, s.config(), random);
+    std::vector<Graph> val;
+    double untrained = 0.0;
+    const auto p = static_cast<std::size_t>(s.pattern);
+    for (std::size_t i = 0; i < 40; ++i) val.push_back(data.graphs[data.validation[i]]);
+    const auto pred = predict_counts(*fresh, val);
+    for (std::size_t i = 0; i < 40; ++i)
+        untrained += std::abs(pred[i] - static_cast<double>(data.counts[data.validation[i]][p])) / 40.0;
+    EXPECT_LT(trained.validation_l1, 0.5 * untrained);
+    EXPECT_GT(trained.best_epoch, 1);
+    fs::remove_all(dir);
+}
+
+TEST(Regressor, ReaderNamesTheFileAndLine) {
+    const auto dir = testing::temp_path("attack", "broken");
+    fs::remove_all(dir);
+    RunContext ctx;
+    CountDatasetOptions o;
+    o.set_kind("er").set_seed(1).set_graphs(20);
+    write_count_dataset(generate_count_dataset(o, ctx), dir);
+    write_text_file_atomic(dir + "/test.txt", "99\n");
+    const auto msg = testing::error_of([&] { read_counting_data(dir); });
+    EXPECT_NE(msg.find("test.txt:1:"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("'99'"), std::string::npos) << msg;
+    fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace brec
