@@ -20,7 +20,11 @@ namespace {
 std::vector<std::uint64_t> parse_seeds(const std::string& text) {
     std::vector<std::uint64_t> out;
     try {
-        for (auto id : parse_id_ranges(text)) out.push_back(static_cast<std::uint64_t>(id));
+        const IdRanges ranges = parse_id_ranges(text);
+        for (const auto& r : ranges.intervals()) {
+            if (r.hi - r.lo >= 100000) throw InvalidArgument("too many seeds");
+            for (auto id = r.lo; id <= r.hi; ++id) out.push_back(static_cast<std::uint64_t>(id));
+        }
     } catch (const Error&) {
         throw InvalidArgument("--seeds '" + text + "': expected seeds such as 0-4 or 0,2,7");
     }
