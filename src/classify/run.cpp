@@ -49,8 +49,17 @@ AccuracyCounts counts_from_json(const nlohmann::json& j, const std::string& sour
     return a;
 }
 
-using Key = std::tuple<std::string, std::string, std::string, std::size_t, std::uint64_t, std::size_t>;
-Key key_of(const FoldRecord& r) { return {r.variant, r.model, r.mode, r.folds, r.seed, r.fold}; }
+using Key = std::tuple<std::string, std::string, std::string, std::string, std::size_t, std::uint64_t, std::size_t>;
+Key key_of(const FoldRecord& r) { return {r.variant, r.model, r.mode, r.settings, r.folds, r.seed, r.fold}; }
+
+/// The options besides the key fields that change a fold's result.
+std::string settings_of(const ClassifyOptions& opt) {
+    std::ostringstream o;
+    o << std::setprecision(17) << "h=" << (opt.model == "wl" ? opt.wl_rounds : 0) << ";C=";
+    for (std::size_t k = 0; k < opt.c_grid.size(); ++k) o << (k ? "," : "") << opt.c_grid[k];
+    o << ";inner=" << opt.inner_folds;
+    return o.str();
+}
 
 /// A dataset version with its orbits, folds are drawn per seed.
 struct Version {
@@ -161,6 +170,7 @@ nlohmann::json to_json(const FoldRecord& r) {
             {"variant", r.variant},
             {"model", r.model},
             {"mode", r.mode},
+            {"settings", r.settings},
             {"folds", r.folds},
             {"seed", r.seed},
             {"fold", r.fold},
@@ -183,6 +193,7 @@ FoldRecord fold_record_from_json(const nlohmann::json& j, const std::string& sou
         throw ParseError(source, line, "\"variant\" must be original or clean");
     r.model = field<std::string>(j, "model", source, line);
     r.mode = field<std::string>(j, "mode", source, line);
+    r.settings = field<std::string>(j, "settings", source, line);
     r.folds = field<std::size_t>(j, "folds", source, line);
     r.seed = field<std::uint64_t>(j, "seed", source, line);
     r.fold = field<std::size_t>(j, "fold", source, line);
@@ -240,6 +251,7 @@ ClassifyResult run_classify(const ClassifyOptions& opt, RunContext& ctx) {
         }
     }
 
+    const std::string settings = settings_of(opt);
     std::vector<Version> versions;
     const CleanResult cleaned = clean_dataset(dd.orbits, labels);
     res.clean_graphs = cleaned.kept.size();
@@ -291,6 +303,7 @@ ClassifyResult run_classify(const ClassifyOptions& opt, RunContext& ctx) {
                 probe.variant = versions[vi].variant;
                 probe.model = opt.model;
                 probe.mode = res.mode;
+                probe.settings = settings;
                 probe.folds = opt.folds;
                 probe.seed = seed;
                 probe.fold = f;
@@ -324,6 +337,7 @@ ClassifyResult run_classify(const ClassifyOptions& opt, RunContext& ctx) {
         r.variant = v.variant;
         r.model = opt.model;
         r.mode = res.mode;
+        r.settings = settings;
         r.folds = opt.folds;
         r.seed = task.seed;
         r.fold = task.fold;

@@ -122,10 +122,11 @@ struct ClassifyOptions {
 
 /// One fold of one seed on one version of the dataset.
 struct FoldRecord {
-    std::string dataset;  ///< e.g. "MUTAG" or "MUTAG-clean"
-    std::string variant;  ///< "original" or "clean"
-    std::string model;    ///< "wl" or "vh"
-    std::string mode;     ///< orbit mode: topology, node-labels, edge-labels
+    std::string dataset;   ///< e.g. "MUTAG" or "MUTAG-clean"
+    std::string variant;   ///< "original" or "clean"
+    std::string model;     ///< "wl" or "vh"
+    std::string mode;      ///< orbit mode: topology, node-labels, edge-labels
+    std::string settings;  ///< what else the result depends on, e.g. "h=5;C=0.001,...;inner=3"
     std::size_t folds = 0;
     std::uint64_t seed = 0;
     std::size_t fold = 0;
