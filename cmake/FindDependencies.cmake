@@ -41,6 +41,18 @@ else()
   target_link_libraries(brec_nauty INTERFACE "${NAUTY_LIBRARY}" Threads::Threads)
 endif()
 
+# libsvm (Debian's libsvm-dev): the SVM of `brec classify` (C-SVC on a precomputed kernel). Its
+# header is libsvm/svm.h on Debian, svm.h elsewhere. Modules link brec::libsvm.
+find_path(LIBSVM_INCLUDE_DIR svm.h PATH_SUFFIXES libsvm)
+find_library(LIBSVM_LIBRARY svm)
+if(NOT LIBSVM_INCLUDE_DIR OR NOT LIBSVM_LIBRARY)
+  message(FATAL_ERROR "brec: libsvm not found (install libsvm-dev, or add its prefix to CMAKE_PREFIX_PATH)")
+endif()
+add_library(brec_libsvm INTERFACE)
+add_library(brec::libsvm ALIAS brec_libsvm)
+target_include_directories(brec_libsvm SYSTEM INTERFACE "${LIBSVM_INCLUDE_DIR}")
+target_link_libraries(brec_libsvm INTERFACE "${LIBSVM_LIBRARY}")
+
 set(BREC_HAVE_TORCH OFF)
 if(BREC_WITH_TORCH)
   find_package(Torch QUIET)

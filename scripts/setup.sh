@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 PACKAGES=(
   g++ cmake make pkg-config
   libboost-graph-dev libboost-math-dev libeigen3-dev
-  libnauty2-dev nauty
+  libnauty2-dev nauty libsvm-dev
   libcli11-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libtorch-dev

@@ -32,6 +32,7 @@ void add_attack_forward(CLI::App& root, Action& action, int argc, char** argv);
 void add_report(CLI::App& root, Action& action);
 void add_stats(CLI::App& root, Action& action);
 void add_dedup(CLI::App& root, Action& action);
+void add_classify(CLI::App& root, Action& action);
 void add_count(CLI::App& root, Action& action);
 void add_export(CLI::App& root, Action& action);
 void add_rpc(CLI::App& root, Action& action);

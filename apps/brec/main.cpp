@@ -19,7 +19,7 @@ bool cancellable(const std::string& command) {
 #if defined(BREC_EVAL_BINARY)
     static const std::set<std::string> kCommands = {"eval", "attack"};
 #else
-    static const std::set<std::string> kCommands = {"info", "wl", "certify", "dedup", "count"};
+    static const std::set<std::string> kCommands = {"info", "wl", "certify", "dedup", "classify", "count"};
 #endif
     return kCommands.count(command) > 0;
 }
@@ -69,6 +69,7 @@ int main(int argc, char** argv) {
     cli::add_report(app, action);
     cli::add_stats(app, action);
     cli::add_dedup(app, action);
+    cli::add_classify(app, action);
     cli::add_count(app, action);
     cli::add_export(app, action);
     cli::add_rpc(app, action);

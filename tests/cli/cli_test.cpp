@@ -52,7 +52,7 @@ TEST(Cli, HelpListsOneLinePerCommandAndTheDetailsStayWithTheCommand) {
         names.push_back(line.substr(2, line.find(' ', 2) - 2));
     }
     EXPECT_EQ(names, (std::vector<std::string>{"info", "convert", "wl", "certify", "generate", "show", "eval", "attack",
-                                               "report", "stats", "dedup", "count", "export", "rpc"}));
+                                               "report", "stats", "dedup", "classify", "count", "export", "rpc"}));
     // The long description moved to the command's own help.
     const Result wl = brec("wl --help");
     EXPECT_EQ(wl.code, 0);
