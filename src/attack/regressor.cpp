@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <iomanip>
 #include <limits>
 #include <sstream>
 
@@ -15,6 +16,7 @@
 #include "brec/core/text.hpp"
 #include "brec/io/files.hpp"
 #include "brec/io/graph6.hpp"
+#include "brec/nn/device.hpp"
 #include "brec/nn/registry.hpp"
 
 namespace brec {
@@ -386,6 +388,45 @@ double paper_test_l1(const std::string& model, Pattern pattern) {
         if (model == "gin") return 2.6;
     }
     return -1.0;
+}
+
+std::string train_regressors(const RegressorTrainRequest& request, RunContext& ctx) {
+    auto settings_for = [&](Pattern p, std::uint64_t seed) {
+        RegressorSettings s = request.settings;
+        s.pattern = p;
+        s.seed = seed;
+        return s;
+    };
+    if (!request.resume)
+        for (Pattern p : request.patterns)
+            for (auto seed : request.seeds)
+                if (const std::string path = regressor_path(request.out, settings_for(p, seed)); file_exists(path))
+                    throw InvalidArgument(path + " exists (resume to skip trained models)");
+    const CountingData data = read_counting_data(request.data);
+    set_torch_threads(ctx.threads());
+    std::ostringstream out;
+    out << std::left << std::setw(10) << "model" << std::setw(18) << "pattern" << std::setw(6) << "seed" << std::setw(8)
+        << "epochs" << std::setw(12) << "val_loss" << std::setw(10) << "test_l1" << std::setw(10) << "test_lc"
+        << "paper_l1\n";
+    for (Pattern p : request.patterns)
+        for (auto seed : request.seeds) {
+            const RegressorSettings s = settings_for(p, seed);
+            const std::string path = regressor_path(request.out, s);
+            Regressor r;
+            if (request.resume && file_exists(path)) {
+                r = load_regressor(path);
+                ctx.info("attack train: " + path + " exists, skipped");
+            } else {
+                r = train_regressor(data, s, ctx);
+                save_regressor(r, request.out);
+            }
+            const double paper = paper_test_l1(s.model, p);
+            out << std::left << std::setw(10) << s.model << std::setw(18) << pattern_name(p) << std::setw(6) << seed
+                << std::setw(8) << r.epochs_run << std::setw(12) << std::setprecision(4) << r.validation_loss
+                << std::setw(10) << r.test_l1 << std::setw(10) << r.test_lc
+                << (paper >= 0 ? std::to_string(paper).substr(0, 5) : "-") << '\n';
+        }
+    return out.str();
 }
 
 }  // namespace brec

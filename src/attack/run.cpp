@@ -6,6 +6,7 @@
 #include <cmath>
 #include <exception>
 #include <fstream>
+#include <iomanip>
 #include <map>
 #include <mutex>
 #include <set>
@@ -17,6 +18,7 @@
 #include "brec/core/error.hpp"
 #include "brec/core/rng.hpp"
 #include "brec/io/files.hpp"
+#include "brec/io/pairs.hpp"
 #include "brec/nn/device.hpp"
 #include "brec/report/attack_figure.hpp"
 
@@ -324,6 +326,58 @@ AttackRunResult run_attack(const AttackRunOptions& o, RunContext& ctx) {
                            success_rate_svg({curve}, std::string("Attack success, ") + pattern_name(o.attack.pattern)));
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return result;
+}
+
+std::vector<std::uint64_t> parse_seed_list(const std::string& text) {
+    std::vector<std::uint64_t> out;
+    try {
+        const IdRanges ranges = parse_id_ranges(text);
+        for (const auto& r : ranges.intervals()) {
+            if (r.hi - r.lo >= 100000) throw InvalidArgument("too many seeds");
+            for (auto id = r.lo; id <= r.hi; ++id) out.push_back(static_cast<std::uint64_t>(id));
+        }
+    } catch (const Error&) {
+        throw InvalidArgument("seeds '" + text + "': expected seeds such as 0-4 or 0,2,7");
+    }
+    if (out.empty()) throw InvalidArgument("seeds '" + text + "': no seeds");
+    return out;
+}
+
+std::vector<Pattern> parse_pattern_list(const std::string& text) {
+    std::vector<Pattern> out;
+    std::stringstream ss(text);
+    for (std::string tok; std::getline(ss, tok, ',');) out.push_back(parse_pattern(tok));
+    if (out.empty()) throw InvalidArgument("pattern list '" + text + "' is empty");
+    return out;
+}
+
+std::vector<int> parse_budgets(const std::string& text) {
+    std::vector<int> out;
+    std::stringstream ss(text);
+    for (std::string tok; std::getline(ss, tok, ',');) {
+        std::int64_t v = 0;
+        if (!parse_int64(tok, v) || v < 1 || v > 100000)
+            throw InvalidArgument("budgets '" + text + "': '" + tok + "' is not a positive number of flips");
+        out.push_back(static_cast<int>(v));
+    }
+    if (out.empty()) throw InvalidArgument("budgets '" + text + "': no budget");
+    return out;
+}
+
+std::string attack_run_text(const AttackRunResult& r, const AttackRunOptions& options) {
+    std::ostringstream out;
+    out << "attack " << options.model << " " << pattern_name(options.attack.pattern) << " space "
+        << space_name(options.attack.space) << ": " << r.graphs << " graphs, " << r.tasks << " tasks run, " << r.resumed
+        << " resumed\n";
+    out << "budget  success  error   transfer(all/any/first)\n";
+    for (const auto& row : r.summary["stages"])
+        out << std::fixed << std::setprecision(3) << std::left << std::setw(8) << row["budget"].get<int>()
+            << std::setw(9) << row["success_rate"].get<double>() << std::setw(8) << row["error"].get<double>()
+            << row["transfer_all"].get<double>() << "/" << row["transfer_any"].get<double>() << "/"
+            << row["transfer_first"].get<double>() << '\n';
+    if (r.summary.contains("auc")) out << "AUC " << r.summary["auc"].get<double>() << '\n';
+    out << "wrote " << options.out << " (+ .summary.json, .csv, .svg)\n";
+    return out.str();
 }
 
 }  // namespace brec

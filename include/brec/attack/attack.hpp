@@ -127,4 +127,14 @@ nlohmann::ordered_json summarize_attack(const std::vector<nlohmann::json>& recor
 /// rates must have 4 entries.
 double attack_auc(const std::vector<double>& rates);
 
+/// Model seeds "0-4" or "0,2,7" (at most 100,000); InvalidArgument naming the text otherwise.
+std::vector<std::uint64_t> parse_seed_list(const std::string& text);
+/// Patterns "triangle,4-cycle"; InvalidArgument for an unknown name or an empty list.
+std::vector<Pattern> parse_pattern_list(const std::string& text);
+/// Budgets "1,4,7,20" (flips per stage, cumulative); InvalidArgument for anything else.
+std::vector<int> parse_budgets(const std::string& text);
+
+/// The text `brec attack run` prints: success, error and transfer per budget, and the AUC.
+std::string attack_run_text(const AttackRunResult& r, const AttackRunOptions& options);
+
 }  // namespace brec

@@ -107,4 +107,19 @@ Regressor load_regressor(const std::string& json_path);
 /// the paper gives none.
 double paper_test_l1(const std::string& model, Pattern pattern);
 
+/// Regressors for several patterns and seeds into one directory (`brec attack train`).
+struct RegressorTrainRequest {
+    std::string data;            ///< counting dataset directory
+    std::string out;             ///< model directory
+    RegressorSettings settings;  ///< pattern and seed are set per model
+    std::vector<Pattern> patterns;
+    std::vector<std::uint64_t> seeds;
+    bool resume = false;  ///< load (model, pattern, seed) whose files exist instead of failing
+};
+
+/// Trains (or, when resuming, loads) every (pattern, seed) model of `request`, checking before
+/// any training that no model file would be overwritten; returns a table, one row per model,
+/// with the paper's test L1 where known.
+std::string train_regressors(const RegressorTrainRequest& request, RunContext& ctx);
+
 }  // namespace brec
