@@ -42,15 +42,15 @@ int certify_command(const CertifyArgs& args, RunContext& ctx) {
 
 void add_certify(CLI::App& root, Action& action) {
     auto args = std::make_shared<CertifyArgs>();
-    auto* sub = add_command(
-        root, "certify", "Hardness certificate of every pair: the smallest WL level that distinguishes it",
-        "Tries 1-WL, 3-WL (= 2-FWL) and 4-WL (= 3-FWL) in turn; a pair none of them\n"
-        "distinguishes is 'beyond 4-WL'.\n"
-        "JSON (--json): one object per pair {id, category, level (1wl, 2fwl, 3fwl, beyond),\n"
-        "hardness, max_fwl, n, steps [{distinguished, rounds, seconds}], seconds}, then the\n"
-        "summary object with \"levels\" (pairs per category and level).\n"
-        "Interrupted (Ctrl-C), a run with --out keeps every finished pair: rerun with --resume.\n"
-        "Example: brec certify --jobs 2 --out certify.jsonl --resume");
+    auto* sub =
+        add_command(root, "certify", "Hardness certificate of every pair: the smallest WL level that distinguishes it",
+                    "Tries 1-WL, 3-WL (= 2-FWL) and 4-WL (= 3-FWL) in turn; a pair none of them\n"
+                    "distinguishes is 'beyond 4-WL'.\n"
+                    "JSON (--json): one object per pair {id, category, level (1wl, 2fwl, 3fwl, beyond),\n"
+                    "hardness, max_fwl, n, steps [{distinguished, rounds, seconds}], seconds}, then the\n"
+                    "summary object with \"levels\" (pairs per category and level).\n"
+                    "Interrupted (Ctrl-C), a run with --out keeps every finished pair: rerun with --resume.\n"
+                    "Example: brec certify --jobs 2 --out certify.jsonl --resume");
     sub->add_option("--max-fwl", args->max_fwl, "Highest folklore level to try (1, 2 or 3)")
         ->check(CLI::Range(1, 3))
         ->capture_default_str();

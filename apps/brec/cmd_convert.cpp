@@ -62,7 +62,7 @@ int run_convert(const ConvertArgs& args, RunContext& ctx) {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (c.self_loops_dropped || c.duplicate_edges_dropped)
         warn("dropped " + std::to_string(c.self_loops_dropped) + " self-loops and " +
-                 std::to_string(c.duplicate_edges_dropped) + " duplicate edges");
+             std::to_string(c.duplicate_edges_dropped) + " duplicate edges");
     if (args.json) {
         print_json_line({{"command", "convert"},
                          {"input", args.input},
@@ -80,10 +80,9 @@ int run_convert(const ConvertArgs& args, RunContext& ctx) {
         return 0;
     }
     std::cout << "converted " << c.graphs.size() << " graphs"
-              << (pairs ? " (" + std::to_string(pairs) + " pairs)" : std::string()) << " from "
-              << format_name(from) << " (" << args.input << ") to " << format_name(to) << " ("
-              << args.output << "); nodes " << min_n << "-" << max_n << ", edges " << min_m << "-"
-              << max_m << ", " << format_seconds(seconds) << "\n";
+              << (pairs ? " (" + std::to_string(pairs) + " pairs)" : std::string()) << " from " << format_name(from)
+              << " (" << args.input << ") to " << format_name(to) << " (" << args.output << "); nodes " << min_n << "-"
+              << max_n << ", edges " << min_m << "-" << max_m << ", " << format_seconds(seconds) << "\n";
     return 0;
 }
 
@@ -108,7 +107,8 @@ void add_convert(CLI::App& root, Action& action) {
     sub->add_option("input", args->input, "Input file or TU directory")->required();
     add_out_flag(sub, args->output, "Output file (tu: a directory, whose name is the dataset name unless --tu-name)")
         ->required();
-    const std::vector<std::string> outs = {"graph6", "g6", "sparse6", "s6", "edgelist", "el", "pairs", "tsv", "tu", "json"};
+    const std::vector<std::string> outs = {"graph6", "g6",    "sparse6", "s6", "edgelist",
+                                           "el",     "pairs", "tsv",     "tu", "json"};
     std::vector<std::string> ins = outs;
     ins.push_back("npy");
     sub->add_option("--to", args->to, "Output format: graph6, sparse6, edgelist, pairs, tu, json")

@@ -23,15 +23,18 @@ int dedup_command(const DedupArgs& args, RunContext& ctx) {
     set_quiet(ctx, args.pairs.quiet);
     ctx.set_threads(args.pairs.jobs);
     DedupOptions opt = args.opt;
-    opt.path = !args.positional.empty() ? args.positional : !args.pairs.dataset.empty() ? args.pairs.dataset
-                                                                                       : default_dataset_path();
+    opt.path = !args.positional.empty()      ? args.positional
+               : !args.pairs.dataset.empty() ? args.pairs.dataset
+                                             : default_dataset_path();
     opt.selection = selection_of(args.pairs);
     const DedupResult result = run_dedup(opt, ctx);
     const BiasReport& rep = result.report;
     const LabelledGraphs& data = result.data;
     const OrbitMode mode = result.mode;
     if (!args.svg.empty())
-        write_text_file_atomic(args.svg, orbit_histogram_svg({rep.size_histogram.begin(), rep.size_histogram.end()}, "Orbit sizes: " + data.name + " (" + mode_name(mode) + ")"));
+        write_text_file_atomic(args.svg,
+                               orbit_histogram_svg({rep.size_histogram.begin(), rep.size_histogram.end()},
+                                                   "Orbit sizes: " + data.name + " (" + mode_name(mode) + ")"));
     if (args.pairs.json)
         print_json_line(to_json(result));
     else

@@ -53,8 +53,9 @@ int run_eval(EvalArgs args, RunContext& ctx) {
     auto sel = load_selected_pairs(args.pairs);
     if (const std::string subset = find_model(opt.model).spec.paper_subset; args.paper_subset && !subset.empty()) {
         const auto ids = parse_id_ranges(subset);
-        sel.indices.erase(std::remove_if(sel.indices.begin(), sel.indices.end(), [&](std::size_t k) {
-            return !ids.contains(sel.dataset.pairs[k].id); }), sel.indices.end());
+        sel.indices.erase(std::remove_if(sel.indices.begin(), sel.indices.end(),
+                                         [&](std::size_t k) { return !ids.contains(sel.dataset.pairs[k].id); }),
+                          sel.indices.end());
     }
     // Pairs run in parallel (--jobs), each with its own intra-op threads; OpenMP keeps the count
     // per calling thread, so every job sets it. Without --torch-threads, n < 32 runs single-threaded.
@@ -101,20 +102,25 @@ void add_eval(CLI::App& root, Action& action) {
         "forward(x: Tensor[N,F] float32, edge_index: Tensor[2,E] int64 (both directions), batch: Tensor[N]\n"
         "int64 (graph of each node), num_graphs: int) -> Tensor[num_graphs, d]; fresh weights per pair.\n"
         "Example: brec eval --model ppgn --category basic --out ppgn.jsonl --resume");
-    sub->add_option("--model,-m", o.model, "Model name (see --list-models), or torchscript:FILE for your own module")->capture_default_str();
+    sub->add_option("--model,-m", o.model, "Model name (see --list-models), or torchscript:FILE for your own module")
+        ->capture_default_str();
     sub->add_flag("--list-models", a->list_models, "List the models, their default settings, bounds and BREC counts");
     sub->add_option("--seed", a->seed, "Seed (model initialisation and relabelings per pair)")->capture_default_str();
     sub->add_option("--seeds", a->seeds, "Several seeds, e.g. 100,200,...,1000 (multi-seed protocol)");
     sub->add_option("--protocol", a->protocol, "Headline protocol: hotelling or brec_reference")
-        ->check(CLI::IsMember({"hotelling", "brec_reference"}))->capture_default_str();
+        ->check(CLI::IsMember({"hotelling", "brec_reference"}))
+        ->capture_default_str();
     sub->add_flag("--reference-t2", a->reference_t2, "Same as --protocol brec_reference");
     sub->add_flag("--paper-subset", a->paper_subset, "Only the pairs the BREC study ran this model on");
     sub->add_option("--method", a->method, "rpc (fixed F threshold) or rapc (adaptive threshold)")
-        ->check(CLI::IsMember({"rpc", "rapc"}))->capture_default_str();
-    sub->add_option("--rapc-groups", o.rapc_groups, "RAPC: groups p per graph (false-positive bound 1/2^(2p))")->capture_default_str();
+        ->check(CLI::IsMember({"rpc", "rapc"}))
+        ->capture_default_str();
+    sub->add_option("--rapc-groups", o.rapc_groups, "RAPC: groups p per graph (false-positive bound 1/2^(2p))")
+        ->capture_default_str();
     sub->add_option("--device", o.device, "auto, cpu, cuda or cuda:N")->capture_default_str();
     sub->add_option("--kernel", o.kernel, "PPGN CPU kernels: auto (BLAS sgemm when found), blas, or torch")
-        ->check(CLI::IsMember({"auto", "blas", "torch"}))->capture_default_str();
+        ->check(CLI::IsMember({"auto", "blas", "torch"}))
+        ->capture_default_str();
     sub->add_option("--out,-o", a->run.out, "Append one JSON line per pair here; FILE.summary.json gets the summary");
     sub->add_flag("--resume", a->run.resume, "Skip pairs (per seed) already in --out");
     sub->add_flag("--fine", a->fine, "Show the 7 fine categories");
@@ -127,18 +133,27 @@ void add_eval(CLI::App& root, Action& action) {
     sub->add_option("--layers", o.layers, "Layers / blocks (default: model's)");
     sub->add_option("--radius", o.radius, "Subgraph radius / hops / distance cap (default: model's)");
     sub->add_option("--loss-threshold", o.loss_threshold, "Early-stop loss (default: model's)");
-    sub->add_option("--out-dim", o.out_dim, "Embedding dimension d judged by RPC (< q)")->check(CLI::Range(1, 100000))->capture_default_str();
-    sub->add_option("--input-features", o.input_features, "Node features of a torchscript: module: ones, degree or label (one-hot)")
-        ->check(CLI::IsMember({"ones", "degree", "label"}))->capture_default_str();
+    sub->add_option("--out-dim", o.out_dim, "Embedding dimension d judged by RPC (< q)")
+        ->check(CLI::Range(1, 100000))
+        ->capture_default_str();
+    sub->add_option("--input-features", o.input_features,
+                    "Node features of a torchscript: module: ones, degree or label (one-hot)")
+        ->check(CLI::IsMember({"ones", "degree", "label"}))
+        ->capture_default_str();
     sub->add_option("--q", o.q, "Relabelings per graph")->check(CLI::Range(3, 100000))->capture_default_str();
-    sub->add_option("--alpha", o.alpha, "Significance level of the RPC threshold")->check(CLI::Range(1e-9, 0.5))->capture_default_str();
-    sub->add_option("--noise-floor", o.relative_noise,
-                    "Hotelling protocol's float32 noise floor: (floor x largest |embedding|)^2 is added to the covariance "
-                    "diagonal, so pure rounding between relabelings gives T^2 ~ 0; 0 = the plain pseudo-inverse")
-        ->check(CLI::Range(0.0, 0.01))->capture_default_str();
+    sub->add_option("--alpha", o.alpha, "Significance level of the RPC threshold")
+        ->check(CLI::Range(1e-9, 0.5))
+        ->capture_default_str();
+    sub->add_option(
+           "--noise-floor", o.relative_noise,
+           "Hotelling protocol's float32 noise floor: (floor x largest |embedding|)^2 is added to the covariance "
+           "diagonal, so pure rounding between relabelings gives T^2 ~ 0; 0 = the plain pseudo-inverse")
+        ->check(CLI::Range(0.0, 0.01))
+        ->capture_default_str();
     sub->add_option("--baseline", a->baseline, "Earlier summary JSON; exit 3 if any category got worse");
     sub->add_option("--junit", a->junit, "Write a JUnit XML file with one test case per pair");
-    sub->add_option("--torch-threads", a->torch_threads, "LibTorch intra-op threads per job (default: cores / jobs, 1 below 32 vertices)");
+    sub->add_option("--torch-threads", a->torch_threads,
+                    "LibTorch intra-op threads per job (default: cores / jobs, 1 below 32 vertices)");
     add_pair_flags(sub, a->pairs, /*with_shard=*/true);
     sub->callback([a, &action]() { action = [a](RunContext& ctx) { return run_eval(*a, ctx); }; });
 }

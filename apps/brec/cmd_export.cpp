@@ -22,9 +22,9 @@ int run_export(const ExportArgs& args, RunContext& ctx) {
     opt.jobs = args.pairs.jobs;
     opt.dataset = args.pairs.dataset.empty() ? sel.dataset.path : args.pairs.dataset;
     const ExportResult r = export_pair_groups(sel.dataset, sel.indices, opt, args.out, ctx);
-    const nlohmann::json summary{{"command", "export"}, {"dir", r.dir},       {"dataset", opt.dataset},
-                                 {"seed", opt.seed},     {"q", opt.q},         {"pairs", r.pairs},
-                                 {"graphs", r.graphs},   {"rows_per_pair", 4 * opt.q}};
+    const nlohmann::json summary{
+        {"command", "export"}, {"dir", r.dir},     {"dataset", opt.dataset}, {"seed", opt.seed},
+        {"q", opt.q},          {"pairs", r.pairs}, {"graphs", r.graphs},     {"rows_per_pair", 4 * opt.q}};
     if (args.pairs.json)
         print_json_line(summary);
     else
@@ -37,7 +37,8 @@ int run_export(const ExportArgs& args, RunContext& ctx) {
 
 void add_export(CLI::App& root, Action& action) {
     auto a = std::make_shared<ExportArgs>();
-    auto* sub = root.add_subcommand("export", "Write the relabeled graphs of every pair for a model trained outside brec");
+    auto* sub =
+        root.add_subcommand("export", "Write the relabeled graphs of every pair for a model trained outside brec");
     sub->footer(
         "Writes, per selected pair, the graphs `brec eval --seed S --q Q` judges the pair on: the traintest\n"
         "group (2q graphs G1,H1,G2,H2,...) then the reliability group (2q relabelings of one graph, paired\n"

@@ -105,42 +105,38 @@ void add_report(CLI::App& root, Action& action) {
                 return std::string();
             },
             "md|latex|json[,...]"));
-    sub->add_option("--out,-o", args->out,
-                    "Directory for the report files and SVG figures (created if missing)");
+    sub->add_option("--out,-o", args->out, "Directory for the report files and SVG figures (created if missing)");
     sub->add_option("--protocol", args->protocol,
                     "RPC results: the decision protocol whose counts form the cells (both are "
                     "shown side by side)")
         ->check(CLI::IsMember({"hotelling", "brec_reference"}))
         ->capture_default_str();
-    auto* certificate =
-        sub->add_option("--certificate", req.certificate,
-                        "brec certify JSONL: the realized-vs-theoretical view instead of the "
-                        "statistics")
-            ->check(CLI::ExistingFile);
+    auto* certificate = sub->add_option("--certificate", req.certificate,
+                                        "brec certify JSONL: the realized-vs-theoretical view instead of the "
+                                        "statistics")
+                            ->check(CLI::ExistingFile);
     auto& stats = req.statistics;
     auto* alpha = sub->add_option("--alpha", stats.alpha, "Significance of intervals, tests, CD")
                       ->check(CLI::Range(1e-6, 0.5))
                       ->capture_default_str();
-    auto* bootstrap = sub->add_flag("--bootstrap", stats.bootstrap,
-                                    "Also report percentile bootstrap intervals of the cell means");
+    auto* bootstrap =
+        sub->add_flag("--bootstrap", stats.bootstrap, "Also report percentile bootstrap intervals of the cell means");
     auto* resamples = sub->add_option("--resamples", stats.resamples, "Bootstrap resamples B")
                           ->check(CLI::Range(100, 10000000))
                           ->capture_default_str();
-    auto* seed = sub->add_option("--bootstrap-seed", stats.bootstrap_seed, "Seed of the bootstrap")
-                     ->capture_default_str();
+    auto* seed =
+        sub->add_option("--bootstrap-seed", stats.bootstrap_seed, "Seed of the bootstrap")->capture_default_str();
     auto* exact = sub->add_option("--exact-limit", stats.wilcoxon_exact_limit,
                                   "Exact Wilcoxon null up to this many non-zero differences, "
                                   "normal approximation above")
                       ->check(CLI::Range(0, 1000))
                       ->capture_default_str();
-    auto* fine = sub->add_flag("--fine", req.read.fine,
-                               "BREC results: a task per fine category instead of per group");
+    auto* fine = sub->add_flag("--fine", req.read.fine, "BREC results: a task per fine category instead of per group");
     // The certificate view has no statistics and counts per hardness level, not per category.
     for (auto* statistics_only : {alpha, bootstrap, resamples, seed, exact, fine})
         certificate->excludes(statistics_only);
     sub->add_flag("--quiet,-q", args->quiet, "No notes on stderr");
-    sub->callback(
-        [args, &action]() { action = [args](RunContext& ctx) { return run_report(*args, ctx); }; });
+    sub->callback([args, &action]() { action = [args](RunContext& ctx) { return run_report(*args, ctx); }; });
 }
 
 }  // namespace brec::cli

@@ -20,8 +20,9 @@ struct RpcArgs {
 int run_rpc(RpcArgs args, RunContext& ctx) {
     set_quiet(ctx, args.quiet);
     if (!args.manifest.empty() && args.dirs.size() > 1)
-        throw InvalidArgument("--manifest names the manifest of one --embeddings directory; with several, each "
-                              "directory needs its own manifest.json");
+        throw InvalidArgument(
+            "--manifest names the manifest of one --embeddings directory; with several, each "
+            "directory needs its own manifest.json");
     args.options.protocol = parse_protocol(args.protocol);
     RunOutputArgs& o = args.output;
     o.baseline_json = read_baseline(o.baseline);
@@ -56,16 +57,21 @@ void add_rpc(CLI::App& root, Action& action) {
         "Exit codes: 0 ok, 2 bad input (one line naming the file), 3 regression against --baseline.\n"
         "Example: brec rpc --embeddings basic_groups --model-name mygnn --out mygnn.jsonl");
     sub->add_option("--embeddings,-e", a->dirs, "Directory with the embeddings (and manifest.json of brec export)")
-        ->required()->check(CLI::ExistingDirectory);
+        ->required()
+        ->check(CLI::ExistingDirectory);
     sub->add_option("--manifest", a->manifest, "The export's manifest.json (default: DIR/manifest.json)")
         ->check(CLI::ExistingFile);
     sub->add_option("--model-name", a->options.model, "Model name in the records and summary")->capture_default_str();
     sub->add_option("--protocol", a->protocol, "Headline protocol: hotelling or brec_reference")
-        ->check(CLI::IsMember({"hotelling", "brec_reference"}))->capture_default_str();
+        ->check(CLI::IsMember({"hotelling", "brec_reference"}))
+        ->capture_default_str();
     sub->add_option("--alpha", a->options.alpha, "Significance level of the RPC threshold")
-        ->check(CLI::Range(1e-9, 0.5))->capture_default_str();
-    sub->add_option("--noise-floor", a->options.relative_noise, "Hotelling protocol's float32 noise floor (see brec eval)")
-        ->check(CLI::Range(0.0, 0.01))->capture_default_str();
+        ->check(CLI::Range(1e-9, 0.5))
+        ->capture_default_str();
+    sub->add_option("--noise-floor", a->options.relative_noise,
+                    "Hotelling protocol's float32 noise floor (see brec eval)")
+        ->check(CLI::Range(0.0, 0.01))
+        ->capture_default_str();
     sub->add_option("--out,-o", a->out, "Write the records as JSON lines here and the summary to FILE.summary.json");
     sub->add_option("--baseline", a->output.baseline, "Earlier summary JSON; exit 3 if any category got worse");
     sub->add_option("--junit", a->output.junit, "Write a JUnit XML file with one test case per pair");

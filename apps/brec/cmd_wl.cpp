@@ -52,20 +52,19 @@ int wl_command(const WlArgs& args, RunContext& ctx) {
 
 void add_wl(CLI::App& root, Action& action) {
     auto args = std::make_shared<WlArgs>();
-    auto* sub = add_command(
-        root, "wl", "Run a Weisfeiler-Leman-family test on every pair: does it tell G from H?",
-        "Methods: 1wl (colour refinement); 2wl, 3wl, kwl:K (oblivious k-WL, Morris et al.);\n"
-        "1fwl, 2fwl, 3fwl, kfwl:K (folklore k-FWL; k-WL = (k-1)-FWL, '3-WL' in papers = 2fwl);\n"
-        "spd (shortest-path-distance WL), gd (resistance-distance WL), s3 / s4 (1-WL from\n"
-        "3-/4-node pattern counts), n:K (1-WL from K-hop ego-net isomorphism classes), m1\n"
-        "(node marking).\n"
-        "gd needs connected graphs: other pairs are reported as \"unsupported\" and counted as\n"
-        "not distinguished. Rounds: refinement stops when the histograms differ or the joint\n"
-        "partition is stable; spd and gd stop after 10 rounds as the BREC reference does.\n"
-        "JSON (--json): one object per pair {id, category, method, rounds_limit, distinguished,\n"
-        "rounds, colours, seconds[, reliability_failure, unsupported]}, then the summary object.\n"
-        "Interrupted (Ctrl-C), a run with --out keeps every finished pair: rerun with --resume.\n"
-        "Example: brec wl --method 2fwl --fine --jobs 2");
+    auto* sub = add_command(root, "wl", "Run a Weisfeiler-Leman-family test on every pair: does it tell G from H?",
+                            "Methods: 1wl (colour refinement); 2wl, 3wl, kwl:K (oblivious k-WL, Morris et al.);\n"
+                            "1fwl, 2fwl, 3fwl, kfwl:K (folklore k-FWL; k-WL = (k-1)-FWL, '3-WL' in papers = 2fwl);\n"
+                            "spd (shortest-path-distance WL), gd (resistance-distance WL), s3 / s4 (1-WL from\n"
+                            "3-/4-node pattern counts), n:K (1-WL from K-hop ego-net isomorphism classes), m1\n"
+                            "(node marking).\n"
+                            "gd needs connected graphs: other pairs are reported as \"unsupported\" and counted as\n"
+                            "not distinguished. Rounds: refinement stops when the histograms differ or the joint\n"
+                            "partition is stable; spd and gd stop after 10 rounds as the BREC reference does.\n"
+                            "JSON (--json): one object per pair {id, category, method, rounds_limit, distinguished,\n"
+                            "rounds, colours, seconds[, reliability_failure, unsupported]}, then the summary object.\n"
+                            "Interrupted (Ctrl-C), a run with --out keeps every finished pair: rerun with --resume.\n"
+                            "Example: brec wl --method 2fwl --fine --jobs 2");
     sub->add_option("--method,-m", args->method, "WL-family method (see below)")->capture_default_str();
     sub->add_option("--rounds", args->rounds,
                     "Stop after R refinement rounds (default: until stable; spd/gd use the reference's 10)")

@@ -29,13 +29,13 @@ void add_selection_flags(CLI::App* sub, PairArgs& args, bool with_shard, const s
     sub->add_option("--dataset", args.dataset,
                     scope + "Pair file (TSV: id, category, graph6_a, graph6_b); default: the shipped BREC v3 pairs");
     sub->add_option("--category", args.categories,
-                    scope + "Categories to run: fine names (basic, regular, strongly_regular, extension, cfi, "
-                            "four_vertex_condition, distance_regular; aliases str, 4vtx, dr) or groups "
-                            "(Basic, Regular, Extension, CFI); comma-separated")
+                    scope +
+                        "Categories to run: fine names (basic, regular, strongly_regular, extension, cfi, "
+                        "four_vertex_condition, distance_regular; aliases str, 4vtx, dr) or groups "
+                        "(Basic, Regular, Extension, CFI); comma-separated")
         ->delimiter(',');
     sub->add_option("--pairs", args.pairs, scope + "Pair ids, e.g. 0-59,260 (default: all)");
-    if (with_shard)
-        sub->add_option("--shard", args.shard, "Run shard i of N (1-based), e.g. 2/8, for job arrays");
+    if (with_shard) sub->add_option("--shard", args.shard, "Run shard i of N (1-based), e.g. 2/8, for job arrays");
 }
 
 void add_pair_flags(CLI::App* sub, PairArgs& args, bool with_shard) {
@@ -158,12 +158,18 @@ LogLevel parse_level(const std::string& s) {
 
 const char* level_name(LogLevel l) {
     switch (l) {
-        case LogLevel::trace: return "trace";
-        case LogLevel::debug: return "debug";
-        case LogLevel::info: return "info";
-        case LogLevel::warn: return "warning";
-        case LogLevel::error: return "error";
-        default: return "";
+        case LogLevel::trace:
+            return "trace";
+        case LogLevel::debug:
+            return "debug";
+        case LogLevel::info:
+            return "info";
+        case LogLevel::warn:
+            return "warning";
+        case LogLevel::error:
+            return "error";
+        default:
+            return "";
     }
 }
 
@@ -225,16 +231,17 @@ private:
     std::mutex mutex_;
     std::string task_, step_;
     std::size_t done_ = 0, total_ = 0;
-    std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_ = start_ - std::chrono::hours(1);
+    std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(),
+                                          last_ = start_ - std::chrono::hours(1);
 };
 
 }  // namespace
 
 void configure_context(const GlobalArgs& global, RunContext& ctx) {
     const LogLevel level = global.verbose > 0 ? LogLevel::debug : parse_level(global.log_level);
-    ctx.set_log([](LogLevel l, const std::string& msg) {
-        std::cerr << "brec: " << level_name(l) << ": " << msg << '\n';
-    }, level);
+    ctx.set_log(
+        [](LogLevel l, const std::string& msg) { std::cerr << "brec: " << level_name(l) << ": " << msg << '\n'; },
+        level);
     auto progress = std::make_shared<StderrProgress>();
     ctx.set_progress([progress](const Progress& p) { (*progress)(p); });
 }

@@ -19,7 +19,8 @@ namespace {
 
 /// A subcommand whose every word (its --help included) is brec-eval's to parse; when chosen, the
 /// whole command line goes to brec-eval.
-void add_forward(CLI::App& root, Action& action, int argc, char** argv, const std::string& name, const std::string& summary) {
+void add_forward(CLI::App& root, Action& action, int argc, char** argv, const std::string& name,
+                 const std::string& summary) {
     auto* sub = root.add_subcommand(name, summary);
     sub->prefix_command();
     sub->allow_extras();
@@ -30,7 +31,8 @@ void add_forward(CLI::App& root, Action& action, int argc, char** argv, const st
             const char* env = std::getenv("BREC_EVAL_BINARY");
             const std::string path = env && *env ? std::string(env) : executable_dir() + "/brec-eval";
             if (!file_exists(path))
-                throw Unsupported("brec " + name + " runs " + path + " (the LibTorch part of brec), which is missing; "
+                throw Unsupported("brec " + name + " runs " + path +
+                                  " (the LibTorch part of brec), which is missing; "
                                   "build brec with LibTorch (-DBREC_WITH_TORCH=ON) or set BREC_EVAL_BINARY");
             std::vector<char*> args(argv, argv + argc);
             args.push_back(nullptr);
@@ -47,7 +49,8 @@ void add_eval_forward(CLI::App& root, Action& action, int argc, char** argv) {
 }
 
 void add_attack_forward(CLI::App& root, Action& action, int argc, char** argv) {
-    add_forward(root, action, argc, argv, "attack", "Counting regressors and adversarial edge-flip attacks on them (LibTorch)");
+    add_forward(root, action, argc, argv, "attack",
+                "Counting regressors and adversarial edge-flip attacks on them (LibTorch)");
 }
 
 }  // namespace brec::cli

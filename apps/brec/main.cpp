@@ -39,12 +39,13 @@ std::string interrupted_message(const brec::Cancelled& e) {
 
 int main(int argc, char** argv) {
     using namespace brec;
-    CLI::App app{"brec: how expressive is your graph neural network really?\n"
-                 "Rebuild and inspect the BREC benchmark, run Weisfeiler-Leman tests, train and judge\n"
-                 "GNNs with the RPC test, report statistics, and find isomorphic duplicates.\n"
-                 "Run 'brec COMMAND --help' for the flags of a command.\n"
-                 "Example: brec wl --method 2fwl --fine",
-                 "brec"};
+    CLI::App app{
+        "brec: how expressive is your graph neural network really?\n"
+        "Rebuild and inspect the BREC benchmark, run Weisfeiler-Leman tests, train and judge\n"
+        "GNNs with the RPC test, report statistics, and find isomorphic duplicates.\n"
+        "Run 'brec COMMAND --help' for the flags of a command.\n"
+        "Example: brec wl --method 2fwl --fine",
+        "brec"};
     app.set_version_flag("--version", std::string("brec ") + BREC_VERSION);
     app.require_subcommand(1);
     app.fallthrough();
@@ -108,11 +109,10 @@ int main(int argc, char** argv) {
         return 2;
     } catch (const Error& e) {
         // Every library exception except a failed internal assertion is about the user's input.
-        const bool internal = dynamic_cast<const ParseError*>(&e) == nullptr &&
-                              dynamic_cast<const InvalidArgument*>(&e) == nullptr &&
-                              dynamic_cast<const IoError*>(&e) == nullptr &&
-                              dynamic_cast<const Unsupported*>(&e) == nullptr &&
-                              dynamic_cast<const ResourceLimit*>(&e) == nullptr;
+        const bool internal =
+            dynamic_cast<const ParseError*>(&e) == nullptr && dynamic_cast<const InvalidArgument*>(&e) == nullptr &&
+            dynamic_cast<const IoError*>(&e) == nullptr && dynamic_cast<const Unsupported*>(&e) == nullptr &&
+            dynamic_cast<const ResourceLimit*>(&e) == nullptr;
         std::cerr << (internal ? "brec: internal error: " : "brec: error: ") << e.what() << '\n';
         return internal ? 1 : 2;
     } catch (const std::exception& e) {

@@ -25,7 +25,8 @@ int write_run_outputs(const EvalRunResult& result, const RunOutputArgs& args) {
         write_text_file_atomic(args.records_file, lines);
     }
     if (!args.summary_file.empty()) write_text_file_atomic(args.summary_file, result.summary.dump(1) + "\n");
-    if (!args.junit.empty()) write_text_file_atomic(args.junit, junit_xml(shown.records, args.suite, result.seconds, args.protocol));
+    if (!args.junit.empty())
+        write_text_file_atomic(args.junit, junit_xml(shown.records, args.suite, result.seconds, args.protocol));
     if (args.json) {
         for (const auto& r : shown.records) print_json_line(to_json(r));
         print_json_line(result.summary);

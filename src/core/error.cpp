@@ -16,8 +16,7 @@ std::string format_parse_error(const std::string& source, std::int64_t line, std
 
 }  // namespace
 
-ParseError::ParseError(std::string source, std::int64_t line, const std::string& problem,
-                       std::int64_t column)
+ParseError::ParseError(std::string source, std::int64_t line, const std::string& problem, std::int64_t column)
     : Error(format_parse_error(source, line, column, problem)),
       source_(std::move(source)),
       line_(line),

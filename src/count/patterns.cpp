@@ -14,11 +14,16 @@ constexpr int idx(Pattern p) { return static_cast<int>(p); }
 int classify(int size, int edges, int max_degree) {
     if (size == 3) return edges == 3 ? idx(Pattern::triangle) : idx(Pattern::path2);
     switch (edges) {
-        case 3: return max_degree == 3 ? idx(Pattern::star3) : idx(Pattern::path3);
-        case 4: return max_degree == 3 ? idx(Pattern::tailed_triangle) : idx(Pattern::cycle4);
-        case 5: return idx(Pattern::diamond);
-        case 6: return idx(Pattern::clique4);
-        default: return -1;  // disconnected
+        case 3:
+            return max_degree == 3 ? idx(Pattern::star3) : idx(Pattern::path3);
+        case 4:
+            return max_degree == 3 ? idx(Pattern::tailed_triangle) : idx(Pattern::cycle4);
+        case 5:
+            return idx(Pattern::diamond);
+        case 6:
+            return idx(Pattern::clique4);
+        default:
+            return -1;  // disconnected
     }
 }
 
@@ -79,8 +84,8 @@ struct Classify4Table {
                 const int dw = (mw & kAdjU ? 1 : 0) + (mw & kAdjV ? 1 : 0) + (mx & kAdjW ? 1 : 0);
                 const int dx = (mx & kAdjU ? 1 : 0) + (mx & kAdjV ? 1 : 0) + (mx & kAdjW ? 1 : 0);
                 const int edges = (du + dv + dw + dx) / 2;
-                pattern[mw * 8 + mx] = static_cast<std::int8_t>(
-                    classify(4, edges, std::max(std::max(du, dv), std::max(dw, dx))));
+                pattern[mw * 8 + mx] =
+                    static_cast<std::int8_t>(classify(4, edges, std::max(std::max(du, dv), std::max(dw, dx))));
             }
     }
 };
@@ -146,15 +151,24 @@ bool is_smallest_edge(const VertexId* s, int size, unsigned mask, unsigned bit) 
 
 const char* pattern_name(Pattern p) {
     switch (p) {
-        case Pattern::path2: return "2-path";
-        case Pattern::triangle: return "triangle";
-        case Pattern::path3: return "3-path";
-        case Pattern::star3: return "3-star";
-        case Pattern::cycle4: return "4-cycle";
-        case Pattern::tailed_triangle: return "tailed-triangle";
-        case Pattern::diamond: return "chordal-cycle";
-        case Pattern::clique4: return "4-clique";
-        case Pattern::star3_noninduced: return "3-star-noninduced";
+        case Pattern::path2:
+            return "2-path";
+        case Pattern::triangle:
+            return "triangle";
+        case Pattern::path3:
+            return "3-path";
+        case Pattern::star3:
+            return "3-star";
+        case Pattern::cycle4:
+            return "4-cycle";
+        case Pattern::tailed_triangle:
+            return "tailed-triangle";
+        case Pattern::diamond:
+            return "chordal-cycle";
+        case Pattern::clique4:
+            return "4-clique";
+        case Pattern::star3_noninduced:
+            return "3-star-noninduced";
     }
     return "?";
 }
@@ -170,9 +184,12 @@ int pattern_size(Pattern p) { return static_cast<int>(p) < kNumPatterns3 ? 3 : 4
 int pattern_diameter(Pattern p) {
     switch (p) {
         case Pattern::triangle:
-        case Pattern::clique4: return 1;
-        case Pattern::path3: return 3;
-        default: return 2;
+        case Pattern::clique4:
+            return 1;
+        case Pattern::path3:
+            return 3;
+        default:
+            return 2;
     }
 }
 
@@ -185,7 +202,8 @@ Pattern parse_pattern(const std::string& name) {
     if (name == "paw") return Pattern::tailed_triangle;
     if (name == "3-star-not-induced") return Pattern::star3_noninduced;
     std::string all;
-    for (int p = 0; p < kNumCounts; ++p) all += std::string(all.empty() ? "" : ", ") + pattern_name(static_cast<Pattern>(p));
+    for (int p = 0; p < kNumCounts; ++p)
+        all += std::string(all.empty() ? "" : ", ") + pattern_name(static_cast<Pattern>(p));
     throw InvalidArgument("unknown pattern '" + name + "' (known: " + all + ")");
 }
 
@@ -248,8 +266,8 @@ void count_edge_anchored(const Graph& g, int max_size, PatternCounts& out) {
                         in_third_adjacent += (mx >> 2) & 1u;
                         if (x != w) ++local[row[mx & 7]];
                     }
-                    const std::uint32_t only_w = g.degree(w) - in_third_adjacent - ((mw & kAdjU) ? 1u : 0u) -
-                                                 ((mw & kAdjV) ? 1u : 0u);
+                    const std::uint32_t only_w =
+                        g.degree(w) - in_third_adjacent - ((mw & kAdjU) ? 1u : 0u) - ((mw & kAdjV) ? 1u : 0u);
                     local[row[kAdjW]] += only_w;
                     for (int p = kNumPatterns3; p < kNumPatterns; ++p) out.total[p] += local[p];
                 }
@@ -296,14 +314,15 @@ InstanceList list_instances(const Graph& g, Pattern p) {
     for (VertexId u = 0; u < g.n(); ++u)
         for (VertexId v : g.neighbors(u)) {
             if (v <= u) continue;
-            detail::for_each_set_through(g, u, v, out.size, mark, third, [&](const VertexId* s, int size, unsigned mask) {
-                if (size != out.size || (size == 3 ? t3[mask] : t4[mask]) != want) return;
-                if (!detail::is_smallest_edge(s, size, mask, 0)) return;
-                VertexId sorted[4];
-                std::copy(s, s + size, sorted);
-                std::sort(sorted, sorted + size);
-                out.vertices.insert(out.vertices.end(), sorted, sorted + size);
-            });
+            detail::for_each_set_through(g, u, v, out.size, mark, third,
+                                         [&](const VertexId* s, int size, unsigned mask) {
+                                             if (size != out.size || (size == 3 ? t3[mask] : t4[mask]) != want) return;
+                                             if (!detail::is_smallest_edge(s, size, mask, 0)) return;
+                                             VertexId sorted[4];
+                                             std::copy(s, s + size, sorted);
+                                             std::sort(sorted, sorted + size);
+                                             out.vertices.insert(out.vertices.end(), sorted, sorted + size);
+                                         });
         }
     // Sort the sets lexicographically.
     const std::size_t count = out.count();
@@ -316,7 +335,8 @@ InstanceList list_instances(const Graph& g, Pattern p) {
     });
     std::vector<VertexId> sorted;
     sorted.reserve(out.vertices.size());
-    for (std::size_t i : order) sorted.insert(sorted.end(), out.vertices.begin() + i * k, out.vertices.begin() + (i + 1) * k);
+    for (std::size_t i : order)
+        sorted.insert(sorted.end(), out.vertices.begin() + i * k, out.vertices.begin() + (i + 1) * k);
     out.vertices = std::move(sorted);
     return out;
 }

@@ -75,13 +75,15 @@ LabelledGraphs read_graph_lines_with_labels(const std::string& path, const std::
             s = s.substr(b, e - b + 1);
             std::int64_t y = 0;
             if (!parse_int64(s, y))
-                throw ParseError(labels_path, static_cast<std::int64_t>(i + 1), "expected one integer label, found '" + s + "'");
+                throw ParseError(labels_path, static_cast<std::int64_t>(i + 1),
+                                 "expected one integer label, found '" + s + "'");
             d.labels.push_back(y);
             last = static_cast<std::int64_t>(i + 1);
         }
         if (d.labels.size() != d.graphs.size())
-            throw ParseError(labels_path, last, "has " + std::to_string(d.labels.size()) + " labels for " +
-                                                    std::to_string(d.graphs.size()) + " graphs in " + path);
+            throw ParseError(labels_path, last,
+                             "has " + std::to_string(d.labels.size()) + " labels for " +
+                                 std::to_string(d.graphs.size()) + " graphs in " + path);
     }
     return d;
 }
@@ -90,12 +92,13 @@ CleanResult clean_dataset(const Orbits& orbits, const std::vector<Label>& labels
     CleanResult c;
     const std::size_t n = orbits.orbit_of.size();
     if (!labels.empty() && labels.size() != n)
-        throw InvalidArgument("clean_dataset: " + std::to_string(labels.size()) + " labels for " + std::to_string(n) + " graphs");
+        throw InvalidArgument("clean_dataset: " + std::to_string(labels.size()) + " labels for " + std::to_string(n) +
+                              " graphs");
     for (std::size_t i = 0; i < labels.size(); ++i) ++c.per_class[labels[i]].before;
     for (std::size_t o = 0; o < orbits.size(); ++o) {
         const auto& mem = orbits.members[o];
-        const bool mixed = !labels.empty() &&
-                           std::any_of(mem.begin(), mem.end(), [&](std::size_t i) { return labels[i] != labels[mem[0]]; });
+        const bool mixed = !labels.empty() && std::any_of(mem.begin(), mem.end(),
+                                                          [&](std::size_t i) { return labels[i] != labels[mem[0]]; });
         if (mixed) {
             ++c.dropped_mixed_orbits;
             c.dropped_mixed_graphs += mem.size();
@@ -154,7 +157,8 @@ void write_clean_dataset(const std::string& dir_in, const LabelledGraphs& data, 
         for (std::size_t g = 0; g < data.graphs.size(); ++g) first_node[g + 1] = first_node[g] + data.graphs[g].n();
         if (first_node.back() == data.node_attributes.size())
             for (std::size_t i : clean.kept)
-                for (std::size_t v = first_node[i]; v < first_node[i + 1]; ++v) opt.node_attributes.push_back(data.node_attributes[v]);
+                for (std::size_t v = first_node[i]; v < first_node[i + 1]; ++v)
+                    opt.node_attributes.push_back(data.node_attributes[v]);
     }
     opt.extra_files.emplace_back(name + "_mapping.tsv", clean_mapping_tsv(clean, orbits, data));
     if (!clean.per_class.empty()) opt.extra_files.emplace_back(name + "_retention.tsv", clean_retention_tsv(clean));

@@ -30,8 +30,7 @@ std::string parameter_label(const Graph& g) {
 
 }  // namespace
 
-DatasetInfo describe_pairs(const PairDataset& ds, const std::vector<std::size_t>& indices,
-                           RunContext& ctx) {
+DatasetInfo describe_pairs(const PairDataset& ds, const std::vector<std::size_t>& indices, RunContext& ctx) {
     DatasetInfo info;
     info.path = ds.path;
     info.pairs = indices.size();
@@ -155,7 +154,8 @@ std::string dataset_info_text(const DatasetInfo& info) {
         if (c.parameters.empty()) continue;
         out << "  " << c.name << ":";
         std::size_t k = 0;
-        for (const auto& [label, count] : c.parameters) out << (k++ % 4 == 0 ? "\n    " : "  ") << label << " x" << count;
+        for (const auto& [label, count] : c.parameters)
+            out << (k++ % 4 == 0 ? "\n    " : "  ") << label << " x" << count;
         out << "\n";
     }
     out << "\nrepeated graphs: " << info.repeated.size() << "\n";

@@ -38,9 +38,12 @@ std::size_t find_root(std::vector<std::size_t>& parent, std::size_t x) {
 
 std::string mode_name(OrbitMode mode) {
     switch (mode) {
-        case OrbitMode::topology: return "topology";
-        case OrbitMode::node_labels: return "node-labels";
-        case OrbitMode::edge_labels: return "edge-labels";
+        case OrbitMode::topology:
+            return "topology";
+        case OrbitMode::node_labels:
+            return "node-labels";
+        case OrbitMode::edge_labels:
+            return "edge-labels";
     }
     return "?";
 }
@@ -56,8 +59,7 @@ Orbits orbits_from_certificates(const std::vector<Certificate>& certificates) {
     std::unordered_map<Certificate, std::size_t, CertificateHash> first;
     first.reserve(certificates.size());
     std::vector<std::size_t> root(certificates.size());
-    for (std::size_t i = 0; i < certificates.size(); ++i)
-        root[i] = first.emplace(certificates[i], i).first->second;
+    for (std::size_t i = 0; i < certificates.size(); ++i) root[i] = first.emplace(certificates[i], i).first->second;
     return orbits_from_roots(root);
 }
 
@@ -129,7 +131,8 @@ BiasReport bias_report(const Orbits& orbits, const std::vector<Label>& labels) {
         r.isomorphic_graphs += s;
         r.isomorphic_pairs += static_cast<std::uint64_t>(s) * (s - 1) / 2;
         if (r.has_labels) {
-            const bool mixed = std::any_of(mem.begin(), mem.end(), [&](std::size_t i) { return labels[i] != labels[mem[0]]; });
+            const bool mixed =
+                std::any_of(mem.begin(), mem.end(), [&](std::size_t i) { return labels[i] != labels[mem[0]]; });
             if (mixed) {
                 ++r.mismatched_orbits;
                 r.mismatched_graphs += s;
@@ -151,9 +154,8 @@ BiasReport bias_report(const Orbits& orbits, const std::vector<Label>& labels) {
 std::vector<std::size_t> largest_orbits(const Orbits& orbits, std::size_t k) {
     std::vector<std::size_t> idx(orbits.size());
     std::iota(idx.begin(), idx.end(), 0);
-    std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) {
-        return orbits.members[a].size() > orbits.members[b].size();
-    });
+    std::stable_sort(idx.begin(), idx.end(),
+                     [&](std::size_t a, std::size_t b) { return orbits.members[a].size() > orbits.members[b].size(); });
     if (idx.size() > k) idx.resize(k);
     return idx;
 }

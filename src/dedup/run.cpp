@@ -26,10 +26,13 @@ std::string resolve_format(const DedupOptions& opt) {
     }
     const GraphFormat f = detect_format(opt.path);
     switch (f) {
-        case GraphFormat::tu: return "tu";
-        case GraphFormat::pairs: return "pairs";
+        case GraphFormat::tu:
+            return "tu";
+        case GraphFormat::pairs:
+            return "pairs";
         case GraphFormat::graph6:
-        case GraphFormat::sparse6: return "graph6";
+        case GraphFormat::sparse6:
+            return "graph6";
         default:
             throw InvalidArgument(opt.path + ": detected format " + format_name(f) +
                                   "; dedup reads a TU directory, a graph6/sparse6 file or a pair file "
@@ -39,10 +42,12 @@ std::string resolve_format(const DedupOptions& opt) {
 
 LabelledGraphs load_input(const DedupOptions& opt, const std::string& format) {
     const bool selection = !opt.selection.categories.empty() || !opt.selection.id_ranges.empty();
-    if (format != "pairs" && selection) throw InvalidArgument("a pair selection (categories, ids) applies to pair files only");
+    if (format != "pairs" && selection)
+        throw InvalidArgument("a pair selection (categories, ids) applies to pair files only");
     if (format != "graph6" && !opt.labels.empty())
         throw InvalidArgument("a target labels file applies to graph6/sparse6 input only");
-    if (format != "tu" && !opt.tu_name.empty()) throw InvalidArgument("a TU dataset name applies to TU directories only");
+    if (format != "tu" && !opt.tu_name.empty())
+        throw InvalidArgument("a TU dataset name applies to TU directories only");
     if (format == "tu") {
         TuReadOptions ro;
         ro.edge_labels = opt.edge_labels;
@@ -105,7 +110,8 @@ std::string label_counts_text(const std::map<Label, std::size_t>& c) {
 nlohmann::json folds_json(const DedupResult& r) {
     nlohmann::json fj = nlohmann::json::array();
     for (const auto& f : r.folds) {
-        nlohmann::json x = {{"fold", f.name}, {"train", f.train}, {"test", f.test}, {"Y_iso", f.y_iso}, {"Y_new", f.y_new}};
+        nlohmann::json x = {
+            {"fold", f.name}, {"train", f.train}, {"test", f.test}, {"Y_iso", f.y_iso}, {"Y_new", f.y_new}};
         if (r.report.has_labels) x["Y_iso_label_conflicts"] = f.y_iso_label_conflicts;
         if (f.has_accuracy) {
             x["acc_test"] = acc_json(f.acc_test);
@@ -125,10 +131,12 @@ std::string folds_text(const DedupResult& r) {
     if (acc) header.insert(header.end(), {"acc(test)", "acc(Y_iso)", "acc(Y_new)", "peering bound"});
     TextTable t(header);
     for (const auto& f : r.folds) {
-        std::vector<std::string> row = {f.name, std::to_string(f.train), std::to_string(f.test), std::to_string(f.y_iso),
-                                        std::to_string(f.y_new)};
+        std::vector<std::string> row = {f.name, std::to_string(f.train), std::to_string(f.test),
+                                        std::to_string(f.y_iso), std::to_string(f.y_new)};
         if (r.report.has_labels) row.push_back(std::to_string(f.y_iso_label_conflicts));
-        if (acc) row.insert(row.end(), {acc_text(f.acc_test), acc_text(f.acc_iso), acc_text(f.acc_new), acc_text(f.acc_peering)});
+        if (acc)
+            row.insert(row.end(),
+                       {acc_text(f.acc_test), acc_text(f.acc_iso), acc_text(f.acc_new), acc_text(f.acc_peering)});
         t.add_row(row);
     }
     return t.str();
@@ -169,7 +177,8 @@ DedupResult run_dedup(const DedupOptions& opt, RunContext& ctx) {
                                       " folds but the split has " + std::to_string(folds.size()));
         }
         for (std::size_t f = 0; f < folds.size(); ++f)
-            r.folds.push_back(analyse_fold(r.orbits, r.data.labels, folds[f], f, opt.predictions.empty() ? nullptr : &preds));
+            r.folds.push_back(
+                analyse_fold(r.orbits, r.data.labels, folds[f], f, opt.predictions.empty() ? nullptr : &preds));
     }
     if (!opt.write_clean.empty()) {
         ctx.throw_if_cancelled();
@@ -191,7 +200,9 @@ nlohmann::json to_json(const DedupResult& r) {
     j["mode"] = mode_name(r.mode);
     j["method"] = r.method;
     j["graphs"] = rep.graphs;
-    j["orbits"] = {{"total_including_trivial", rep.orbits}, {"trivial", rep.trivial_orbits}, {"non_trivial", rep.nontrivial_orbits}};
+    j["orbits"] = {{"total_including_trivial", rep.orbits},
+                   {"trivial", rep.trivial_orbits},
+                   {"non_trivial", rep.nontrivial_orbits}};
     j["I"] = rep.isomorphic_graphs;
     j["I_pct"] = rep.i_pct;
     j["isomorphic_pairs"] = rep.isomorphic_pairs;
@@ -228,20 +239,28 @@ nlohmann::json to_json(const DedupResult& r) {
     if (!r.folds.empty()) j["folds"] = folds_json(r);
     if (r.data.source == DedupSource::tu) {
         const auto& s = r.data.tu_stats;
-        j["tu_stats"] = {{"nodes", s.nodes}, {"edge_lines", s.edge_lines}, {"edges", s.edges},
-                         {"self_loops", s.self_loops}, {"graphs_with_self_loops", s.graphs_with_self_loops},
+        j["tu_stats"] = {{"nodes", s.nodes},
+                         {"edge_lines", s.edge_lines},
+                         {"edges", s.edges},
+                         {"self_loops", s.self_loops},
+                         {"graphs_with_self_loops", s.graphs_with_self_loops},
                          {"duplicate_edge_lines", s.duplicate_edge_lines},
                          {"graphs_with_duplicates", s.graphs_with_duplicates},
-                         {"one_direction_edges", s.one_direction_edges}, {"isolated_nodes", s.isolated_nodes},
-                         {"max_nodes", s.max_nodes}, {"max_edges", s.max_edges}};
+                         {"one_direction_edges", s.one_direction_edges},
+                         {"isolated_nodes", s.isolated_nodes},
+                         {"max_nodes", s.max_nodes},
+                         {"max_edges", s.max_edges}};
     }
     if (!r.clean_dir.empty()) {
         nlohmann::json per = nlohmann::json::object();
-        for (const auto& [y, c] : r.clean.per_class) per[std::to_string(y)] = {{"before", c.before}, {"after", c.after}};
-        j["clean"] = {{"dir", r.clean_dir}, {"kept", r.clean.kept.size()},
+        for (const auto& [y, c] : r.clean.per_class)
+            per[std::to_string(y)] = {{"before", c.before}, {"after", c.after}};
+        j["clean"] = {{"dir", r.clean_dir},
+                      {"kept", r.clean.kept.size()},
                       {"dropped_duplicates", r.clean.dropped_duplicates},
                       {"dropped_mixed_orbits", r.clean.dropped_mixed_orbits},
-                      {"dropped_mixed_graphs", r.clean.dropped_mixed_graphs}, {"per_class", per}};
+                      {"dropped_mixed_graphs", r.clean.dropped_mixed_graphs},
+                      {"per_class", per}};
     }
     if (r.method == "pairwise") j["comparisons"] = r.comparisons;
     j["seconds"] = r.seconds;
@@ -274,7 +293,8 @@ std::string dedup_text(const DedupResult& r, const std::string& svg_path) {
     }
     out << s.str() << "\norbit-size histogram:\n";
     TextTable h({"orbit size", "orbits", "graphs"});
-    for (const auto& [sz, c] : rep.size_histogram) h.add_row({std::to_string(sz), std::to_string(c), std::to_string(sz * c)});
+    for (const auto& [sz, c] : rep.size_histogram)
+        h.add_row({std::to_string(sz), std::to_string(c), std::to_string(sz * c)});
     out << h.str();
     if (rep.nontrivial_orbits > 0) {
         out << "\nlargest orbits (graph ids" << (r.data.source == DedupSource::pairs ? "" : ", 0-based") << "):\n";
@@ -301,9 +321,10 @@ std::string dedup_text(const DedupResult& r, const std::string& svg_path) {
             << st.max_edges << " edges\n";
     }
     if (!r.clean_dir.empty()) {
-        out << "\ncleaned dataset written to " << r.clean_dir << ": kept " << r.clean.kept.size() << " of " << rep.graphs
-            << " graphs (" << r.clean.dropped_duplicates << " duplicates merged, " << r.clean.dropped_mixed_graphs
-            << " graphs in " << r.clean.dropped_mixed_orbits << " mixed-label orbits dropped)\n";
+        out << "\ncleaned dataset written to " << r.clean_dir << ": kept " << r.clean.kept.size() << " of "
+            << rep.graphs << " graphs (" << r.clean.dropped_duplicates << " duplicates merged, "
+            << r.clean.dropped_mixed_graphs << " graphs in " << r.clean.dropped_mixed_orbits
+            << " mixed-label orbits dropped)\n";
         if (!r.clean.per_class.empty()) {
             TextTable t({"class", "before", "after", "retained"});
             for (const auto& [y, c] : r.clean.per_class)

@@ -45,16 +45,18 @@ std::vector<Line> token_lines(const std::string& path) {
 
 std::int64_t need_int(const std::string& tok, const std::string& path, std::int64_t line, const char* what) {
     std::int64_t v = 0;
-    if (!parse_int64(tok, v)) throw ParseError(path, line, std::string("expected an integer ") + what + ", found '" + tok + "'");
+    if (!parse_int64(tok, v))
+        throw ParseError(path, line, std::string("expected an integer ") + what + ", found '" + tok + "'");
     return v;
 }
 
 std::size_t need_index(std::int64_t v, std::size_t n, bool one_based, const std::string& path, std::int64_t line) {
     const std::int64_t lo = one_based ? 1 : 0;
     if (v < lo || v >= static_cast<std::int64_t>(n) + lo)
-        throw ParseError(path, line, "graph index " + std::to_string(v) + " out of range [" + std::to_string(lo) + "," +
-                                         std::to_string(static_cast<std::int64_t>(n) + lo - 1) + "]" +
-                                         (one_based ? "" : " (indices are read as 0-based; is the file 1-based?)"));
+        throw ParseError(path, line,
+                         "graph index " + std::to_string(v) + " out of range [" + std::to_string(lo) + "," +
+                             std::to_string(static_cast<std::int64_t>(n) + lo - 1) + "]" +
+                             (one_based ? "" : " (indices are read as 0-based; is the file 1-based?)"));
     return static_cast<std::size_t>(v - lo);
 }
 
@@ -85,7 +87,8 @@ std::vector<std::size_t> json_indices(const nlohmann::json& j, std::size_t n, bo
     if (!j.is_array()) throw ParseError(path, 0, where + ": expected an array of graph indices");
     std::vector<std::size_t> out;
     for (const auto& x : j) {
-        if (!x.is_number_integer()) throw ParseError(path, 0, where + ": expected integer graph indices, found " + x.dump());
+        if (!x.is_number_integer())
+            throw ParseError(path, 0, where + ": expected integer graph indices, found " + x.dump());
         try {
             out.push_back(need_index(x.get<std::int64_t>(), n, one_based, path, 0));
         } catch (const ParseError& e) {
@@ -141,13 +144,18 @@ std::vector<Fold> read_split_file(const std::string& path, std::size_t n, bool o
         f.name = "split";
         for (const auto& l : lines) {
             if (l.tokens.size() != 2)
-                throw ParseError(path, l.number, "expected 'INDEX train|test', found " + std::to_string(l.tokens.size()) + " columns");
-            const std::size_t i = need_index(need_int(l.tokens[0], path, l.number, "graph index"), n, one_based, path, l.number);
+                throw ParseError(path, l.number,
+                                 "expected 'INDEX train|test', found " + std::to_string(l.tokens.size()) + " columns");
+            const std::size_t i =
+                need_index(need_int(l.tokens[0], path, l.number, "graph index"), n, one_based, path, l.number);
             std::string role = l.tokens[1];
             std::transform(role.begin(), role.end(), role.begin(), [](unsigned char c) { return std::tolower(c); });
-            if (role == "train" || role == "training") f.train.push_back(i);
-            else if (role == "test" || role == "testing") f.test.push_back(i);
-            else throw ParseError(path, l.number, "expected role 'train' or 'test', found '" + l.tokens[1] + "'");
+            if (role == "train" || role == "training")
+                f.train.push_back(i);
+            else if (role == "test" || role == "testing")
+                f.test.push_back(i);
+            else
+                throw ParseError(path, l.number, "expected role 'train' or 'test', found '" + l.tokens[1] + "'");
         }
         finish_fold(f, path, lines.back().number);
         return {f};
@@ -158,7 +166,8 @@ std::vector<Fold> read_split_file(const std::string& path, std::size_t n, bool o
         Fold f;
         f.name = "split";
         for (const auto& l : lines)
-            f.test.push_back(need_index(need_int(l.tokens[0], path, l.number, "graph index"), n, one_based, path, l.number));
+            f.test.push_back(
+                need_index(need_int(l.tokens[0], path, l.number, "graph index"), n, one_based, path, l.number));
         std::sort(f.test.begin(), f.test.end());
         if (std::adjacent_find(f.test.begin(), f.test.end()) != f.test.end())
             throw ParseError(path, 0, "a test index is listed twice");
@@ -196,32 +205,38 @@ Predictions read_predictions(const std::string& path, std::size_t n, bool one_ba
     if (lines.empty()) throw ParseError(path, 0, "file is empty");
     const std::size_t cols = lines[0].tokens.size();
     if (cols < 1 || cols > 3)
-        throw ParseError(path, lines[0].number, "expected 1 (LABEL), 2 (INDEX LABEL) or 3 (FOLD INDEX LABEL) columns, found " +
-                                                    std::to_string(cols));
+        throw ParseError(
+            path, lines[0].number,
+            "expected 1 (LABEL), 2 (INDEX LABEL) or 3 (FOLD INDEX LABEL) columns, found " + std::to_string(cols));
     Predictions p;
     p.per_fold = cols == 3;
     for (std::size_t k = 0; k < lines.size(); ++k) {
         const auto& l = lines[k];
         if (l.tokens.size() != cols)
-            throw ParseError(path, l.number, "expected " + std::to_string(cols) + " columns like line " +
-                                                 std::to_string(lines[0].number) + ", found " + std::to_string(l.tokens.size()));
+            throw ParseError(path, l.number,
+                             "expected " + std::to_string(cols) + " columns like line " +
+                                 std::to_string(lines[0].number) + ", found " + std::to_string(l.tokens.size()));
         std::size_t fold = 0, index = k;
         if (cols == 3) {
             const std::int64_t f = need_int(l.tokens[0], path, l.number, "fold number") - (one_based ? 1 : 0);
             if (f < 0 || f > 100000) throw ParseError(path, l.number, "fold number out of range");
             fold = static_cast<std::size_t>(f);
         }
-        if (cols >= 2) index = need_index(need_int(l.tokens[cols - 2], path, l.number, "graph index"), n, one_based, path, l.number);
+        if (cols >= 2)
+            index =
+                need_index(need_int(l.tokens[cols - 2], path, l.number, "graph index"), n, one_based, path, l.number);
         else if (k >= n)
-            throw ParseError(path, l.number, "more predictions than the " + std::to_string(n) + " graphs of the dataset");
+            throw ParseError(path, l.number,
+                             "more predictions than the " + std::to_string(n) + " graphs of the dataset");
         const Label y = need_int(l.tokens[cols - 1], path, l.number, "predicted label");
         if (p.by_fold.size() <= fold) p.by_fold.resize(fold + 1);
         if (!p.by_fold[fold].emplace(index, y).second)
             throw ParseError(path, l.number, "graph " + std::to_string(index) + " is predicted twice");
     }
     if (cols == 1 && lines.size() != n)
-        throw ParseError(path, lines.back().number, "has " + std::to_string(lines.size()) + " predictions for " +
-                                                         std::to_string(n) + " graphs (one label per graph expected)");
+        throw ParseError(path, lines.back().number,
+                         "has " + std::to_string(lines.size()) + " predictions for " + std::to_string(n) +
+                             " graphs (one label per graph expected)");
     return p;
 }
 
@@ -251,8 +266,7 @@ FoldReport analyse_fold(const Orbits& orbits, const std::vector<Label>& labels, 
         std::optional<Label> pred;
         if (acc) {
             pred = predictions->get(fold_index, i);
-            if (!pred)
-                throw InvalidArgument("no prediction for test graph " + std::to_string(i) + " of " + fold.name);
+            if (!pred) throw InvalidArgument("no prediction for test graph " + std::to_string(i) + " of " + fold.name);
         }
         if (iso && !labels.empty()) {
             // Majority training label of the isomorphic training graphs; ties go to the model's
@@ -286,7 +300,9 @@ FoldReport analyse_fold(const Orbits& orbits, const std::vector<Label>& labels, 
     }
     if (acc) {
         const double nan = std::numeric_limits<double>::quiet_NaN();
-        auto frac = [&](std::size_t a, std::size_t b) { return b == 0 ? nan : static_cast<double>(a) / static_cast<double>(b); };
+        auto frac = [&](std::size_t a, std::size_t b) {
+            return b == 0 ? nan : static_cast<double>(a) / static_cast<double>(b);
+        };
         r.acc_test = frac(right_test, r.test);
         r.acc_iso = frac(right_iso, r.y_iso);
         r.acc_new = frac(right_new, r.y_new);

@@ -74,7 +74,9 @@ EvalRunResult run_evaluation(const PairDataset& dataset, const std::vector<std::
     description.protocol = opt.protocol;
     description.settings = settings;
     description.settings_id = id;
-    description.runtime = {{"device", opt.eval.device}, {"kernel", opt.eval.kernel}, {"jobs", opt.jobs},
+    description.runtime = {{"device", opt.eval.device},
+                           {"kernel", opt.eval.kernel},
+                           {"jobs", opt.jobs},
                            {"torch_threads", opt.eval.torch_threads}};
     EvalRunResult result;
     const auto t0 = std::chrono::steady_clock::now();

@@ -84,19 +84,22 @@ Hyper resolve_hyper(const EvalOptions& opt) {
     if (opt.weight_decay >= 0) h.weight_decay = opt.weight_decay;
     if (opt.loss_threshold >= 0) h.loss_threshold = opt.loss_threshold;
     if (h.layers < 1 || h.hidden < 1) throw InvalidArgument("layers and hidden width must be >= 1");
-    if (h.batch < 2 || h.batch % 2) throw InvalidArgument("the batch size must be an even number >= 2 (pairs of graphs)");
+    if (h.batch < 2 || h.batch % 2)
+        throw InvalidArgument("the batch size must be an even number >= 2 (pairs of graphs)");
     if (h.lr <= 0) throw InvalidArgument("the learning rate must be > 0");
     if (opt.q <= opt.out_dim)
-        throw InvalidArgument("q (relabelings per graph) must exceed the output dimension " + std::to_string(opt.out_dim) +
-                              ": T² needs q > d");
+        throw InvalidArgument("q (relabelings per graph) must exceed the output dimension " +
+                              std::to_string(opt.out_dim) + ": T² needs q > d");
     if (opt.rapc && opt.rapc_groups < 1) throw InvalidArgument("RAPC needs at least one group per graph");
     if (opt.input_features != "ones" && opt.input_features != "degree" && opt.input_features != "label")
         throw InvalidArgument("unknown input features '" + opt.input_features + "' (expected ones, degree or label)");
     if (is_torchscript_model(opt.model) && (opt.layers >= 0 || opt.hidden >= 0 || opt.radius >= 0))
-        throw InvalidArgument("a TorchScript module's layers, width and radius are those of its file; they cannot be set");
+        throw InvalidArgument(
+            "a TorchScript module's layers, width and radius are those of its file; they cannot be set");
     if (opt.input_features != "ones" && !is_torchscript_model(opt.model))
-        throw InvalidArgument("input features '" + opt.input_features + "' are for a user's TorchScript module; model '" +
-                              opt.model + "' builds its own from a column of ones");
+        throw InvalidArgument("input features '" + opt.input_features +
+                              "' are for a user's TorchScript module; model '" + opt.model +
+                              "' builds its own from a column of ones");
     return h;
 }
 
@@ -156,11 +159,13 @@ EvalRecord evaluate_pair(const GraphPairRecord& pair, const EvalOptions& opt, st
         bool trainable = false;
         for (const auto& p : model->parameters()) trainable = trainable || p.requires_grad();
         if (opt.train && hp.epochs > 0 && trainable) {
-            torch::optim::Adam adam(model->parameters(), torch::optim::AdamOptions(hp.lr).weight_decay(hp.weight_decay));
+            torch::optim::Adam adam(model->parameters(),
+                                    torch::optim::AdamOptions(hp.lr).weight_decay(hp.weight_decay));
             PlateauScheduler scheduler(adam);
             model->train();
             for (int epoch = 0; epoch < hp.epochs; ++epoch) {
-                if (ctx && ctx->cancelled()) throw Cancelled("cancelled during training of pair " + std::to_string(pair.id));
+                if (ctx && ctx->cancelled())
+                    throw Cancelled("cancelled during training of pair " + std::to_string(pair.id));
                 double epoch_loss = 0.0;
                 for (std::size_t b = 0; b < count; b += static_cast<std::size_t>(hp.batch)) {
                     const std::size_t e = std::min(count, b + static_cast<std::size_t>(hp.batch));

@@ -32,9 +32,8 @@ using Code = std::uint64_t;
 /// Picks up to `count` disjoint pairs of unused items from the classes: classes in random order,
 /// at most one pair per class per round; `accept` can reject a candidate pair.
 template <typename Accept>
-std::vector<std::pair<Code, Code>> pick_pairs(std::vector<std::vector<Code>> classes,
-                                              std::size_t count, std::set<Code>& used, Rng& rng,
-                                              Accept accept) {
+std::vector<std::pair<Code, Code>> pick_pairs(std::vector<std::vector<Code>> classes, std::size_t count,
+                                              std::set<Code>& used, Rng& rng, Accept accept) {
     rng.shuffle(classes);
     for (auto& c : classes) rng.shuffle(c);
     std::vector<std::size_t> cursor(classes.size(), 0);
@@ -99,10 +98,9 @@ TenVertexPairs generate_basic_extension(std::size_t n_basic, std::size_t n_ext, 
         auto t = ctx.timers().scope("gen.ten_vertex_pool");
         pool = build_ten_vertex_pool(n, ctx);
     }
-    ctx.info("exhaustive search: " + std::to_string(pool.streamed) + " connected graphs on " +
-             std::to_string(n) + " vertices, " + std::to_string(pool.candidates) +
-             " non-regular graphs share a 1-WL hash, " + std::to_string(pool.classes.size()) +
-             " 1-WL classes");
+    ctx.info("exhaustive search: " + std::to_string(pool.streamed) + " connected graphs on " + std::to_string(n) +
+             " vertices, " + std::to_string(pool.candidates) + " non-regular graphs share a 1-WL hash, " +
+             std::to_string(pool.classes.size()) + " 1-WL classes");
     std::set<Code> used;
     auto graph = [&](Code c) { return graph_from_code(c, n); };
     if (n_ext > 0) {
@@ -112,15 +110,14 @@ TenVertexPairs generate_basic_extension(std::size_t n_basic, std::size_t n_ext, 
         std::map<std::string, std::vector<std::vector<Code>>> sub;
         for (const auto& kind : kinds) {
             std::vector<std::vector<std::vector<Code>>> parts(pool.classes.size());
-            parallel_for(pool.classes.size(), ctx.threads(), [&](std::size_t i) {
-                parts[i] = extension_subclasses(pool.classes[i], n, kind);
-            });
+            parallel_for(pool.classes.size(), ctx.threads(),
+                         [&](std::size_t i) { parts[i] = extension_subclasses(pool.classes[i], n, kind); });
             for (auto& p : parts)
                 for (auto& c : p) sub[kind].push_back(std::move(c));
         }
         // Virtual-node regular bases and cycle pairs.
-        const std::vector<std::pair<VertexId, int>> vr_slots = {
-            {9, 4}, {10, 4}, {10, 3}, {10, 4}, {10, 3}, {10, 5}, {10, 6}, {8, 3}, {10, 5}, {10, 4}};
+        const std::vector<std::pair<VertexId, int>> vr_slots = {{9, 4},  {10, 4}, {10, 3}, {10, 4}, {10, 3},
+                                                                {10, 5}, {10, 6}, {8, 3},  {10, 5}, {10, 4}};
         std::map<std::pair<VertexId, int>, std::vector<Graph>> vr_lists;
         std::size_t vr_cap = 0;
         for (const auto& s : vr_slots)
@@ -144,37 +141,32 @@ TenVertexPairs generate_basic_extension(std::size_t n_basic, std::size_t n_ext, 
             auto got = pick_pairs(sub[kind], want, used, rng, [&](Code x, Code y) {
                 check_cancelled(ctx);
                 const Graph a = graph(x), b = graph(y);
-                return !compare_pair(a, b, ext).distinguished &&
-                       compare_pair(a, b, fwl2).distinguished;
+                return !compare_pair(a, b, ext).distinguished && compare_pair(a, b, fwl2).distinguished;
             });
             if (got.size() < want)
-                throw InvalidArgument("category extension can supply only " +
-                                      std::to_string(got.size()) + " distinct " + kind +
-                                      "-indistinguishable pairs on " + std::to_string(n) +
+                throw InvalidArgument("category extension can supply only " + std::to_string(got.size()) +
+                                      " distinct " + kind + "-indistinguishable pairs on " + std::to_string(n) +
                                       " vertices; requested " + std::to_string(want));
             chosen[kind] = std::move(got);
         }
         for (const std::string kind : {"S3", "N1", "S4"})
             for (const auto& [x, y] : chosen[kind])
-                res.extension.push_back(
-                    make_pair_record("extension", kind, graph(x), graph(y),
-                                     {{"source", "geng -c " + std::to_string(n) + ", " + kind +
-                                                     "-indistinguishable 1-WL class"}}));
+                res.extension.push_back(make_pair_record(
+                    "extension", kind, graph(x), graph(y),
+                    {{"source", "geng -c " + std::to_string(n) + ", " + kind + "-indistinguishable 1-WL class"}}));
         // Regular graph + virtual node.
         for (std::size_t i = 0; i < alloc[3]; ++i) {
             const auto slot = vr_slots[i];
             auto& list = vr_lists[slot];
             if (list.size() < 2)
-                throw InvalidArgument("extension: not enough regular bases for " +
-                                      std::to_string(slot.first));
+                throw InvalidArgument("extension: not enough regular bases for " + std::to_string(slot.first));
             const std::size_t p = rng.below(list.size());
             Graph a = list[p];
             list.erase(list.begin() + static_cast<std::ptrdiff_t>(p));
             const std::size_t q = rng.below(list.size());
             Graph b = list[q];
             list.erase(list.begin() + static_cast<std::ptrdiff_t>(q));
-            res.extension.push_back(make_pair_record("extension", "virtual node (regular)",
-                                                     add_universal_vertex(a),
+            res.extension.push_back(make_pair_record("extension", "virtual node (regular)", add_universal_vertex(a),
                                                      add_universal_vertex(b),
                                                      {{"base_n", slot.first},
                                                       {"base_degree", slot.second},
@@ -183,10 +175,9 @@ TenVertexPairs generate_basic_extension(std::size_t n_basic, std::size_t n_ext, 
         }
         for (std::size_t i = 0; i < alloc[4]; ++i) {
             const VertexId l = static_cast<VertexId>(5 + i);
-            res.extension.push_back(
-                make_pair_record("extension", "C2l vs Cl,l + virtual node",
-                                 add_universal_vertex(disjoint_union(make_cycle(l), make_cycle(l))),
-                                 add_universal_vertex(make_cycle(2 * l)), {{"l", l}}));
+            res.extension.push_back(make_pair_record("extension", "C2l vs Cl,l + virtual node",
+                                                     add_universal_vertex(disjoint_union(make_cycle(l), make_cycle(l))),
+                                                     add_universal_vertex(make_cycle(2 * l)), {{"l", l}}));
         }
     }
     if (n_basic > 0) {
@@ -198,17 +189,14 @@ TenVertexPairs generate_basic_extension(std::size_t n_basic, std::size_t n_ext, 
             cap += free / 2;
         }
         if (cap < n_basic)
-            throw InvalidArgument(
-                "category basic can supply at most " + std::to_string(cap) +
-                " distinct pairs (non-regular connected 1-WL-equivalent graphs on " +
-                std::to_string(n) + " vertices, not used by extension); requested " +
-                std::to_string(n_basic));
-        const auto got =
-            pick_pairs(pool.classes, n_basic, used, rng, [](Code, Code) { return true; });
+            throw InvalidArgument("category basic can supply at most " + std::to_string(cap) +
+                                  " distinct pairs (non-regular connected 1-WL-equivalent graphs on " +
+                                  std::to_string(n) + " vertices, not used by extension); requested " +
+                                  std::to_string(n_basic));
+        const auto got = pick_pairs(pool.classes, n_basic, used, rng, [](Code, Code) { return true; });
         for (const auto& [x, y] : got)
-            res.basic.push_back(
-                make_pair_record("basic", "1-WL class", graph(x), graph(y),
-                                 {{"source", "geng -c " + std::to_string(n) + ", 1-WL class"}}));
+            res.basic.push_back(make_pair_record("basic", "1-WL class", graph(x), graph(y),
+                                                 {{"source", "geng -c " + std::to_string(n) + ", 1-WL class"}}));
     }
     return res;
 }

@@ -22,8 +22,8 @@
 
 namespace brec::detail {
 
-std::vector<GeneratedPair> generate_cfi(std::size_t count, std::uint64_t seed,
-                                        const GenerateOptions& opt, RunContext& ctx) {
+std::vector<GeneratedPair> generate_cfi(std::size_t count, std::uint64_t seed, const GenerateOptions& opt,
+                                        RunContext& ctx) {
     struct Base {
         Graph g;
         std::uint32_t tw;
@@ -42,9 +42,8 @@ std::vector<GeneratedPair> generate_cfi(std::size_t count, std::uint64_t seed,
             pools[tw <= 2 ? 0 : tw == 3 ? 1 : 2].push_back({std::move(g), tw, size});
         }
     }
-    const std::vector<Cell> cells = {{"tw=2", 60, pools[0].size()},
-                                     {"tw=3", 20, pools[1].size()},
-                                     {"tw>=4", 20, pools[2].size()}};
+    const std::vector<Cell> cells = {
+        {"tw=2", 60, pools[0].size()}, {"tw=3", 20, pools[1].size()}, {"tw>=4", 20, pools[2].size()}};
     const auto alloc = allocate(cells, count, "cfi");
     Rng rng(stream_seed(seed, kCfiBases));
     std::vector<Base> chosen;
@@ -53,8 +52,7 @@ std::vector<GeneratedPair> generate_cfi(std::size_t count, std::uint64_t seed,
         auto pool = pools[t];
         rng.shuffle(pool);
         pool.resize(alloc[t]);
-        std::stable_sort(pool.begin(), pool.end(),
-                         [](const Base& a, const Base& b) { return a.size < b.size; });
+        std::stable_sort(pool.begin(), pool.end(), [](const Base& a, const Base& b) { return a.size < b.size; });
         for (auto& b : pool) {
             chosen.push_back(std::move(b));
             tier.push_back(t);
@@ -69,9 +67,8 @@ std::vector<GeneratedPair> generate_cfi(std::size_t count, std::uint64_t seed,
     };
     std::vector<std::size_t> order(chosen.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
-        return cost(chosen[x]) > cost(chosen[y]);
-    });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t x, std::size_t y) { return cost(chosen[x]) > cost(chosen[y]); });
     std::vector<GeneratedPair> out(chosen.size());
     std::atomic<std::size_t> done{0};
     parallel_for(order.size(), ctx.threads(), [&](std::size_t k) {
@@ -83,8 +80,8 @@ std::vector<GeneratedPair> generate_cfi(std::size_t count, std::uint64_t seed,
         const auto r2 = compare_pair(a, t, WlOptions(WlMethod::parse("2fwl")));
         const bool theory2 = b.tw <= 2, theory3 = b.tw <= 3;
         if (r1.distinguished || r2.distinguished != theory2)
-            throw Error("internal error: CFI pair over base " + to_graph6(b.g) + " (tw " +
-                        std::to_string(b.tw) + ") disagrees with CFI theory at 1-WL/2-FWL");
+            throw Error("internal error: CFI pair over base " + to_graph6(b.g) + " (tw " + std::to_string(b.tw) +
+                        ") disagrees with CFI theory at 1-WL/2-FWL");
         std::string level, source;
         if (r2.distinguished) {
             level = hardness_name(Hardness::fwl2);

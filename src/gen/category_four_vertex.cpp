@@ -21,9 +21,7 @@
 namespace brec::detail {
 namespace {
 
-bool four_vertex(const Graph& g) {
-    return four_vertex_constants(g).has_value();
-}
+bool four_vertex(const Graph& g) { return four_vertex_constants(g).has_value(); }
 
 /// Up to `need` distinct graphs with the 4-vertex condition, by breadth-first GM4 "hop" closure
 /// from Sp(6,2).
@@ -60,8 +58,7 @@ std::vector<Graph> four_vertex_graphs(std::size_t need, RunContext& ctx) {
                 for (const auto& c : gm4_sets(hops[h])) {
                     check_cancelled(ctx);
                     Graph k = gm4_switch(hops[h], c);
-                    if (four_vertex(k))
-                        hop_found[h].push_back({canonical_certificate(k).bytes, std::move(k)});
+                    if (four_vertex(k)) hop_found[h].push_back({canonical_certificate(k).bytes, std::move(k)});
                 }
             });
             for (auto& list : hop_found)
@@ -78,13 +75,11 @@ std::vector<Graph> four_vertex_graphs(std::size_t need, RunContext& ctx) {
 
 }  // namespace
 
-std::vector<GeneratedPair> generate_four_vertex(std::size_t count, std::uint64_t seed,
-                                                RunContext& ctx) {
+std::vector<GeneratedPair> generate_four_vertex(std::size_t count, std::uint64_t seed, RunContext& ctx) {
     auto graphs = four_vertex_graphs(2 * count, ctx);
     if (graphs.size() < 2 * count)
-        throw InvalidArgument(
-            "category four_vertex_condition: only " + std::to_string(graphs.size() / 2) +
-            " pairs found by the GM4 hop closure of Sp(6,2); requested " + std::to_string(count));
+        throw InvalidArgument("category four_vertex_condition: only " + std::to_string(graphs.size() / 2) +
+                              " pairs found by the GM4 hop closure of Sp(6,2); requested " + std::to_string(count));
     Rng rng(stream_seed(seed, kFourVertexPairing));
     std::vector<GeneratedPair> out;
     for (auto& [a, b] : pair_up(graphs, count, rng, "four_vertex_condition"))

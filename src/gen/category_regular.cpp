@@ -13,9 +13,9 @@ namespace brec::detail {
 std::vector<GeneratedPair> generate_regular(std::size_t count, std::uint64_t seed) {
     // BREC v3 (n,k) layout; (9,6) has only 3 non-strongly-regular graphs (K3,3,3 is srg), so its
     // second official pair moves to (10,4).
-    const std::map<std::pair<VertexId, int>, std::size_t> weights = {
-        {{10, 4}, 15}, {{10, 5}, 14}, {{10, 6}, 6}, {{9, 4}, 5}, {{10, 3}, 5},
-        {{9, 6}, 1},   {{10, 7}, 2},  {{8, 3}, 1},  {{7, 4}, 1}};
+    const std::map<std::pair<VertexId, int>, std::size_t> weights = {{{10, 4}, 15}, {{10, 5}, 14}, {{10, 6}, 6},
+                                                                     {{9, 4}, 5},   {{10, 3}, 5},  {{9, 6}, 1},
+                                                                     {{10, 7}, 2},  {{8, 3}, 1},   {{7, 4}, 1}};
     std::vector<std::pair<VertexId, int>> keys;
     std::vector<std::vector<Graph>> lists;
     std::vector<Cell> cells;
@@ -36,11 +36,10 @@ std::vector<GeneratedPair> generate_regular(std::size_t count, std::uint64_t see
     for (std::size_t i = 0; i < cells.size(); ++i) {
         if (alloc[i] == 0) continue;
         for (auto& [a, b] : pair_up(lists[i], alloc[i], rng, "regular " + cells[i].name))
-            out.push_back(
-                make_pair_record("regular", "regular" + cells[i].name, a, b,
-                                 {{"source", "geng -c -d" + std::to_string(keys[i].second) + " -D" +
-                                                 std::to_string(keys[i].second) + " " +
-                                                 std::to_string(keys[i].first)}}));
+            out.push_back(make_pair_record(
+                "regular", "regular" + cells[i].name, a, b,
+                {{"source", "geng -c -d" + std::to_string(keys[i].second) + " -D" + std::to_string(keys[i].second) +
+                                " " + std::to_string(keys[i].first)}}));
     }
     return out;
 }
@@ -48,8 +47,7 @@ std::vector<GeneratedPair> generate_regular(std::size_t count, std::uint64_t see
 void check_regular(const GeneratedPair& p, const std::string& who, nlohmann::json& params) {
     if (!p.a.is_regular() || !p.b.is_regular() || p.a.degree(0) != p.b.degree(0))
         throw Error(who + ": not regular of equal degree");
-    if (srg_parameters(p.a) || srg_parameters(p.b))
-        throw Error(who + ": a graph is strongly regular");
+    if (srg_parameters(p.a) || srg_parameters(p.b)) throw Error(who + ": a graph is strongly regular");
     params["degree"] = p.a.degree(0);
 }
 

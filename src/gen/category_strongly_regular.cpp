@@ -26,9 +26,8 @@ std::vector<Graph> latin_square_srg36(RunContext& ctx) {
         return true;
     });
     std::vector<std::string> certs(squares.size());
-    parallel_for(squares.size(), ctx.threads(), [&](std::size_t i) {
-        certs[i] = canonical_certificate(latin_square_graph(squares[i])).bytes;
-    });
+    parallel_for(squares.size(), ctx.threads(),
+                 [&](std::size_t i) { certs[i] = canonical_certificate(latin_square_graph(squares[i])).bytes; });
     DistinctGraphs d;
     for (std::size_t i = 0; i < squares.size(); ++i)
         d.add_built(certs[i], [&] { return latin_square_graph(squares[i]); });
@@ -74,20 +73,16 @@ std::vector<Graph> srg35_graphs(std::size_t need, std::uint64_t seed, RunContext
 
 }  // namespace
 
-std::vector<GeneratedPair> generate_strongly_regular(std::size_t count, std::uint64_t seed,
-                                                     RunContext& ctx) {
-    const std::vector<Cell> cells = {{"srg(16,6,2,2)", 1, 1},  {"srg(25,12,5,6)", 7, 7},
-                                     {"srg(26,10,3,4)", 5, 5}, {"srg(28,12,6,4)", 2, 2},
-                                     {"srg(36,15,6,6)", 6, 6}, {"srg(35,18,9,9)", 29, 700}};
+std::vector<GeneratedPair> generate_strongly_regular(std::size_t count, std::uint64_t seed, RunContext& ctx) {
+    const std::vector<Cell> cells = {{"srg(16,6,2,2)", 1, 1},  {"srg(25,12,5,6)", 7, 7}, {"srg(26,10,3,4)", 5, 5},
+                                     {"srg(28,12,6,4)", 2, 2}, {"srg(36,15,6,6)", 6, 6}, {"srg(35,18,9,9)", 29, 700}};
     const auto alloc = allocate(cells, count, "strongly_regular");
     std::vector<GeneratedPair> out;
     Rng rng(stream_seed(seed, kSrgPairing));
     auto emit = [&](std::size_t cell, std::vector<Graph> graphs, const std::string& source) {
         if (alloc[cell] == 0) return;
-        for (auto& [a, b] :
-             pair_up(std::move(graphs), alloc[cell], rng, "strongly_regular " + cells[cell].name))
-            out.push_back(
-                make_pair_record("strongly_regular", cells[cell].name, a, b, {{"source", source}}));
+        for (auto& [a, b] : pair_up(std::move(graphs), alloc[cell], rng, "strongly_regular " + cells[cell].name))
+            out.push_back(make_pair_record("strongly_regular", cells[cell].name, a, b, {{"source", source}}));
     };
     emit(0, {rook_graph(4), shrikhande_graph()}, "4x4 rook's graph and Shrikhande graph");
     if (alloc[1] + alloc[2] > 0) {
@@ -101,25 +96,21 @@ std::vector<GeneratedPair> generate_strongly_regular(std::size_t count, std::uin
         g28.insert(g28.begin(), triangular_graph(8));
         emit(3, g28, "T(8) and the Chang graphs");
     }
-    if (alloc[4] > 0)
-        emit(4, latin_square_srg36(ctx), "Latin-square graphs of the 12 main classes of order 6");
+    if (alloc[4] > 0) emit(4, latin_square_srg36(ctx), "Latin-square graphs of the 12 main classes of order 6");
     if (alloc[5] > 0) {
         auto g35 = srg35_graphs(2 * alloc[5], seed, ctx);
         if (g35.size() < 2 * alloc[5])
-            throw InvalidArgument(
-                "category strongly_regular: only " + std::to_string(g35.size() / 2) +
-                " srg(35,18,9,9) pairs found within the search budget; requested " +
-                std::to_string(alloc[5]));
+            throw InvalidArgument("category strongly_regular: only " + std::to_string(g35.size() / 2) +
+                                  " srg(35,18,9,9) pairs found within the search budget; requested " +
+                                  std::to_string(alloc[5]));
         emit(5, g35, "block graphs of STS(15) (hill-climbing, PG(3,2)) and GM4 switching");
     }
     return out;
 }
 
-void check_strongly_regular(const GeneratedPair& p, const std::string& who,
-                            nlohmann::json& params) {
+void check_strongly_regular(const GeneratedPair& p, const std::string& who, nlohmann::json& params) {
     const auto sa = srg_parameters(p.a), sb = srg_parameters(p.b);
-    if (!sa || !sb || !(*sa == *sb))
-        throw Error(who + ": not strongly regular with equal parameters");
+    if (!sa || !sb || !(*sa == *sb)) throw Error(who + ": not strongly regular with equal parameters");
     params["srg"] = sa->str();
 }
 

@@ -32,8 +32,8 @@ Graph cfi_graph(const Graph& base, bool twisted) {
     for (VertexId v = 0; v < nb; ++v) {
         const std::size_t d = inc[v].size();
         if (d == 0 || d > 20)
-            throw InvalidArgument("cfi_graph: base vertex " + std::to_string(v) + " has degree " +
-                                  std::to_string(d) + " (need 1..20)");
+            throw InvalidArgument("cfi_graph: base vertex " + std::to_string(v) + " has degree " + std::to_string(d) +
+                                  " (need 1..20)");
         a_first[v] = next;
         next += static_cast<VertexId>(2 * d + (std::size_t{1} << (d - 1)));
     }

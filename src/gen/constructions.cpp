@@ -71,9 +71,7 @@ Graph lcf_graph(const std::vector<int>& shifts, int repeat) {
 
 // ----- strongly regular graphs -----------------------------------------------------------------
 
-Graph rook_graph(VertexId m) {
-    return cartesian_product(make_complete(m), make_complete(m));
-}
+Graph rook_graph(VertexId m) { return cartesian_product(make_complete(m), make_complete(m)); }
 
 Graph shrikhande_graph() {
     std::vector<Edge> edges;
@@ -104,8 +102,8 @@ Graph triangular_graph(VertexId m) {
     std::vector<Edge> edges;
     for (VertexId a = 0; a < p.size(); ++a)
         for (VertexId b = a + 1; b < p.size(); ++b) {
-            const int shared = (p[a].first == p[b].first) + (p[a].first == p[b].second) +
-                               (p[a].second == p[b].first) + (p[a].second == p[b].second);
+            const int shared = (p[a].first == p[b].first) + (p[a].first == p[b].second) + (p[a].second == p[b].first) +
+                               (p[a].second == p[b].second);
             if (shared == 1) edges.push_back({a, b});
         }
     return make_graph(static_cast<VertexId>(p.size()), edges);
@@ -205,7 +203,9 @@ Graph paley_graph(std::uint32_t q) {
         p = 0;
         for (std::uint32_t c = 3; c * c <= q; c += 2)
             if (c * c == q && is_prime(c)) p = c;
-        if (p == 0) throw InvalidArgument("paley_graph: q = " + std::to_string(q) + " is neither a prime nor the square of an odd prime");
+        if (p == 0)
+            throw InvalidArgument("paley_graph: q = " + std::to_string(q) +
+                                  " is neither a prime nor the square of an odd prime");
         // GF(p^2) = GF(p)[a] / (a^2 - r), r a non-residue; element x + y a has id x + y p.
         std::vector<char> residue(p, 0);
         for (std::uint32_t x = 1; x < p; ++x) residue[(x * x) % p] = 1;
@@ -328,8 +328,10 @@ std::vector<std::array<VertexId, 4>> gm4_sets(const Graph& g) {
                         int dg = 0;
                         for (int t = 0; t < 4; ++t)
                             if (t != s && bg.has(q[s], q[t])) ++dg;
-                        if (deg0 < 0) deg0 = dg;
-                        else ok = dg == deg0;
+                        if (deg0 < 0)
+                            deg0 = dg;
+                        else
+                            ok = dg == deg0;
                     }
                     if (ok) out.push_back({a, b, c, d});
                 }
@@ -349,7 +351,6 @@ Graph gm4_switch(const Graph& g, const std::array<VertexId, 4>& c) {
     }
     return bg.to_graph();
 }
-
 
 // ----- two-graph closure -----------------------------------------------------------------------
 
@@ -452,9 +453,10 @@ TwoGraphClosure two_graph_closure(RunContext& ctx) {
     // the closure (and its order) is a constant of the library.
     constexpr std::uint64_t kSts13Stream = 13;
     admit(item(paley_graph(25), false), level);
-    admit(item(latin_square_graph({{0, 1, 2, 3, 4}, {1, 0, 3, 4, 2}, {2, 3, 4, 0, 1}, {3, 4, 1, 2, 0}, {4, 2, 0, 1, 3}}),
-               false),
-          level);
+    admit(
+        item(latin_square_graph({{0, 1, 2, 3, 4}, {1, 0, 3, 4, 2}, {2, 3, 4, 0, 1}, {3, 4, 1, 2, 0}, {4, 2, 0, 1, 3}}),
+             false),
+        level);
     {
         Rng rng(stream_seed(kSts13Stream, kSts13Stream));
         std::optional<BlockList> sts;
@@ -546,7 +548,8 @@ std::pair<Graph, Graph> generalized_hexagon_pair() {
 
 std::optional<BlockList> random_symmetric_design(VertexId v, VertexId k, VertexId lambda, Rng& rng,
                                                  std::size_t node_limit) {
-    if (v > 32 || k >= v || lambda >= k || static_cast<std::uint64_t>(lambda) * (v - 1) != static_cast<std::uint64_t>(k) * (k - 1))
+    if (v > 32 || k >= v || lambda >= k ||
+        static_cast<std::uint64_t>(lambda) * (v - 1) != static_cast<std::uint64_t>(k) * (k - 1))
         throw InvalidArgument("random_symmetric_design: need v <= 32 and lambda (v-1) = k (k-1)");
     using Mask = std::uint32_t;
     const Mask block0 = k == 32 ? ~Mask{0} : ((Mask{1} << k) - 1);
@@ -598,7 +601,8 @@ std::optional<BlockList> random_symmetric_design(VertexId v, VertexId k, VertexI
             std::vector<Mask> next;
             for (std::size_t di = 0; di < cs.size(); ++di) {
                 const Mask d = cs[di];
-                if (di == ci || excluded[di] || (d & full) || static_cast<VertexId>(popcount64(d & c)) != lambda) continue;
+                if (di == ci || excluded[di] || (d & full) || static_cast<VertexId>(popcount64(d & c)) != lambda)
+                    continue;
                 next.push_back(d);
             }
             chosen.push_back(c);

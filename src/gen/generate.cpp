@@ -72,29 +72,22 @@ Verified verify(const GeneratedPair& p) {
 }
 
 /// The pairs of one category other than basic and extension (which share one search).
-std::vector<GeneratedPair> generate_category(const std::string& name, std::size_t count,
-                                             const GenerateOptions& opt, RunContext& ctx) {
-    if (name == "regular")
-        return detail::generate_regular(count, category_seed(opt.seed, CategoryStream::regular));
+std::vector<GeneratedPair> generate_category(const std::string& name, std::size_t count, const GenerateOptions& opt,
+                                             RunContext& ctx) {
+    if (name == "regular") return detail::generate_regular(count, category_seed(opt.seed, CategoryStream::regular));
     if (name == "strongly_regular")
-        return detail::generate_strongly_regular(
-            count, category_seed(opt.seed, CategoryStream::strongly_regular), ctx);
-    if (name == "cfi")
-        return detail::generate_cfi(count, category_seed(opt.seed, CategoryStream::cfi), opt, ctx);
+        return detail::generate_strongly_regular(count, category_seed(opt.seed, CategoryStream::strongly_regular), ctx);
+    if (name == "cfi") return detail::generate_cfi(count, category_seed(opt.seed, CategoryStream::cfi), opt, ctx);
     if (name == "four_vertex_condition")
-        return detail::generate_four_vertex(
-            count, category_seed(opt.seed, CategoryStream::four_vertex_condition), ctx);
+        return detail::generate_four_vertex(count, category_seed(opt.seed, CategoryStream::four_vertex_condition), ctx);
     if (name == "distance_regular")
-        return detail::generate_distance_regular(
-            count, category_seed(opt.seed, CategoryStream::distance_regular), ctx);
+        return detail::generate_distance_regular(count, category_seed(opt.seed, CategoryStream::distance_regular), ctx);
     throw Error("internal error: no generator for category '" + name + "'");
 }
 
 }  // namespace
 
-nlohmann::json verify_pair(const GeneratedPair& pair) {
-    return verify(pair).params;
-}
+nlohmann::json verify_pair(const GeneratedPair& pair) { return verify(pair).params; }
 
 const std::vector<std::pair<std::string, std::size_t>>& default_composition() {
     static const std::vector<std::pair<std::string, std::size_t>> kComposition = [] {
@@ -121,9 +114,8 @@ std::vector<std::pair<std::string, std::size_t>> resolve_composition(const Gener
     for (const auto& d : def)
         if (want.empty() || want.count(d.first)) out.push_back(d);
     if (opt.pairs < 0 && opt.pairs != -1)
-        throw InvalidArgument(
-            "the number of pairs must be positive (or -1 for the BREC v3 composition), got " +
-            std::to_string(opt.pairs));
+        throw InvalidArgument("the number of pairs must be positive (or -1 for the BREC v3 composition), got " +
+                              std::to_string(opt.pairs));
     if (opt.pairs == 0) throw InvalidArgument("the number of pairs must be at least 1");
     if (opt.pairs > 0) {
         const auto total = static_cast<std::size_t>(opt.pairs);
@@ -148,16 +140,15 @@ GeneratedDataset generate_dataset(const GenerateOptions& opt, RunContext& ctx) {
         const auto t0 = std::chrono::steady_clock::now();
         ctx.info("generating " + name + " ...");
         fn();
-        seconds[name] +=
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        seconds[name] += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     };
     const std::size_t n_basic = want.count("basic") ? want["basic"] : 0;
     const std::size_t n_ext = want.count("extension") ? want["extension"] : 0;
     if (n_basic + n_ext > 0) {
         detail::TenVertexPairs r;
         timed(n_ext > 0 ? "extension" : "basic", [&] {
-            r = detail::generate_basic_extension(
-                n_basic, n_ext, category_seed(opt.seed, CategoryStream::basic_extension), opt, ctx);
+            r = detail::generate_basic_extension(n_basic, n_ext,
+                                                 category_seed(opt.seed, CategoryStream::basic_extension), opt, ctx);
         });
         if (n_basic > 0 && n_ext > 0) {
             // The shared search is reported under extension; basic's own selection is negligible.
@@ -168,17 +159,15 @@ GeneratedDataset generate_dataset(const GenerateOptions& opt, RunContext& ctx) {
     }
     for (const auto& [name, count] : composition) {
         if (name == "basic" || name == "extension") continue;
-        timed(name, [&, name = name, count = count] {
-            made[name] = generate_category(name, count, opt, ctx);
-        });
+        timed(name, [&, name = name, count = count] { made[name] = generate_category(name, count, opt, ctx); });
     }
     GeneratedDataset out;
     out.seed = opt.seed;
     for (const auto& [name, count] : composition) {
         auto& list = made[name];
         if (list.size() != count)
-            throw Error("internal error: category " + name + " produced " +
-                        std::to_string(list.size()) + " of " + std::to_string(count) + " pairs");
+            throw Error("internal error: category " + name + " produced " + std::to_string(list.size()) + " of " +
+                        std::to_string(count) + " pairs");
         for (auto& p : list) out.pairs.push_back(std::move(p));
     }
     // Verify every pair (independent code paths) and deduplicate graphs across the dataset.
@@ -190,8 +179,7 @@ GeneratedDataset generate_dataset(const GenerateOptions& opt, RunContext& ctx) {
             checks[i] = verify(out.pairs[i]);
             ctx.progress("verify", ++done, out.pairs.size());
         });
-        seconds["verification"] =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        seconds["verification"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
     std::map<std::string, std::string> owner;
     for (std::size_t i = 0; i < out.pairs.size(); ++i)
@@ -199,8 +187,7 @@ GeneratedDataset generate_dataset(const GenerateOptions& opt, RunContext& ctx) {
             const std::string& cert = side == 0 ? checks[i].cert_a : checks[i].cert_b;
             const std::string where = std::to_string(i) + (side == 0 ? "a" : "b");
             const auto [it, fresh] = owner.insert({cert, where});
-            if (!fresh)
-                throw Error("internal error: graph " + where + " repeats graph " + it->second);
+            if (!fresh) throw Error("internal error: graph " + where + " repeats graph " + it->second);
         }
     nlohmann::json meta;
     meta["generator"] = "brec generate";
@@ -250,9 +237,8 @@ GeneratedDataset generate_dataset(const GenerateOptions& opt, RunContext& ctx) {
                 hi = std::max(hi, p.a.n());
             }
         for (const auto& [k, c] : kinds) r.kinds.push_back(k + " x" + std::to_string(c));
-        r.node_range = count == 0 ? "-"
-                                  : (lo == hi ? std::to_string(lo)
-                                              : std::to_string(lo) + "-" + std::to_string(hi));
+        r.node_range =
+            count == 0 ? "-" : (lo == hi ? std::to_string(lo) : std::to_string(lo) + "-" + std::to_string(hi));
         out.reports.push_back(std::move(r));
     }
     out.reports.push_back({"verification", out.pairs.size(), seconds["verification"], {}, ""});

@@ -22,11 +22,10 @@ std::string format_seconds(double s) {
     if (s < 60) {
         o << std::fixed << std::setprecision(s < 10 ? 2 : 1) << s << "s";
     } else if (s < 3600) {
-        o << static_cast<int>(s) / 60 << "m" << std::setw(2) << std::setfill('0')
-          << static_cast<int>(s) % 60 << "s";
+        o << static_cast<int>(s) / 60 << "m" << std::setw(2) << std::setfill('0') << static_cast<int>(s) % 60 << "s";
     } else {
-        o << static_cast<int>(s) / 3600 << "h" << std::setw(2) << std::setfill('0')
-          << (static_cast<int>(s) % 3600) / 60 << "m";
+        o << static_cast<int>(s) / 3600 << "h" << std::setw(2) << std::setfill('0') << (static_cast<int>(s) % 3600) / 60
+          << "m";
     }
     return o.str();
 }
@@ -79,8 +78,7 @@ void write_generated_dataset(const GeneratedDataset& dataset, const std::string&
     commit(writer, dataset);
 }
 
-GenerateRun generate_to_directory(const GenerateOptions& opt, const std::string& dir,
-                                  RunContext& ctx) {
+GenerateRun generate_to_directory(const GenerateOptions& opt, const std::string& dir, RunContext& ctx) {
     (void)resolve_composition(opt);  // bad names and counts fail before the disk is touched
     DatasetDirWriter writer(dir);    // and a bad directory before the long work
     GenerateRun run;
@@ -97,25 +95,20 @@ std::string format_generate_summary(const GenerateRun& run) {
     std::vector<std::vector<std::string>> rows = {{"category", "pairs", "nodes", "seconds"}};
     std::string families;
     for (const auto& r : run.dataset.reports) {
-        rows.push_back(
-            {r.category, std::to_string(r.pairs), r.node_range, format_seconds(r.seconds)});
+        rows.push_back({r.category, std::to_string(r.pairs), r.node_range, format_seconds(r.seconds)});
         if (r.kinds.empty()) continue;
         families += "  " + r.category + ":";
         for (std::size_t i = 0; i < r.kinds.size(); ++i) families += (i ? ", " : " ") + r.kinds[i];
         families += "\n";
     }
-    return text_table(rows) + "\nfamilies:\n" + families + "\n" +
-           std::to_string(run.dataset.pairs.size()) + " pairs written to " + run.directory +
-           "/pairs.tsv (+ meta.json) in " + format_seconds(run.seconds) + "\n";
+    return text_table(rows) + "\nfamilies:\n" + families + "\n" + std::to_string(run.dataset.pairs.size()) +
+           " pairs written to " + run.directory + "/pairs.tsv (+ meta.json) in " + format_seconds(run.seconds) + "\n";
 }
 
 nlohmann::json generate_summary_json(const GenerateRun& run) {
     nlohmann::json cats = nlohmann::json::object();
     for (const auto& r : run.dataset.reports)
-        cats[r.category] = {{"pairs", r.pairs},
-                            {"nodes", r.node_range},
-                            {"kinds", r.kinds},
-                            {"seconds", r.seconds}};
+        cats[r.category] = {{"pairs", r.pairs}, {"nodes", r.node_range}, {"kinds", r.kinds}, {"seconds", r.seconds}};
     return {{"command", "generate"},    {"out", run.directory},
             {"seed", run.dataset.seed}, {"pairs", run.dataset.pairs.size()},
             {"categories", cats},       {"seconds", run.seconds}};

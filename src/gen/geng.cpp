@@ -31,8 +31,7 @@ public:
     GengProcess(const std::string& geng, const std::vector<std::string>& args, std::string command)
         : command_(std::move(command)) {
         int fds[2];
-        if (pipe2(fds, O_CLOEXEC) != 0)
-            throw IoError("cannot start '" + command_ + "': pipe: " + std::strerror(errno));
+        if (pipe2(fds, O_CLOEXEC) != 0) throw IoError("cannot start '" + command_ + "': pipe: " + std::strerror(errno));
         posix_spawn_file_actions_t actions;
         posix_spawn_file_actions_init(&actions);
         posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);

@@ -15,11 +15,11 @@ Graph erdos_renyi(VertexId n, double p, Rng& rng) {
     return make_graph(n, edges);
 }
 
-Graph stochastic_block_model(const std::vector<VertexId>& sizes,
-                             const std::vector<std::vector<double>>& probs, Rng& rng,
-                             bool label_blocks) {
+Graph stochastic_block_model(const std::vector<VertexId>& sizes, const std::vector<std::vector<double>>& probs,
+                             Rng& rng, bool label_blocks) {
     const std::size_t b = sizes.size();
-    if (probs.size() != b) throw InvalidArgument("stochastic_block_model: probs must be " + std::to_string(b) + " x " + std::to_string(b));
+    if (probs.size() != b)
+        throw InvalidArgument("stochastic_block_model: probs must be " + std::to_string(b) + " x " + std::to_string(b));
     for (std::size_t i = 0; i < b; ++i) {
         if (probs[i].size() != b) throw InvalidArgument("stochastic_block_model: probs must be square");
         for (std::size_t j = 0; j < b; ++j) {

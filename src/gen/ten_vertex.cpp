@@ -124,7 +124,8 @@ Graph graph_from_code(std::uint64_t code, VertexId n) {
 }
 
 TenVertexPool build_ten_vertex_pool(VertexId n, RunContext& ctx) {
-    if (n < 4 || n > 11) throw InvalidArgument("the exhaustive search supports 4..11 vertices, got " + std::to_string(n));
+    if (n < 4 || n > 11)
+        throw InvalidArgument("the exhaustive search supports 4..11 vertices, got " + std::to_string(n));
     const int parts = std::max(1, ctx.threads());
     std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>> found(parts);
     std::vector<std::uint64_t> streamed(parts, 0);
@@ -210,8 +211,8 @@ TenVertexPool build_ten_vertex_pool(VertexId n, RunContext& ctx) {
     return pool;
 }
 
-std::vector<std::vector<std::uint64_t>> extension_subclasses(const std::vector<std::uint64_t>& cls,
-                                                             VertexId n, const std::string& kind) {
+std::vector<std::vector<std::uint64_t>> extension_subclasses(const std::vector<std::uint64_t>& cls, VertexId n,
+                                                             const std::string& kind) {
     std::vector<std::pair<std::uint64_t, std::uint64_t>> keyed;
     for (std::uint64_t code : cls) {
         const Graph g = graph_from_code(code, n);

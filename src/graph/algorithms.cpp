@@ -9,13 +9,13 @@ namespace brec {
 
 void validate_permutation(const Permutation& perm, VertexId n) {
     if (perm.size() != n)
-        throw InvalidArgument("permutation has " + std::to_string(perm.size()) +
-                              " entries, expected " + std::to_string(n));
+        throw InvalidArgument("permutation has " + std::to_string(perm.size()) + " entries, expected " +
+                              std::to_string(n));
     std::vector<bool> seen(n, false);
     for (VertexId x : perm) {
         if (x >= n || seen[x])
-            throw InvalidArgument("not a permutation of 0.." + std::to_string(n) +
-                                  "-1 (bad or repeated entry " + std::to_string(x) + ")");
+            throw InvalidArgument("not a permutation of 0.." + std::to_string(n) + "-1 (bad or repeated entry " +
+                                  std::to_string(x) + ")");
         seen[x] = true;
     }
 }
@@ -52,10 +52,8 @@ Graph induced_subgraph(const Graph& g, const std::vector<VertexId>& vertices) {
     std::vector<VertexId> index(g.n(), kNoVertex);
     for (std::size_t i = 0; i < vertices.size(); ++i) {
         const VertexId v = vertices[i];
-        if (v >= g.n()) throw InvalidArgument("induced_subgraph: vertex " + std::to_string(v) +
-                                              " out of range");
-        if (index[v] != kNoVertex)
-            throw InvalidArgument("induced_subgraph: vertex " + std::to_string(v) + " repeated");
+        if (v >= g.n()) throw InvalidArgument("induced_subgraph: vertex " + std::to_string(v) + " out of range");
+        if (index[v] != kNoVertex) throw InvalidArgument("induced_subgraph: vertex " + std::to_string(v) + " repeated");
         index[v] = static_cast<VertexId>(i);
     }
     GraphBuilder b(static_cast<VertexId>(vertices.size()));
@@ -82,8 +80,8 @@ Graph induced_subgraph(const Graph& g, const std::vector<VertexId>& vertices) {
 
 std::vector<std::int32_t> bfs_distances(const Graph& g, VertexId src) {
     if (src >= g.n())
-        throw InvalidArgument("bfs_distances: source vertex " + std::to_string(src) +
-                              " out of range [0," + std::to_string(g.n()) + ")");
+        throw InvalidArgument("bfs_distances: source vertex " + std::to_string(src) + " out of range [0," +
+                              std::to_string(g.n()) + ")");
     std::vector<std::int32_t> dist(g.n(), kUnreachable);
     std::vector<VertexId> queue;
     queue.reserve(g.n());
@@ -163,9 +161,7 @@ std::vector<EgoBall> ego_balls(const Graph& g, std::uint32_t k) {
     return balls;
 }
 
-Graph ego_net(const Graph& g, VertexId v, std::uint32_t k) {
-    return induced_subgraph(g, ego_vertices(g, v, k));
-}
+Graph ego_net(const Graph& g, VertexId v, std::uint32_t k) { return induced_subgraph(g, ego_vertices(g, v, k)); }
 
 std::vector<std::uint32_t> connected_components(const Graph& g, std::uint32_t* count) {
     constexpr std::uint32_t kNone = ~std::uint32_t{0};
@@ -217,12 +213,16 @@ Graph disjoint_union(const Graph& g, const Graph& h) {
     // Edge labels are kept when either graph has them (missing labels are 0).
     const bool labelled = g.has_edge_labels() || h.has_edge_labels();
     for (const auto& [u, v] : g.edges()) {
-        if (labelled) b.add_edge(u, v, g.edge_label(u, v));
-        else b.add_edge(u, v);
+        if (labelled)
+            b.add_edge(u, v, g.edge_label(u, v));
+        else
+            b.add_edge(u, v);
     }
     for (const auto& [u, v] : h.edges()) {
-        if (labelled) b.add_edge(u + g.n(), v + g.n(), h.edge_label(u, v));
-        else b.add_edge(u + g.n(), v + g.n());
+        if (labelled)
+            b.add_edge(u + g.n(), v + g.n(), h.edge_label(u, v));
+        else
+            b.add_edge(u + g.n(), v + g.n());
     }
     if (g.has_node_labels() || h.has_node_labels()) {
         std::vector<Label> labels;

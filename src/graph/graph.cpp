@@ -19,8 +19,7 @@ Label Graph::edge_label(VertexId u, VertexId v) const {
     const auto nb = neighbors(u);
     const auto it = std::lower_bound(nb.begin(), nb.end(), v);
     if (it == nb.end() || *it != v)
-        throw InvalidArgument("edge {" + std::to_string(u) + "," + std::to_string(v) +
-                              "} does not exist");
+        throw InvalidArgument("edge {" + std::to_string(u) + "," + std::to_string(v) + "} does not exist");
     return arc_label(offsets_[u] + static_cast<std::size_t>(it - nb.begin()));
 }
 
@@ -83,8 +82,7 @@ Graph GraphBuilder::build(BuildStats* stats) const {
                                   "}: vertex out of range [0," + std::to_string(n_) + ")");
         if (u == v) {
             if (loops_ == EdgePolicy::reject)
-                throw InvalidArgument("self-loop at vertex " + std::to_string(u) +
-                                      " (simple graphs only)");
+                throw InvalidArgument("self-loop at vertex " + std::to_string(u) + " (simple graphs only)");
             ++st.self_loops;
             continue;
         }
@@ -100,14 +98,13 @@ Graph GraphBuilder::build(BuildStats* stats) const {
         for (const Arc& a : list) {
             if (!out.empty() && same_key(out.back(), a)) {
                 if (out.back().label != a.label)
-                    throw InvalidArgument("edge {" + std::to_string(a.u) + "," +
-                                          std::to_string(a.v) + "} listed with labels " +
-                                          std::to_string(out.back().label) + " and " +
+                    throw InvalidArgument("edge {" + std::to_string(a.u) + "," + std::to_string(a.v) +
+                                          "} listed with labels " + std::to_string(out.back().label) + " and " +
                                           std::to_string(a.label));
                 if (count) {
                     if (dups_ == EdgePolicy::reject)
-                        throw InvalidArgument("duplicate edge {" + std::to_string(a.u) + "," +
-                                              std::to_string(a.v) + "}");
+                        throw InvalidArgument("duplicate edge {" + std::to_string(a.u) + "," + std::to_string(a.v) +
+                                              "}");
                     ++st.duplicate_edges;
                 }
                 continue;

@@ -12,8 +12,10 @@ std::uint32_t common_neighbours(const Graph& g, VertexId x, VertexId y) {
     std::uint32_t c = 0;
     std::size_t i = 0, j = 0;
     while (i < a.size() && j < b.size()) {
-        if (a[i] < b[j]) ++i;
-        else if (b[j] < a[i]) ++j;
+        if (a[i] < b[j])
+            ++i;
+        else if (b[j] < a[i])
+            ++j;
         else {
             ++c;
             ++i;
@@ -32,8 +34,8 @@ std::string join(const std::vector<std::uint32_t>& v) {
 }  // namespace
 
 std::string SrgParameters::str() const {
-    return "srg(" + std::to_string(v) + "," + std::to_string(k) + "," + std::to_string(lambda) +
-           "," + std::to_string(mu) + ")";
+    return "srg(" + std::to_string(v) + "," + std::to_string(k) + "," + std::to_string(lambda) + "," +
+           std::to_string(mu) + ")";
 }
 
 std::string IntersectionArray::str() const { return "{" + join(b) + ";" + join(c) + "}"; }
@@ -48,8 +50,10 @@ std::optional<SrgParameters> srg_parameters(const Graph& g) {
         for (VertexId y = x + 1; y < n; ++y) {
             const std::int64_t c = common_neighbours(g, x, y);
             std::int64_t& slot = g.has_edge(x, y) ? lambda : mu;
-            if (slot < 0) slot = c;
-            else if (slot != c) return std::nullopt;
+            if (slot < 0)
+                slot = c;
+            else if (slot != c)
+                return std::nullopt;
         }
     if (lambda < 0 || mu < 0) return std::nullopt;
     return SrgParameters{n, k, static_cast<std::uint32_t>(lambda), static_cast<std::uint32_t>(mu)};
@@ -79,8 +83,10 @@ std::optional<std::pair<std::uint32_t, std::uint32_t>> four_vertex_constants(con
                 }
             const bool adjacent = (rx[y >> 6] >> (y & 63)) & 1u;
             std::int64_t& slot = adjacent ? adj : non;
-            if (slot < 0) slot = twice / 2;
-            else if (slot != twice / 2) return std::nullopt;
+            if (slot < 0)
+                slot = twice / 2;
+            else if (slot != twice / 2)
+                return std::nullopt;
         }
     }
     if (adj < 0 || non < 0) return std::nullopt;
@@ -101,13 +107,19 @@ std::optional<IntersectionArray> intersection_array(const Graph& g) {
             std::int64_t bi = 0, ci = 0;
             for (VertexId z : g.neighbors(y)) {
                 const std::int32_t dz = dist[static_cast<std::size_t>(x) * n + z];
-                if (dz == i + 1) ++bi;
-                else if (dz == i - 1) ++ci;
+                if (dz == i + 1)
+                    ++bi;
+                else if (dz == i - 1)
+                    ++ci;
             }
-            if (b[i] < 0) b[i] = bi;
-            else if (b[i] != bi) return std::nullopt;
-            if (c[i] < 0) c[i] = ci;
-            else if (c[i] != ci) return std::nullopt;
+            if (b[i] < 0)
+                b[i] = bi;
+            else if (b[i] != bi)
+                return std::nullopt;
+            if (c[i] < 0)
+                c[i] = ci;
+            else if (c[i] != ci)
+                return std::nullopt;
         }
     IntersectionArray a;
     for (std::int32_t i = 0; i < diam; ++i) a.b.push_back(static_cast<std::uint32_t>(b[i]));

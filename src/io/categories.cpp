@@ -15,11 +15,7 @@ const std::vector<BrecCategory>& brec_categories() {
         {"strongly_regular", {"str", "srg", "strongly-regular"}, "Regular", 110, 159},
         {"extension", {"ext"}, "Extension", 160, 259},
         {"cfi", {}, "CFI", 260, 359},
-        {"four_vertex_condition",
-         {"4vtx", "4-vertex_condition", "four-vertex-condition"},
-         "Regular",
-         360,
-         379},
+        {"four_vertex_condition", {"4vtx", "4-vertex_condition", "four-vertex-condition"}, "Regular", 360, 379},
         {"distance_regular", {"dr", "distance-regular"}, "Regular", 380, 399}};
     return kTable;
 }

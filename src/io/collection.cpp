@@ -1,7 +1,6 @@
 #include "brec/io/collection.hpp"
 #include "brec/core/text.hpp"
 
-
 #include <algorithm>
 #include <cctype>
 
@@ -14,8 +13,7 @@ namespace brec {
 namespace {
 
 bool ends_with(const std::string& s, const std::string& suffix) {
-    return s.size() >= suffix.size() &&
-           s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 GraphCollection from_pairs(const std::vector<GraphPairRecord>& pairs) {
@@ -33,12 +31,13 @@ GraphCollection from_pairs(const std::vector<GraphPairRecord>& pairs) {
 
 std::vector<GraphPairRecord> to_pairs(const GraphCollection& c) {
     if (c.paired && c.graphs.size() != 2 * c.pair_ids.size())
-        throw InvalidArgument("paired collection with " + std::to_string(c.graphs.size()) +
-                              " graphs for " + std::to_string(c.pair_ids.size()) + " pairs");
+        throw InvalidArgument("paired collection with " + std::to_string(c.graphs.size()) + " graphs for " +
+                              std::to_string(c.pair_ids.size()) + " pairs");
     if (!c.paired && c.graphs.size() % 2 != 0)
-        throw InvalidArgument("pair output needs an even number of graphs (graphs 2i and 2i+1 "
-                              "form pair i); the input has " +
-                              std::to_string(c.graphs.size()));
+        throw InvalidArgument(
+            "pair output needs an even number of graphs (graphs 2i and 2i+1 "
+            "form pair i); the input has " +
+            std::to_string(c.graphs.size()));
     std::vector<GraphPairRecord> pairs;
     pairs.reserve(c.graphs.size() / 2);
     for (std::size_t i = 0; i + 1 < c.graphs.size(); i += 2) {
@@ -63,19 +62,25 @@ GraphFormat parse_format(const std::string& name) {
     if (n == "tu") return GraphFormat::tu;
     if (n == "json") return GraphFormat::json;
     if (n == "npy") return GraphFormat::npy;
-    throw InvalidArgument("unknown format '" + name +
-                          "' (known: graph6, sparse6, edgelist, pairs, tu, json, npy)");
+    throw InvalidArgument("unknown format '" + name + "' (known: graph6, sparse6, edgelist, pairs, tu, json, npy)");
 }
 
 std::string format_name(GraphFormat f) {
     switch (f) {
-        case GraphFormat::graph6: return "graph6";
-        case GraphFormat::sparse6: return "sparse6";
-        case GraphFormat::edgelist: return "edgelist";
-        case GraphFormat::pairs: return "pairs";
-        case GraphFormat::tu: return "tu";
-        case GraphFormat::json: return "json";
-        case GraphFormat::npy: return "npy";
+        case GraphFormat::graph6:
+            return "graph6";
+        case GraphFormat::sparse6:
+            return "sparse6";
+        case GraphFormat::edgelist:
+            return "edgelist";
+        case GraphFormat::pairs:
+            return "pairs";
+        case GraphFormat::tu:
+            return "tu";
+        case GraphFormat::json:
+            return "json";
+        case GraphFormat::npy:
+            return "npy";
     }
     return "?";
 }
@@ -83,7 +88,8 @@ std::string format_name(GraphFormat f) {
 GraphFormat detect_format(const std::string& path) {
     if (is_directory(path)) {
         if (looks_like_tu_dir(path)) return GraphFormat::tu;
-        throw InvalidArgument(path + " is a directory without a *_A.txt file, so not a TU "
+        throw InvalidArgument(path +
+                              " is a directory without a *_A.txt file, so not a TU "
                               "dataset; give a file or a TU directory");
     }
     const std::string p = lower(path);
@@ -92,8 +98,7 @@ GraphFormat detect_format(const std::string& path) {
     if (ends_with(p, ".json")) return GraphFormat::json;
     if (ends_with(p, ".s6") || ends_with(p, ".sparse6")) return GraphFormat::sparse6;
     if (ends_with(p, ".g6") || ends_with(p, ".graph6")) return GraphFormat::graph6;
-    if (ends_with(p, ".el") || ends_with(p, ".edges") || ends_with(p, ".edgelist"))
-        return GraphFormat::edgelist;
+    if (ends_with(p, ".el") || ends_with(p, ".edges") || ends_with(p, ".edgelist")) return GraphFormat::edgelist;
     const std::string text = read_text_file(path);
     if (text.compare(0, 6, "\x93NUMPY") == 0) return GraphFormat::npy;
     for (const auto& line : split_lines(text)) {
@@ -120,12 +125,13 @@ std::vector<Graph> read_graph_lines(const std::string& path) {
     return out;
 }
 
-GraphCollection read_collection(const std::string& path, GraphFormat format,
-                                const CollectionOptions& opt) {
+GraphCollection read_collection(const std::string& path, GraphFormat format, const CollectionOptions& opt) {
     GraphCollection c;
     switch (format) {
         case GraphFormat::graph6:
-        case GraphFormat::sparse6: c.graphs = read_graph_lines(path); break;
+        case GraphFormat::sparse6:
+            c.graphs = read_graph_lines(path);
+            break;
         case GraphFormat::edgelist: {
             EdgeListStats st;
             c.graphs = read_edge_lists(path, opt.edge_list, &st);
@@ -133,7 +139,9 @@ GraphCollection read_collection(const std::string& path, GraphFormat format,
             c.duplicate_edges_dropped = st.duplicate_edges;
             break;
         }
-        case GraphFormat::pairs: c = from_pairs(read_pair_file(path).pairs); break;
+        case GraphFormat::pairs:
+            c = from_pairs(read_pair_file(path).pairs);
+            break;
         case GraphFormat::tu: {
             TuDataset ds = read_tu_dataset(path, opt.tu_name);
             c.graphs = std::move(ds.graphs);
@@ -143,7 +151,9 @@ GraphCollection read_collection(const std::string& path, GraphFormat format,
             c.duplicate_edges_dropped = ds.stats.duplicate_edge_lines;
             break;
         }
-        case GraphFormat::npy: c = from_pairs(read_npy_pairs(path, opt.npy).dataset.pairs); break;
+        case GraphFormat::npy:
+            c = from_pairs(read_npy_pairs(path, opt.npy).dataset.pairs);
+            break;
         case GraphFormat::json: {
             JsonDataset ds = read_dataset_json(path);
             if (ds.paired) {
@@ -181,27 +191,32 @@ void write_collection(const std::string& path, GraphFormat format, const GraphCo
             write_text_file_atomic(path, text);
             return;
         }
-        case GraphFormat::edgelist: write_edge_lists(path, c.graphs, opt.one_based); return;
-        case GraphFormat::pairs: write_pair_file(path, to_pairs(c)); return;
+        case GraphFormat::edgelist:
+            write_edge_lists(path, c.graphs, opt.one_based);
+            return;
+        case GraphFormat::pairs:
+            write_pair_file(path, to_pairs(c));
+            return;
         case GraphFormat::tu: {
             std::string dir = path;
             while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
-            const std::string name =
-                opt.tu_name.empty() ? dir.substr(dir.find_last_of('/') + 1) : opt.tu_name;
+            const std::string name = opt.tu_name.empty() ? dir.substr(dir.find_last_of('/') + 1) : opt.tu_name;
             TuWriteOptions tu;
             tu.label_rows = c.label_rows;
             write_tu_dataset(dir, name, c.graphs, c.graph_labels, tu);
             return;
         }
-        case GraphFormat::json: write_json_file(path, collection_to_json(c)); return;
+        case GraphFormat::json:
+            write_json_file(path, collection_to_json(c));
+            return;
         case GraphFormat::npy:
-            throw Unsupported("writing .npy files is not supported by convert (npy is an input "
-                              "format); write graph6 or pairs instead");
+            throw Unsupported(
+                "writing .npy files is not supported by convert (npy is an input "
+                "format); write graph6 or pairs instead");
     }
 }
 
-void write_collection(const std::string& path, GraphFormat format, const GraphCollection& c,
-                      bool one_based) {
+void write_collection(const std::string& path, GraphFormat format, const GraphCollection& c, bool one_based) {
     CollectionOptions opt;
     opt.one_based = one_based;
     write_collection(path, format, c, opt);

@@ -60,9 +60,8 @@ void DatasetDirWriter::commit(const std::vector<GraphPairRecord>& pairs, const n
     if (committed_) throw Error("internal error: dataset directory " + dir_ + " committed twice");
     for (const auto& p : pairs)
         if (p.category.empty() || p.category.find_first_of("\t\r\n") != std::string::npos)
-            throw InvalidArgument(
-                "pair " + std::to_string(p.id) + " has category '" + p.category +
-                "', which a pair file cannot hold (empty, or a tab or line break)");
+            throw InvalidArgument("pair " + std::to_string(p.id) + " has category '" + p.category +
+                                  "', which a pair file cannot hold (empty, or a tab or line break)");
     AtomicFileWriter pairs_file(pairs_path());
     pairs_file.stream() << format_pair_file(pairs, comment);
     AtomicFileWriter meta_file(meta_path());

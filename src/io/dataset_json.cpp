@@ -14,9 +14,7 @@ constexpr int kVersion = 1;
 // A guard against a stray huge "n" allocating gigabytes (CSR offsets: 4 bytes per vertex).
 constexpr std::int64_t kMaxVertices = std::int64_t{1} << 26;
 
-[[noreturn]] void fail(const std::string& where, const std::string& what) {
-    throw ParseError(where, 0, what);
-}
+[[noreturn]] void fail(const std::string& where, const std::string& what) { throw ParseError(where, 0, what); }
 
 std::int64_t integer(const nlohmann::json& j, const std::string& where, const std::string& what) {
     if (!j.is_number_integer()) fail(where, "expected an integer " + what + ", found " + j.dump());
@@ -80,8 +78,8 @@ void check_label_ids(const std::vector<Graph>& graphs, const LabelRows& rows, co
     auto check = [&](Label id, std::size_t count, std::size_t graph, const char* kind) {
         if (id < 0 || static_cast<std::size_t>(id) >= count)
             fail(base + "/graphs/" + std::to_string(graph) + "/" + kind + "_labels",
-                 std::string(kind) + " label " + std::to_string(id) + " has no row in \"" + kind +
-                     "_label_rows\" (" + std::to_string(count) + " rows)");
+                 std::string(kind) + " label " + std::to_string(id) + " has no row in \"" + kind + "_label_rows\" (" +
+                     std::to_string(count) + " rows)");
     };
     for (std::size_t i = 0; i < graphs.size(); ++i) {
         if (!rows.node.empty())
@@ -123,13 +121,12 @@ Graph graph_from_json(const nlohmann::json& j, const std::string& where) {
     if (n > kMaxVertices)
         throw ResourceLimit(where + "/n: vertex count " + std::to_string(n) + " exceeds the limit of " +
                             std::to_string(kMaxVertices));
-    if (!j.contains("edges") || !j["edges"].is_array())
-        fail(where, "graph has no \"edges\" array");
+    if (!j.contains("edges") || !j["edges"].is_array()) fail(where, "graph has no \"edges\" array");
     const auto& edges = j["edges"];
     const bool labelled = j.contains("edge_labels");
     if (labelled && (!j["edge_labels"].is_array() || j["edge_labels"].size() != edges.size()))
-        fail(where + "/edge_labels", "expected an array with one label per edge (" +
-                                         std::to_string(edges.size()) + ")");
+        fail(where + "/edge_labels",
+             "expected an array with one label per edge (" + std::to_string(edges.size()) + ")");
     GraphBuilder b(static_cast<VertexId>(n));
     for (std::size_t i = 0; i < edges.size(); ++i) {
         const std::string at = where + "/edges/" + std::to_string(i);
@@ -138,26 +135,23 @@ Graph graph_from_json(const nlohmann::json& j, const std::string& where) {
         const std::int64_t u = integer(e[0], at, "vertex id");
         const std::int64_t v = integer(e[1], at, "vertex id");
         if (u < 0 || v < 0 || u >= n || v >= n)
-            fail(at, "edge [" + std::to_string(u) + ", " + std::to_string(v) +
-                         "] has a vertex id out of range [0, " + std::to_string(n) + ")");
+            fail(at, "edge [" + std::to_string(u) + ", " + std::to_string(v) + "] has a vertex id out of range [0, " +
+                         std::to_string(n) + ")");
         if (u == v) fail(at, "self-loop at vertex " + std::to_string(u) + " (simple graphs only)");
         if (labelled)
             b.add_edge(static_cast<VertexId>(u), static_cast<VertexId>(v),
-                       integer(j["edge_labels"][i], where + "/edge_labels/" + std::to_string(i),
-                               "edge label"));
+                       integer(j["edge_labels"][i], where + "/edge_labels/" + std::to_string(i), "edge label"));
         else
             b.add_edge(static_cast<VertexId>(u), static_cast<VertexId>(v));
     }
     if (j.contains("node_labels")) {
         const auto& nl = j["node_labels"];
         if (!nl.is_array() || nl.size() != static_cast<std::size_t>(n))
-            fail(where + "/node_labels", "expected an array with one label per vertex (" +
-                                             std::to_string(n) + ")");
+            fail(where + "/node_labels", "expected an array with one label per vertex (" + std::to_string(n) + ")");
         std::vector<Label> labels;
         labels.reserve(nl.size());
         for (std::size_t i = 0; i < nl.size(); ++i)
-            labels.push_back(
-                integer(nl[i], where + "/node_labels/" + std::to_string(i), "node label"));
+            labels.push_back(integer(nl[i], where + "/node_labels/" + std::to_string(i), "node label"));
         b.set_node_labels(std::move(labels));
     }
     try {
@@ -170,8 +164,8 @@ Graph graph_from_json(const nlohmann::json& j, const std::string& where) {
 nlohmann::json graphs_to_json(const std::vector<Graph>& graphs, const std::vector<Label>& graph_labels,
                               const LabelRows& label_rows) {
     if (!graph_labels.empty() && graph_labels.size() != graphs.size())
-        throw InvalidArgument("graphs_to_json: " + std::to_string(graph_labels.size()) +
-                              " graph labels for " + std::to_string(graphs.size()) + " graphs");
+        throw InvalidArgument("graphs_to_json: " + std::to_string(graph_labels.size()) + " graph labels for " +
+                              std::to_string(graphs.size()) + " graphs");
     nlohmann::json j = header();
     nlohmann::json arr = nlohmann::json::array();
     for (std::size_t i = 0; i < graphs.size(); ++i) {
@@ -189,8 +183,7 @@ nlohmann::json pairs_to_json(const std::vector<GraphPairRecord>& pairs) {
     nlohmann::json j = header();
     nlohmann::json arr = nlohmann::json::array();
     for (const auto& p : pairs)
-        arr.push_back({{"id", p.id}, {"category", p.category}, {"a", graph_to_json(p.a)},
-                       {"b", graph_to_json(p.b)}});
+        arr.push_back({{"id", p.id}, {"category", p.category}, {"a", graph_to_json(p.a)}, {"b", graph_to_json(p.b)}});
     j["pairs"] = std::move(arr);
     return j;
 }
@@ -206,8 +199,7 @@ JsonDataset dataset_from_json(const nlohmann::json& doc, const std::string& sour
         fail(source, "unsupported \"version\" " + doc["version"].dump() + " (this brec reads 1)");
     JsonDataset out;
     const bool has_graphs = doc.contains("graphs"), has_pairs = doc.contains("pairs");
-    if (has_graphs == has_pairs)
-        fail(source, "expected exactly one of \"graphs\" and \"pairs\" at the top level");
+    if (has_graphs == has_pairs) fail(source, "expected exactly one of \"graphs\" and \"pairs\" at the top level");
     const std::string base = source + ": ";
     if (has_graphs) {
         const auto& arr = doc["graphs"];
@@ -215,9 +207,8 @@ JsonDataset dataset_from_json(const nlohmann::json& doc, const std::string& sour
         std::size_t with_label = 0;
         for (const auto& g : arr) with_label += g.is_object() && g.contains("label") ? 1 : 0;
         if (with_label != 0 && with_label != arr.size())
-            fail(base + "/graphs", "either every graph has a \"label\" or none has (" +
-                                       std::to_string(with_label) + " of " +
-                                       std::to_string(arr.size()) + " have one)");
+            fail(base + "/graphs", "either every graph has a \"label\" or none has (" + std::to_string(with_label) +
+                                       " of " + std::to_string(arr.size()) + " have one)");
         for (std::size_t i = 0; i < arr.size(); ++i) {
             const std::string where = base + "/graphs/" + std::to_string(i);
             out.graphs.push_back(graph_from_json(arr[i], where));
@@ -237,8 +228,7 @@ JsonDataset dataset_from_json(const nlohmann::json& doc, const std::string& sour
     for (std::size_t i = 0; i < arr.size(); ++i) {
         const std::string where = base + "/pairs/" + std::to_string(i);
         const auto& p = arr[i];
-        if (!p.is_object() || !p.contains("id") || !p.contains("category") || !p.contains("a") ||
-            !p.contains("b"))
+        if (!p.is_object() || !p.contains("id") || !p.contains("category") || !p.contains("a") || !p.contains("b"))
             fail(where, "expected a pair {\"id\", \"category\", \"a\", \"b\"}");
         GraphPairRecord rec;
         rec.id = integer(p["id"], where + "/id", "pair id");
@@ -273,8 +263,7 @@ nlohmann::json parse_json_document(const std::string& text, const std::string& s
         const auto line = 1 + std::count(begin, stop, '\n');
         const std::size_t nl = offset == 0 ? std::string::npos : text.rfind('\n', offset - 1);
         const std::size_t column = nl == std::string::npos ? offset : offset - nl - 1;
-        throw ParseError(source, line, "invalid JSON: " + json_message(at.error),
-                         static_cast<std::int64_t>(column));
+        throw ParseError(source, line, "invalid JSON: " + json_message(at.error), static_cast<std::int64_t>(column));
     }
 }
 
@@ -289,9 +278,7 @@ JsonDataset parse_dataset_json(const std::string& text, const std::string& sourc
     }
 }
 
-JsonDataset read_dataset_json(const std::string& path) {
-    return parse_dataset_json(read_text_file(path), path);
-}
+JsonDataset read_dataset_json(const std::string& path) { return parse_dataset_json(read_text_file(path), path); }
 
 void write_json_file(const std::string& path, const nlohmann::json& j) {
     // Top-level arrays get one element per line; everything else is compact.

@@ -44,11 +44,11 @@ struct Block {
 
 }  // namespace
 
-std::vector<Graph> parse_edge_lists(std::string_view text, const std::string& source,
-                                    const EdgeListOptions& opt, EdgeListStats* stats) {
+std::vector<Graph> parse_edge_lists(std::string_view text, const std::string& source, const EdgeListOptions& opt,
+                                    EdgeListStats* stats) {
     EdgeListStats st;
     std::vector<Graph> out;
-    bool multi = false;     // the file uses "n" lines
+    bool multi = false;  // the file uses "n" lines
     bool seen_data = false;
     Block cur;
     bool open = false;
@@ -58,9 +58,8 @@ std::vector<Graph> parse_edge_lists(std::string_view text, const std::string& so
         if (!open) return;
         std::int64_t n = cur.declared >= 0 ? cur.declared : cur.max_id + 1;
         if (n > static_cast<std::int64_t>(opt.max_vertices))
-            throw ResourceLimit(source + ":" + std::to_string(cur.first_line) + ": graph with " +
-                                std::to_string(n) + " vertices exceeds the edge-list limit of " +
-                                std::to_string(opt.max_vertices));
+            throw ResourceLimit(source + ":" + std::to_string(cur.first_line) + ": graph with " + std::to_string(n) +
+                                " vertices exceeds the edge-list limit of " + std::to_string(opt.max_vertices));
         // Duplicates: sort by edge, keeping line order among equal edges.
         std::stable_sort(cur.edges.begin(), cur.edges.end(), [](const PendingEdge& a, const PendingEdge& b) {
             return std::tie(a.u, a.v) < std::tie(b.u, b.v);
@@ -75,20 +74,19 @@ std::vector<Graph> parse_edge_lists(std::string_view text, const std::string& so
                     throw ParseError(source, e.line,
                                      "duplicate edge {" + std::to_string(e.u + shift) + "," +
                                          std::to_string(e.v + shift) + "} (first listed on line " +
-                                         std::to_string(first.line) +
-                                         "); remove it or allow duplicates to drop them");
+                                         std::to_string(first.line) + "); remove it or allow duplicates to drop them");
                 if (labelled && first.label != e.label)
                     throw ParseError(source, e.line,
-                                     "edge {" + std::to_string(e.u + shift) + "," +
-                                         std::to_string(e.v + shift) + "} has label " +
-                                         std::to_string(e.label) + " but label " +
-                                         std::to_string(first.label) + " on line " +
-                                         std::to_string(first.line));
+                                     "edge {" + std::to_string(e.u + shift) + "," + std::to_string(e.v + shift) +
+                                         "} has label " + std::to_string(e.label) + " but label " +
+                                         std::to_string(first.label) + " on line " + std::to_string(first.line));
                 ++st.duplicate_edges;
                 continue;
             }
-            if (labelled) b.add_edge(e.u, e.v, e.label);
-            else b.add_edge(e.u, e.v);
+            if (labelled)
+                b.add_edge(e.u, e.v, e.label);
+            else
+                b.add_edge(e.u, e.v);
         }
         out.push_back(b.build());
         ++st.graphs;
@@ -129,17 +127,16 @@ std::vector<Graph> parse_edge_lists(std::string_view text, const std::string& so
         }
         seen_data = true;
         if (f.size() != 2 && f.size() != 3)
-            throw ParseError(source, line_no,
-                             "expected an edge 'u v' or 'u v label' (or 'n N'), found " +
-                                 std::to_string(f.size()) + " fields");
+            throw ParseError(
+                source, line_no,
+                "expected an edge 'u v' or 'u v label' (or 'n N'), found " + std::to_string(f.size()) + " fields");
         std::int64_t u = 0, v = 0, label = 0;
         if (!parse_int64(f[0], u) || !parse_int64(f[1], v))
-            throw ParseError(source, line_no,
-                             "expected integer vertex ids 'u v', found '" + std::string(f[0]) +
-                                 " " + std::string(f[1]) + "'");
+            throw ParseError(
+                source, line_no,
+                "expected integer vertex ids 'u v', found '" + std::string(f[0]) + " " + std::string(f[1]) + "'");
         if (f.size() == 3 && !parse_int64(f[2], label))
-            throw ParseError(source, line_no,
-                             "expected an integer edge label, found '" + std::string(f[2]) + "'");
+            throw ParseError(source, line_no, "expected an integer edge label, found '" + std::string(f[2]) + "'");
         if (!open) {
             open = true;
             cur.first_line = line_no;
@@ -148,33 +145,28 @@ std::vector<Graph> parse_edge_lists(std::string_view text, const std::string& so
         if (cur.labelled >= 0 && cur.labelled != has_label)
             throw ParseError(source, line_no,
                              std::string("edge ") + (has_label ? "has" : "lacks") +
-                                 " a label but earlier edges of this graph " +
-                                 (has_label ? "have none" : "have one") +
+                                 " a label but earlier edges of this graph " + (has_label ? "have none" : "have one") +
                                  " (label every edge or none)");
         cur.labelled = has_label;
         ++st.edge_lines;
         const std::int64_t lo = opt.one_based ? 1 : 0;
         if (u < lo || v < lo)
             throw ParseError(source, line_no,
-                             "vertex id " + std::to_string(std::min(u, v)) + " is below " +
-                                 std::to_string(lo) + (opt.one_based ? " (ids are 1-based)" : "") +
-                                 "");
+                             "vertex id " + std::to_string(std::min(u, v)) + " is below " + std::to_string(lo) +
+                                 (opt.one_based ? " (ids are 1-based)" : "") + "");
         u -= shift;
         v -= shift;
-        const std::int64_t limit =
-            cur.declared >= 0 ? cur.declared : static_cast<std::int64_t>(opt.max_vertices);
+        const std::int64_t limit = cur.declared >= 0 ? cur.declared : static_cast<std::int64_t>(opt.max_vertices);
         if (u >= limit || v >= limit) {
             const std::int64_t bad = std::max(u, v) + shift;
             if (cur.declared >= 0)
                 throw ParseError(source, line_no,
                                  "vertex id " + std::to_string(bad) + " out of range for 'n " +
-                                     std::to_string(cur.declared) + "' (line " +
-                                     std::to_string(cur.first_line) + "): ids run from " +
-                                     std::to_string(shift) + " to " +
+                                     std::to_string(cur.declared) + "' (line " + std::to_string(cur.first_line) +
+                                     "): ids run from " + std::to_string(shift) + " to " +
                                      std::to_string(cur.declared - 1 + shift));
-            throw ResourceLimit(source + ":" + std::to_string(line_no) + ": vertex id " +
-                                std::to_string(bad) + " exceeds the edge-list limit of " +
-                                std::to_string(opt.max_vertices) + " vertices");
+            throw ResourceLimit(source + ":" + std::to_string(line_no) + ": vertex id " + std::to_string(bad) +
+                                " exceeds the edge-list limit of " + std::to_string(opt.max_vertices) + " vertices");
         }
         if (u == v) {
             if (opt.self_loops == EdgePolicy::reject)
@@ -187,19 +179,17 @@ std::vector<Graph> parse_edge_lists(std::string_view text, const std::string& so
             continue;
         }
         cur.max_id = std::max({cur.max_id, u, v});
-        cur.edges.push_back({static_cast<VertexId>(std::min(u, v)),
-                             static_cast<VertexId>(std::max(u, v)), label, line_no});
+        cur.edges.push_back(
+            {static_cast<VertexId>(std::min(u, v)), static_cast<VertexId>(std::max(u, v)), label, line_no});
         if (last) break;
     }
     finish();
-    if (out.empty())
-        throw ParseError(source, 0, "no graphs found (the edge list is empty or only comments)");
+    if (out.empty()) throw ParseError(source, 0, "no graphs found (the edge list is empty or only comments)");
     if (stats) *stats = st;
     return out;
 }
 
-std::vector<Graph> read_edge_lists(const std::string& path, const EdgeListOptions& options,
-                                   EdgeListStats* stats) {
+std::vector<Graph> read_edge_lists(const std::string& path, const EdgeListOptions& options, EdgeListStats* stats) {
     return parse_edge_lists(read_text_file(path), path, options, stats);
 }
 

@@ -31,8 +31,7 @@ bool parse_int64(std::string_view text, std::int64_t& value) {
 
 std::string read_text_file(const std::string& path) {
     struct stat st {};
-    if (stat(path.c_str(), &st) != 0)
-        throw IoError("cannot open " + path + ": " + std::strerror(errno));
+    if (stat(path.c_str(), &st) != 0) throw IoError("cannot open " + path + ": " + std::strerror(errno));
     if (S_ISDIR(st.st_mode)) throw IoError("cannot read " + path + ": it is a directory");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw IoError("cannot open " + path + ": " + std::strerror(errno));

@@ -31,8 +31,9 @@ std::uint64_t read_size(std::string_view s, std::size_t& i, const SourcePos& pos
     const detail::SizeField f = detail::decode_size_field(s, i);
     if (f.length == 0) {
         if (f.bad >= s.size()) fail(pos, f.bad, std::string("truncated ") + fmt + " size field");
-        fail(pos, f.bad, std::string("bad character in ") + fmt + " size field (byte " +
-                             std::to_string(static_cast<unsigned char>(s[f.bad])) + ", expected 63..126)");
+        fail(pos, f.bad,
+             std::string("bad character in ") + fmt + " size field (byte " +
+                 std::to_string(static_cast<unsigned char>(s[f.bad])) + ", expected 63..126)");
     }
     i += f.length;
     return f.n;
@@ -63,22 +64,19 @@ Graph parse_graph6(std::string_view text, const SourcePos& pos) {
     const std::size_t header = text.size() - drop_header(text, ">>graph6<<").size();
     SourcePos p = pos;
     if (s.empty()) fail(p, header, "empty graph6 record");
-    if (s[0] == ':' || s[0] == ';')
-        fail(p, header, "this is a sparse6 record, not graph6");
+    if (s[0] == ':' || s[0] == ';') fail(p, header, "this is a sparse6 record, not graph6");
     std::size_t i = 0;
     const std::uint64_t n64 = read_size(s, i, p, "graph6");
     if (n64 > kMaxDenseN)
-        throw ResourceLimit(p.source + (p.line ? ":" + std::to_string(p.line) : "") +
-                            ": graph6 record declares " + std::to_string(n64) +
-                            " vertices; dense formats are limited to " + std::to_string(kMaxDenseN) +
-                            " (use sparse6)");
+        throw ResourceLimit(p.source + (p.line ? ":" + std::to_string(p.line) : "") + ": graph6 record declares " +
+                            std::to_string(n64) + " vertices; dense formats are limited to " +
+                            std::to_string(kMaxDenseN) + " (use sparse6)");
     const std::uint64_t bits = n64 * (n64 - (n64 > 0 ? 1 : 0)) / 2;
     const std::uint64_t bytes = (bits + 5) / 6;
     if (s.size() - i != bytes)
         fail(p, header + (s.size() < i + bytes ? s.size() : i + bytes),
-             "graph6 record for n=" + std::to_string(n64) + " needs " + std::to_string(bytes) +
-                 " data bytes, found " + std::to_string(s.size() - i) +
-                 (s.size() - i < bytes ? " (truncated)" : " (trailing bytes)"));
+             "graph6 record for n=" + std::to_string(n64) + " needs " + std::to_string(bytes) + " data bytes, found " +
+                 std::to_string(s.size() - i) + (s.size() - i < bytes ? " (truncated)" : " (trailing bytes)"));
     const auto n = static_cast<VertexId>(n64);
     GraphBuilder b(n);
     std::uint64_t bit = 0;
@@ -87,8 +85,7 @@ Graph parse_graph6(std::string_view text, const SourcePos& pos) {
     for (std::size_t k = i; k < s.size(); ++k) {
         const unsigned char c = static_cast<unsigned char>(s[k]);
         if (c < 63 || c > 126)
-            fail(p, header + k, "bad character in graph6 data (byte " + std::to_string(c) +
-                                    ", expected 63..126)");
+            fail(p, header + k, "bad character in graph6 data (byte " + std::to_string(c) + ", expected 63..126)");
         const unsigned v = c - 63;
         for (int sh = 5; sh >= 0; --sh, ++bit) {
             const bool set = (v >> sh) & 1u;
@@ -117,8 +114,8 @@ Graph parse_sparse6(std::string_view text, const SourcePos& pos) {
     if (n64 > kMaxN) fail(pos, header, "sparse6 size out of range");
     if (n64 > kMaxSparseN)
         throw ResourceLimit(pos.source + (pos.line ? ":" + std::to_string(pos.line) : "") +
-                            ": sparse6 record declares " + std::to_string(n64) +
-                            " vertices; the limit is " + std::to_string(kMaxSparseN));
+                            ": sparse6 record declares " + std::to_string(n64) + " vertices; the limit is " +
+                            std::to_string(kMaxSparseN));
     const auto n = static_cast<VertexId>(n64);
     int k = 0;
     while ((std::uint64_t{1} << k) < n64) ++k;
@@ -137,8 +134,8 @@ Graph parse_sparse6(std::string_view text, const SourcePos& pos) {
             }
             const unsigned char c = static_cast<unsigned char>(s[byte]);
             if (c < 63 || c > 126)
-                fail(pos, header + byte, "bad character in sparse6 data (byte " +
-                                             std::to_string(c) + ", expected 63..126)");
+                fail(pos, header + byte,
+                     "bad character in sparse6 data (byte " + std::to_string(c) + ", expected 63..126)");
             cur = c - 63;
             ++byte;
             bitpos = 5;
@@ -161,8 +158,8 @@ Graph parse_sparse6(std::string_view text, const SourcePos& pos) {
             v = x;
         } else {
             if (x == v)
-                fail(pos, header + byte - 1, "sparse6 record has a self-loop at vertex " +
-                                                 std::to_string(x) + " (simple graphs only)");
+                fail(pos, header + byte - 1,
+                     "sparse6 record has a self-loop at vertex " + std::to_string(x) + " (simple graphs only)");
             b.add_edge(static_cast<VertexId>(x), static_cast<VertexId>(v));
         }
     }
@@ -242,8 +239,7 @@ std::string to_sparse6(const Graph& g) {
     // with one 0-bit first. We follow nauty exactly (networkx also inserts the 0-bit when
     // cur < n-2 with only k spare bits, which decodes the same but differs in bytes).
     const std::size_t pad = (6 - bits.size() % 6) % 6;
-    if (n >= 2 && n == (std::uint64_t{1} << k) && pad >= static_cast<std::size_t>(k) + 1 &&
-        cur == n - 2)
+    if (n >= 2 && n == (std::uint64_t{1} << k) && pad >= static_cast<std::size_t>(k) + 1 && cur == n - 2)
         bits.push_back(false);
     while (bits.size() % 6) bits.push_back(true);
     for (std::size_t i = 0; i < bits.size(); i += 6) {

@@ -23,9 +23,7 @@ constexpr std::size_t kBrecRelabelings = 32;
     throw ParseError(source, 0, "at byte " + std::to_string(byte) + ": " + what);
 }
 
-[[noreturn]] void fail(const std::string& source, const std::string& what) {
-    throw ParseError(source, 0, what);
-}
+[[noreturn]] void fail(const std::string& source, const std::string& what) { throw ParseError(source, 0, what); }
 
 std::string shape_text(const std::vector<std::size_t>& shape) { return detail::npy_shape_text(shape); }
 
@@ -52,8 +50,9 @@ public:
             skip_ws();
             if (key == "descr") {
                 if (peek() == '[')
-                    fail("structured dtypes (descr is a list) are not supported; save an array "
-                         "of strings");
+                    fail(
+                        "structured dtypes (descr is a list) are not supported; save an array "
+                        "of strings");
                 h.descr = string_literal("a quoted dtype string");
                 have_descr = true;
             } else if (key == "fortran_order") {
@@ -124,13 +123,11 @@ private:
                 ++i_;
                 return dims;
             }
-            if (!std::isdigit(static_cast<unsigned char>(peek())))
-                fail("expected a non-negative integer in 'shape'");
+            if (!std::isdigit(static_cast<unsigned char>(peek()))) fail("expected a non-negative integer in 'shape'");
             std::size_t v = 0;
             while (std::isdigit(static_cast<unsigned char>(peek()))) {
                 const std::size_t d = static_cast<std::size_t>(peek() - '0');
-                if (v > (std::numeric_limits<std::size_t>::max() - d) / 10)
-                    fail("dimension in 'shape' is too large");
+                if (v > (std::numeric_limits<std::size_t>::max() - d) / 10) fail("dimension in 'shape' is too large");
                 v = v * 10 + d;
                 ++i_;
             }
@@ -199,8 +196,7 @@ public:
         if (h.fortran_order && h.shape.size() > 1) {
             // Fortran strides: stride[0] = 1, stride[k] = stride[k-1] * shape[k-1].
             strides_.assign(h.shape.size(), 1);
-            for (std::size_t k = 1; k < h.shape.size(); ++k)
-                strides_[k] = strides_[k - 1] * h.shape[k - 1];
+            for (std::size_t k = 1; k < h.shape.size(); ++k) strides_[k] = strides_[k - 1] * h.shape[k - 1];
         }
     }
     std::size_t offset(std::size_t c) const {
@@ -273,8 +269,7 @@ std::pair<std::uint64_t, std::uint64_t> record_size(std::string_view s, const So
 std::size_t NpyHeader::count() const {
     std::size_t c = 1;
     for (std::size_t d : shape) {
-        if (d != 0 && c > std::numeric_limits<std::size_t>::max() / d)
-            return std::numeric_limits<std::size_t>::max();
+        if (d != 0 && c > std::numeric_limits<std::size_t>::max() / d) return std::numeric_limits<std::size_t>::max();
         c *= d;
     }
     return c;
@@ -295,8 +290,7 @@ NpyHeader detail::parse_npy_preamble(std::string_view bytes, const std::string& 
     } else if (h.version_major == 2 || h.version_major == 3) {
         if (bytes.size() < 12) fail_at(source, bytes.size(), "truncated .npy preamble");
         for (int k = 0; k < 4; ++k)
-            header_len |= static_cast<std::size_t>(static_cast<unsigned char>(bytes[8 + k]))
-                          << (8 * k);
+            header_len |= static_cast<std::size_t>(static_cast<unsigned char>(bytes[8 + k])) << (8 * k);
         start = 12;
     } else {
         fail_at(source, 6,
@@ -324,21 +318,19 @@ NpyHeader parse_npy_header(std::string_view bytes, const std::string& source) {
     // never writes them: it stores an empty string as '|S1').
     if (h.item_bytes == 0 && count != 0)
         fail_at(source, h.data_offset,
-                "dtype '" + h.descr + "' has items of width 0, but shape " + shape_text(h.shape) +
-                    " holds " + (count == std::numeric_limits<std::size_t>::max() ? std::string("more than 2^64")
-                                                                                   : std::to_string(count)) +
+                "dtype '" + h.descr + "' has items of width 0, but shape " + shape_text(h.shape) + " holds " +
+                    (count == std::numeric_limits<std::size_t>::max() ? std::string("more than 2^64")
+                                                                      : std::to_string(count)) +
                     " of them");
     // count * item_bytes <= available, without the multiplication that could overflow.
     const std::size_t available = bytes.size() - h.data_offset;
     if (h.item_bytes != 0 && count > available / h.item_bytes)
         fail_at(source, bytes.size(),
-                "truncated .npy data: shape " + shape_text(h.shape) + " of '" + h.descr +
-                    "' needs " +
+                "truncated .npy data: shape " + shape_text(h.shape) + " of '" + h.descr + "' needs " +
                     (count == std::numeric_limits<std::size_t>::max()
                          ? std::string("more")
                          : std::to_string(count) + " items of " + std::to_string(h.item_bytes)) +
-                    " bytes after byte " + std::to_string(h.data_offset) + ", found " +
-                    std::to_string(available));
+                    " bytes after byte " + std::to_string(h.data_offset) + ", found " + std::to_string(available));
     return h;
 }
 
@@ -357,10 +349,10 @@ void for_each_npy_string(std::string_view bytes, const std::string& source,
         auto unit = [&](std::size_t k) -> std::uint32_t {
             if (h.kind == NpyStringKind::bytes) return p[k];
             const unsigned char* q = p + 4 * k;
-            return h.big_endian ? (std::uint32_t{q[0]} << 24 | std::uint32_t{q[1]} << 16 |
-                                   std::uint32_t{q[2]} << 8 | std::uint32_t{q[3]})
-                                : (std::uint32_t{q[3]} << 24 | std::uint32_t{q[2]} << 16 |
-                                   std::uint32_t{q[1]} << 8 | std::uint32_t{q[0]});
+            return h.big_endian ? (std::uint32_t{q[0]} << 24 | std::uint32_t{q[1]} << 16 | std::uint32_t{q[2]} << 8 |
+                                   std::uint32_t{q[3]})
+                                : (std::uint32_t{q[3]} << 24 | std::uint32_t{q[2]} << 16 | std::uint32_t{q[1]} << 8 |
+                                   std::uint32_t{q[0]});
         };
         while (len > 0 && unit(len - 1) == 0) --len;  // numpy strips trailing NULs
         for (std::size_t k = 0; k < len; ++k) {
@@ -368,9 +360,8 @@ void for_each_npy_string(std::string_view bytes, const std::string& source,
             if (u == 0 || u > 126) {
                 const std::size_t at = off + (h.kind == NpyStringKind::bytes ? k : 4 * k);
                 fail_at(source, at,
-                        position_text(h.shape, c) + " has character code " + std::to_string(u) +
-                            " at position " + std::to_string(k) +
-                            "; graph6/sparse6 records are printable ASCII");
+                        position_text(h.shape, c) + " has character code " + std::to_string(u) + " at position " +
+                            std::to_string(k) + "; graph6/sparse6 records are printable ASCII");
             }
             buf.push_back(static_cast<char>(u));
         }
@@ -382,8 +373,7 @@ NpyStringArray parse_npy_strings(std::string_view bytes, const std::string& sour
     NpyStringArray a;
     a.header = parse_npy_header(bytes, source);
     a.values.reserve(a.header.count());
-    for_each_npy_string(bytes, source,
-                        [&](std::size_t, std::string_view s) { a.values.emplace_back(s); });
+    for_each_npy_string(bytes, source, [&](std::size_t, std::string_view s) { a.values.emplace_back(s); });
     return a;
 }
 
@@ -398,14 +388,13 @@ std::vector<std::string> read_npy_graph6(const std::string& path, std::vector<st
     return std::move(a.values);
 }
 
-std::string format_npy_strings(const std::vector<std::string>& values,
-                               const std::vector<std::size_t>& shape, NpyStringKind kind) {
+std::string format_npy_strings(const std::vector<std::string>& values, const std::vector<std::size_t>& shape,
+                               NpyStringKind kind) {
     std::size_t count = 1;
     for (std::size_t d : shape) count *= d;
     if (count != values.size())
-        throw InvalidArgument("format_npy_strings: shape " + shape_text(shape) + " holds " +
-                              std::to_string(count) + " items, got " +
-                              std::to_string(values.size()));
+        throw InvalidArgument("format_npy_strings: shape " + shape_text(shape) + " holds " + std::to_string(count) +
+                              " items, got " + std::to_string(values.size()));
     std::size_t width = 1;  // numpy uses at least 1
     for (const auto& v : values) {
         for (char ch : v)
@@ -441,8 +430,7 @@ namespace {
 
 // Pairs from a visitor over the strings (so that a 170 MB relabelled file is not copied).
 NpyPairs build_pairs(const NpyHeader& h, const std::string& source, const NpyPairOptions& opt,
-                     const std::function<void(const std::function<void(std::size_t, std::string_view)>&)>&
-                         iterate) {
+                     const std::function<void(const std::function<void(std::size_t, std::string_view)>&)>& iterate) {
     NpyPairs out;
     out.shape = h.shape;
     out.strings = h.count();
@@ -461,29 +449,28 @@ NpyPairs build_pairs(const NpyHeader& h, const std::string& source, const NpyPai
             r = h.shape[1] / 2;
     }
     if (h.shape.size() == 2 && h.shape[1] > 2 && h.shape[1] != 2 * r)
-        fail(source, "array of shape " + shape_text(h.shape) + ": rows of " +
-                         std::to_string(h.shape[1]) + " strings do not match " +
-                         std::to_string(r) + " relabelings per graph (rows of 2R = " +
-                         std::to_string(2 * r) + ")");
+        fail(source, "array of shape " + shape_text(h.shape) + ": rows of " + std::to_string(h.shape[1]) +
+                         " strings do not match " + std::to_string(r) +
+                         " relabelings per graph (rows of 2R = " + std::to_string(2 * r) + ")");
     std::size_t pairs = 0, block = 2;
     if (r > 0) {
         out.layout = NpyPairLayout::relabelled;
         out.relabelings = r;
         block = 2 * r;
         if (count % (2 * block) != 0)
-            fail(source, std::to_string(count) + " strings do not form P traintest and P reliability "
-                         "blocks of 2R = " + std::to_string(block) + " strings (R = " +
-                         std::to_string(r) + " relabelings per graph); check --relabelings");
+            fail(source, std::to_string(count) +
+                             " strings do not form P traintest and P reliability "
+                             "blocks of 2R = " +
+                             std::to_string(block) + " strings (R = " + std::to_string(r) +
+                             " relabelings per graph); check --relabelings");
         pairs = count / (2 * block);
     } else if (h.shape.size() == 2) {
-        if (h.shape[1] != 2)
-            fail(source, "array of shape " + shape_text(h.shape) + ": expected (P, 2) pairs");
+        if (h.shape[1] != 2) fail(source, "array of shape " + shape_text(h.shape) + ": expected (P, 2) pairs");
         out.layout = NpyPairLayout::rows;
         pairs = h.shape[0];
     } else {
         if (count % 2 != 0)
-            fail(source, "odd number of strings (" + std::to_string(count) +
-                             ") in a 1-D array of consecutive pairs");
+            fail(source, "odd number of strings (" + std::to_string(count) + ") in a 1-D array of consecutive pairs");
         out.layout = NpyPairLayout::consecutive;
         pairs = count / 2;
     }
@@ -506,24 +493,20 @@ NpyPairs build_pairs(const NpyHeader& h, const std::string& source, const NpyPai
             }
             const auto& want = sizes[2 * b + k % 2];
             if (size != want)
-                fail(source, position_text(h.shape, c) + " (traintest block " + std::to_string(b) +
-                                 ", position " + std::to_string(k) + ") has " +
-                                 std::to_string(size.first) + " vertices and " +
+                fail(source, position_text(h.shape, c) + " (traintest block " + std::to_string(b) + ", position " +
+                                 std::to_string(k) + ") has " + std::to_string(size.first) + " vertices and " +
                                  std::to_string(size.second) + " edges, but should relabel item " +
-                                 std::to_string(b * block + k % 2) + " with " +
-                                 std::to_string(want.first) + " and " +
-                                 std::to_string(want.second) + "; check --relabelings (R = " +
-                                 std::to_string(r) + ")");
+                                 std::to_string(b * block + k % 2) + " with " + std::to_string(want.first) + " and " +
+                                 std::to_string(want.second) + "; check --relabelings (R = " + std::to_string(r) + ")");
             return;
         }
         const std::size_t p = b - pairs;
         if (size != sizes[2 * p] && size != sizes[2 * p + 1])
-            fail(source, position_text(h.shape, c) + " (reliability block of pair " +
-                             std::to_string(p) + ", position " + std::to_string(k) + ") has " +
-                             std::to_string(size.first) + " vertices and " +
-                             std::to_string(size.second) +
-                             " edges, unlike both graphs of the pair; check --relabelings (R = " +
-                             std::to_string(r) + ")");
+            fail(source, position_text(h.shape, c) + " (reliability block of pair " + std::to_string(p) +
+                             ", position " + std::to_string(k) + ") has " + std::to_string(size.first) +
+                             " vertices and " + std::to_string(size.second) +
+                             " edges, unlike both graphs of the pair; check --relabelings (R = " + std::to_string(r) +
+                             ")");
     });
 
     const bool official = opt.category.empty() && pairs == brec_v3_pair_count() && opt.first_id == 0;
@@ -532,8 +515,7 @@ NpyPairs build_pairs(const NpyHeader& h, const std::string& source, const NpyPai
     for (std::size_t p = 0; p < pairs; ++p) {
         GraphPairRecord rec;
         rec.id = opt.first_id + static_cast<PairId>(p);
-        rec.category = official ? brec_category_of_id(rec.id)
-                                : (opt.category.empty() ? "unknown" : opt.category);
+        rec.category = official ? brec_category_of_id(rec.id) : (opt.category.empty() ? "unknown" : opt.category);
         const std::size_t ia = out.layout == NpyPairLayout::relabelled ? p * block : 2 * p;
         for (int side = 0; side < 2; ++side) {
             const std::size_t c = ia + static_cast<std::size_t>(side);
@@ -548,11 +530,10 @@ NpyPairs build_pairs(const NpyHeader& h, const std::string& source, const NpyPai
 
 }  // namespace
 
-NpyPairs npy_pairs_from_array(const NpyStringArray& array, const std::string& source,
-                              const NpyPairOptions& options) {
+NpyPairs npy_pairs_from_array(const NpyStringArray& array, const std::string& source, const NpyPairOptions& options) {
     if (array.values.size() != array.header.count())
-        throw InvalidArgument("npy_pairs_from_array: " + std::to_string(array.values.size()) +
-                              " values for shape " + shape_text(array.header.shape));
+        throw InvalidArgument("npy_pairs_from_array: " + std::to_string(array.values.size()) + " values for shape " +
+                              shape_text(array.header.shape));
     return build_pairs(array.header, source, options, [&](const auto& visit) {
         for (std::size_t c = 0; c < array.values.size(); ++c) visit(c, array.values[c]);
     });
@@ -561,8 +542,7 @@ NpyPairs npy_pairs_from_array(const NpyStringArray& array, const std::string& so
 NpyPairs read_npy_pairs(const std::string& path, const NpyPairOptions& options) {
     const std::string data = read_text_file(path);
     const NpyHeader h = parse_npy_header(data, path);
-    return build_pairs(h, path, options,
-                       [&](const auto& visit) { for_each_npy_string(data, path, visit); });
+    return build_pairs(h, path, options, [&](const auto& visit) { for_each_npy_string(data, path, visit); });
 }
 
 namespace detail {

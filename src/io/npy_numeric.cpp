@@ -20,11 +20,16 @@ bool parse_number_descr(const std::string& d, NumberKind& kind, bool& big_endian
     if (d.size() != 3 || (d[0] != '<' && d[0] != '>' && d[0] != '=' && d[0] != '|')) return false;
     big_endian = d[0] == '>';
     const std::string code = d.substr(1);
-    if (code == "f4") kind = NumberKind::f4;
-    else if (code == "f8") kind = NumberKind::f8;
-    else if (code == "i4") kind = NumberKind::i4;
-    else if (code == "i8") kind = NumberKind::i8;
-    else return false;
+    if (code == "f4")
+        kind = NumberKind::f4;
+    else if (code == "f8")
+        kind = NumberKind::f8;
+    else if (code == "i4")
+        kind = NumberKind::i4;
+    else if (code == "i8")
+        kind = NumberKind::i8;
+    else
+        return false;
     return true;
 }
 
@@ -42,7 +47,8 @@ T load(const char* p, bool big_endian) {
 std::size_t element_count(const std::vector<std::size_t>& shape, const std::string& what) {
     std::size_t count = 1;
     for (std::size_t d : shape) {
-        if (d != 0 && count > std::numeric_limits<std::size_t>::max() / d) throw InvalidArgument(what + ": shape too large");
+        if (d != 0 && count > std::numeric_limits<std::size_t>::max() / d)
+            throw InvalidArgument(what + ": shape too large");
         count *= d;
     }
     return count;
@@ -52,8 +58,8 @@ template <typename T>
 std::string format_numbers(const std::vector<T>& values, const std::vector<std::size_t>& shape, const char* descr) {
     const std::size_t count = element_count(shape, "npy array");
     if (count != values.size())
-        throw InvalidArgument("npy array of shape " + detail::npy_shape_text(shape) + " holds " + std::to_string(count) +
-                              " values, got " + std::to_string(values.size()));
+        throw InvalidArgument("npy array of shape " + detail::npy_shape_text(shape) + " holds " +
+                              std::to_string(count) + " values, got " + std::to_string(values.size()));
     std::string out = detail::format_npy_preamble(descr, shape);
     const std::size_t start = out.size();
     out.resize(start + values.size() * sizeof(T));
@@ -79,8 +85,9 @@ NpyNumbers parse_npy_numbers(std::string_view bytes, const std::string& source) 
     bool big_endian = false;
     if (!parse_number_descr(h.descr, kind, big_endian))
         throw ParseError(source, 0,
-                         "dtype '" + h.descr + "' is not read here (expected float32 '<f4', float64 '<f8', int32 '<i4' "
-                         "or int64 '<i8'; convert with arr.astype(np.float32))");
+                         "dtype '" + h.descr +
+                             "' is not read here (expected float32 '<f4', float64 '<f8', int32 '<i4' "
+                             "or int64 '<i8'; convert with arr.astype(np.float32))");
     const std::size_t item = kind == NumberKind::f4 || kind == NumberKind::i4 ? 4 : 8;
     std::size_t count = 1;
     for (std::size_t d : h.shape) {
@@ -93,7 +100,8 @@ NpyNumbers parse_npy_numbers(std::string_view bytes, const std::string& source) 
         throw ParseError(source, 0,
                          "shape " + detail::npy_shape_text(h.shape) + " of '" + h.descr + "' needs " +
                              std::to_string(count * item) + " data bytes after byte " + std::to_string(h.data_offset) +
-                             ", found " + std::to_string(available) + (available < count * item ? " (truncated file?)" : ""));
+                             ", found " + std::to_string(available) +
+                             (available < count * item ? " (truncated file?)" : ""));
     NpyNumbers a;
     a.descr = h.descr;
     a.shape = h.shape;
@@ -113,10 +121,18 @@ NpyNumbers parse_npy_numbers(std::string_view bytes, const std::string& source) 
         }
         const char* p = data + k * item;
         switch (kind) {
-            case NumberKind::f4: a.values[c] = load<float>(p, big_endian); break;
-            case NumberKind::f8: a.values[c] = load<double>(p, big_endian); break;
-            case NumberKind::i4: a.values[c] = load<std::int32_t>(p, big_endian); break;
-            case NumberKind::i8: a.values[c] = static_cast<double>(load<std::int64_t>(p, big_endian)); break;
+            case NumberKind::f4:
+                a.values[c] = load<float>(p, big_endian);
+                break;
+            case NumberKind::f8:
+                a.values[c] = load<double>(p, big_endian);
+                break;
+            case NumberKind::i4:
+                a.values[c] = load<std::int32_t>(p, big_endian);
+                break;
+            case NumberKind::i8:
+                a.values[c] = static_cast<double>(load<std::int64_t>(p, big_endian));
+                break;
         }
     }
     return a;

@@ -29,7 +29,8 @@ ResultsFileError::ResultsFileError(Problem problem, std::string path)
     : InvalidArgument(results_file_message(problem, path)), problem_(problem), path_(std::move(path)) {}
 
 PairsCancelled::PairsCancelled(std::size_t kept, std::string path)
-    : Cancelled("cancelled; " + std::to_string(kept) + " results kept" + (path.empty() ? " in memory only" : " in " + path)),
+    : Cancelled("cancelled; " + std::to_string(kept) + " results kept" +
+                (path.empty() ? " in memory only" : " in " + path)),
       kept_(kept),
       path_(std::move(path)) {}
 
@@ -86,7 +87,8 @@ std::size_t PairRecords::load(const std::string& text, const Filter& keep) {
         if (!j.contains("id") || !j["id"].is_number_integer())
             throw ParseError(path_, line, "record without an integer \"id\"");
         if (keep && !keep(j, static_cast<std::size_t>(line))) continue;
-        const std::uint64_t run = j.contains("seed") && j["seed"].is_number_unsigned() ? j["seed"].get<std::uint64_t>() : 0;
+        const std::uint64_t run =
+            j.contains("seed") && j["seed"].is_number_unsigned() ? j["seed"].get<std::uint64_t>() : 0;
         const PairRecordKey key{run, j["id"].get<PairId>()};
         records_[key] = std::move(j);
     }

@@ -48,8 +48,7 @@ PairDataset parse_pair_text(const std::string& text, const std::string& source) 
         rec.line = line_no;
         if (!parse_int64(trim(cols[0]), rec.id))
             throw ParseError(source, line_no, "pair id '" + cols[0] + "' is not an integer");
-        if (rec.id < 0)
-            throw ParseError(source, line_no, "pair id " + std::to_string(rec.id) + " is negative");
+        if (rec.id < 0) throw ParseError(source, line_no, "pair id " + std::to_string(rec.id) + " is negative");
         if (!seen.insert(rec.id).second)
             throw ParseError(source, line_no, "pair id " + std::to_string(rec.id) + " is repeated");
         rec.category = trim(cols[1]);
@@ -64,10 +63,8 @@ PairDataset parse_pair_text(const std::string& text, const std::string& source) 
             try {
                 return parse_graph6_or_sparse6(trim(field), SourcePos{source, line_no});
             } catch (const ParseError& e) {
-                const std::int64_t col =
-                    e.column() >= 0 ? static_cast<std::int64_t>(start + lead) + e.column() : -1;
-                throw ParseError(source, line_no,
-                                 "column " + std::to_string(c + 1) + " (" + what + "): " + e.problem(),
+                const std::int64_t col = e.column() >= 0 ? static_cast<std::int64_t>(start + lead) + e.column() : -1;
+                throw ParseError(source, line_no, "column " + std::to_string(c + 1) + " (" + what + "): " + e.problem(),
                                  col);
             }
         };
@@ -79,9 +76,7 @@ PairDataset parse_pair_text(const std::string& text, const std::string& source) 
     return ds;
 }
 
-PairDataset read_pair_file(const std::string& path) {
-    return parse_pair_text(read_text_file(path), path);
-}
+PairDataset read_pair_file(const std::string& path) { return parse_pair_text(read_text_file(path), path); }
 
 std::string format_pair_file(const std::vector<GraphPairRecord>& pairs, const std::string& comment) {
     std::ostringstream out;
@@ -92,19 +87,16 @@ std::string format_pair_file(const std::vector<GraphPairRecord>& pairs, const st
     }
     out << "# columns: id\tcategory\tgraph6_a\tgraph6_b\n";
     for (const auto& p : pairs)
-        out << p.id << '\t' << p.category << '\t' << to_graph6(p.a) << '\t' << to_graph6(p.b)
-            << '\n';
+        out << p.id << '\t' << p.category << '\t' << to_graph6(p.a) << '\t' << to_graph6(p.b) << '\n';
     return out.str();
 }
 
-void write_pair_file(const std::string& path, const std::vector<GraphPairRecord>& pairs,
-                     const std::string& comment) {
+void write_pair_file(const std::string& path, const std::vector<GraphPairRecord>& pairs, const std::string& comment) {
     write_text_file_atomic(path, format_pair_file(pairs, comment));
 }
 
 IdRanges::IdRanges(std::vector<Interval> intervals) {
-    std::sort(intervals.begin(), intervals.end(),
-              [](const Interval& x, const Interval& y) { return x.lo < y.lo; });
+    std::sort(intervals.begin(), intervals.end(), [](const Interval& x, const Interval& y) { return x.lo < y.lo; });
     for (const Interval& x : intervals) {
         // x.lo - 1 cannot overflow (ids are non-negative); hi + 1 could.
         if (!intervals_.empty() && x.lo - 1 <= intervals_.back().hi)
@@ -147,18 +139,13 @@ IdRanges parse_id_ranges(const std::string& text) {
         const std::size_t dash = tok.find('-', 1);
         std::int64_t lo = 0, hi = 0;
         if (dash == std::string::npos) {
-            if (!parse_int64(tok, lo))
-                throw InvalidArgument("--pairs '" + text + "': '" + tok + "' is not an id");
+            if (!parse_int64(tok, lo)) throw InvalidArgument("--pairs '" + text + "': '" + tok + "' is not an id");
             hi = lo;
-        } else if (!parse_int64(trim(tok.substr(0, dash)), lo) ||
-                   !parse_int64(trim(tok.substr(dash + 1)), hi)) {
-            throw InvalidArgument("--pairs '" + text + "': '" + tok +
-                                  "' is not a range like 0-59");
+        } else if (!parse_int64(trim(tok.substr(0, dash)), lo) || !parse_int64(trim(tok.substr(dash + 1)), hi)) {
+            throw InvalidArgument("--pairs '" + text + "': '" + tok + "' is not a range like 0-59");
         }
-        if (lo < 0 || hi < 0)
-            throw InvalidArgument("--pairs '" + text + "': ids must be non-negative");
-        if (hi < lo)
-            throw InvalidArgument("--pairs '" + text + "': range '" + tok + "' is reversed");
+        if (lo < 0 || hi < 0) throw InvalidArgument("--pairs '" + text + "': ids must be non-negative");
+        if (hi < lo) throw InvalidArgument("--pairs '" + text + "': range '" + tok + "' is reversed");
         intervals.push_back({lo, hi});
     }
     return IdRanges(std::move(intervals));
@@ -194,8 +181,7 @@ std::vector<std::size_t> select_pairs(const PairDataset& ds, const PairSelection
         if (!present.count(c)) {
             std::string known;
             for (const auto& k : present) known += (known.empty() ? "" : ", ") + k;
-            throw InvalidArgument("unknown category '" + raw + "' in " + ds.path +
-                                  " (categories present: " + known +
+            throw InvalidArgument("unknown category '" + raw + "' in " + ds.path + " (categories present: " + known +
                                   "; groups: Basic, Regular, Extension, CFI)");
         }
         fine.insert(c);
@@ -224,8 +210,8 @@ std::vector<std::size_t> select_pairs(const PairDataset& ds, const PairSelection
     }
     if (sel.shard_count > 0) {
         if (sel.shard_index < 1 || sel.shard_index > sel.shard_count)
-            throw InvalidArgument("shard " + std::to_string(sel.shard_index) + "/" +
-                                  std::to_string(sel.shard_count) + " is out of range");
+            throw InvalidArgument("shard " + std::to_string(sel.shard_index) + "/" + std::to_string(sel.shard_count) +
+                                  " is out of range");
         std::vector<std::size_t> mine;
         for (std::size_t k = 0; k < out.size(); ++k)
             if (static_cast<int>(k % static_cast<std::size_t>(sel.shard_count)) == sel.shard_index - 1)

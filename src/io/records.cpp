@@ -194,8 +194,9 @@ json to_json(const CertifyRecord& r) {
     json steps = json::array();
     for (const auto& s : r.steps)
         steps.push_back({{"distinguished", s.distinguished}, {"rounds", s.rounds}, {"seconds", s.seconds}});
-    return {{"id", r.id},         {"category", r.category}, {"level", r.level}, {"hardness", r.hardness},
-            {"max_fwl", r.max_fwl}, {"n", r.n},             {"steps", steps},   {"seconds", r.seconds}};
+    return {
+        {"id", r.id}, {"category", r.category}, {"level", r.level},    {"hardness", r.hardness}, {"max_fwl", r.max_fwl},
+        {"n", r.n},   {"steps", steps},         {"seconds", r.seconds}};
 }
 
 CertifyRecord certify_record_from_json(const json& j, const std::string& source, std::int64_t line) {
@@ -214,8 +215,8 @@ CertifyRecord certify_record_from_json(const json& j, const std::string& source,
         if (!s.is_array()) f.fail("\"steps\" must be an array");
         for (const auto& step : s) {
             const Fields g(step, source, line);
-            r.steps.push_back({g.boolean("distinguished"), static_cast<int>(g.integer_or("rounds", 0)),
-                               g.number_or("seconds", 0.0)});
+            r.steps.push_back(
+                {g.boolean("distinguished"), static_cast<int>(g.integer_or("rounds", 0)), g.number_or("seconds", 0.0)});
         }
     }
     r.seconds = f.number_or("seconds", 0.0);

@@ -58,12 +58,12 @@ nlohmann::json make_summary(const SummaryHeader& header, const std::vector<PairO
 std::string summary_table(const nlohmann::json& summary, bool fine) {
     std::ostringstream out;
     auto row = [&](const std::string& name, const nlohmann::json& v, int indent) {
-        out << std::string(indent, ' ') << std::left << std::setw(26 - indent) << name << std::right
-            << std::setw(8) << v["pairs"].get<int>() << std::setw(15) << v["distinguished"].get<int>()
-            << std::setw(14) << v["reliability_failures"].get<int>() << '\n';
+        out << std::string(indent, ' ') << std::left << std::setw(26 - indent) << name << std::right << std::setw(8)
+            << v["pairs"].get<int>() << std::setw(15) << v["distinguished"].get<int>() << std::setw(14)
+            << v["reliability_failures"].get<int>() << '\n';
     };
-    out << std::left << std::setw(26) << "category" << std::right << std::setw(8) << "pairs"
-        << std::setw(15) << "distinguished" << std::setw(14) << "rel. failures" << '\n'
+    out << std::left << std::setw(26) << "category" << std::right << std::setw(8) << "pairs" << std::setw(15)
+        << "distinguished" << std::setw(14) << "rel. failures" << '\n'
         << std::string(63, '-') << '\n';
     const auto& groups = summary["groups"];
     const auto cats = ordered_categories(summary["categories"]);

@@ -122,7 +122,8 @@ std::vector<std::pair<std::int64_t, std::int64_t>> int_lines(const std::string& 
     for (const auto& [ln, text] : ls.lines) {
         split_fields(text, f);
         if (f.size() != 1)
-            throw ParseError(path, ln, "expected 1 column (" + std::string(what) + "), found " + std::to_string(f.size()));
+            throw ParseError(path, ln,
+                             "expected 1 column (" + std::string(what) + "), found " + std::to_string(f.size()));
         out.emplace_back(ln, parse_int(f[0], path, ln, what));
     }
     return out;
@@ -135,8 +136,8 @@ std::vector<std::pair<std::int64_t, std::int64_t>> int_lines(const std::string& 
 std::vector<std::pair<std::int64_t, Label>> label_lines(const std::string& path, const char* what,
                                                         std::vector<std::vector<Label>>& rows) {
     const Lines ls = data_lines(path);
-    std::vector<Label> columns;              // every row's columns, one after another
-    std::vector<std::size_t> start(1, 0);    // row i is columns[start[i], start[i + 1])
+    std::vector<Label> columns;            // every row's columns, one after another
+    std::vector<std::size_t> start(1, 0);  // row i is columns[start[i], start[i + 1])
     start.reserve(ls.lines.size() + 1);
     bool several = false;
     std::vector<std::string_view> f;
@@ -214,8 +215,9 @@ TuDataset read_tu_dataset(const std::string& dir_in, const std::string& name_in,
     }
     const std::size_t n_nodes = indicator.size();
     if (static_cast<std::uint64_t>(num_graphs) > n_nodes)
-        throw ParseError(ind_path, 0, "graph ids go up to " + std::to_string(num_graphs) + " but there are only " +
-                                          std::to_string(n_nodes) + " nodes (ids must be 1..N without gaps)");
+        throw ParseError(ind_path, 0,
+                         "graph ids go up to " + std::to_string(num_graphs) + " but there are only " +
+                             std::to_string(n_nodes) + " nodes (ids must be 1..N without gaps)");
     ds.stats.nodes = n_nodes;
     ds.stats.graphs = static_cast<std::size_t>(num_graphs);
     std::vector<std::uint32_t> graph_of(n_nodes), local(n_nodes);
@@ -226,8 +228,8 @@ TuDataset read_tu_dataset(const std::string& dir_in, const std::string& name_in,
     }
     for (std::int64_t g = 0; g < num_graphs; ++g)
         if (sizes[static_cast<std::size_t>(g)] == 0)
-            throw ParseError(ind_path, 0, "graph " + std::to_string(g + 1) +
-                                              " has no nodes (graph ids must be 1..N without gaps)");
+            throw ParseError(ind_path, 0,
+                             "graph " + std::to_string(g + 1) + " has no nodes (graph ids must be 1..N without gaps)");
 
     // Graph labels.
     const std::string gl_path = prefix + "graph_labels.txt";
@@ -247,7 +249,8 @@ TuDataset read_tu_dataset(const std::string& dir_in, const std::string& name_in,
     if (opt.node_labels && file_exists(nl_path)) {
         const auto nl = label_lines(nl_path, "node label", ds.label_rows.node);
         if (nl.size() != n_nodes)
-            throw ParseError(nl_path, nl.back().first, count_mismatch(nl.size(), "lines", n_nodes, "nodes") + " of " + ind_path);
+            throw ParseError(nl_path, nl.back().first,
+                             count_mismatch(nl.size(), "lines", n_nodes, "nodes") + " of " + ind_path);
         node_labels.reserve(n_nodes);
         for (const auto& x : nl) node_labels.push_back(x.second);
         ds.has_node_labels = true;
@@ -304,12 +307,14 @@ TuDataset read_tu_dataset(const std::string& dir_in, const std::string& name_in,
         const std::int64_t r = parse_int(f[0], a_path, ln, "node id"), c = parse_int(f[1], a_path, ln, "node id");
         for (std::int64_t x : {r, c})
             if (x < 1 || static_cast<std::uint64_t>(x) > n_nodes)
-                throw ParseError(a_path, ln, "node id " + std::to_string(x) + " out of range [1," +
-                                                 std::to_string(n_nodes) + "] (nodes of " + ind_path + ")");
+                throw ParseError(a_path, ln,
+                                 "node id " + std::to_string(x) + " out of range [1," + std::to_string(n_nodes) +
+                                     "] (nodes of " + ind_path + ")");
         const auto u = static_cast<std::uint64_t>(r - 1), v = static_cast<std::uint64_t>(c - 1);
         if (graph_of[u] != graph_of[v])
-            throw ParseError(a_path, ln, "edge " + std::to_string(r) + "," + std::to_string(c) + " joins graphs " +
-                                             std::to_string(graph_of[u] + 1) + " and " + std::to_string(graph_of[v] + 1));
+            throw ParseError(a_path, ln,
+                             "edge " + std::to_string(r) + "," + std::to_string(c) + " joins graphs " +
+                                 std::to_string(graph_of[u] + 1) + " and " + std::to_string(graph_of[v] + 1));
         if (u == v) {
             ++ds.stats.self_loops;
             graph_loops[graph_of[u]] = 1;
@@ -351,8 +356,10 @@ TuDataset read_tu_dataset(const std::string& dir_in, const std::string& name_in,
         ds.stats.duplicate_edge_lines += dups;
         if (dups > 0) graph_dups[g] = 1;
         if (count[1] == 0 || count[2] == 0) ++ds.stats.one_direction_edges;
-        if (ds.has_edge_labels) builders[g].add_edge(local[arcs[i].lo], local[arcs[i].hi], arcs[i].label);
-        else builders[g].add_edge(local[arcs[i].lo], local[arcs[i].hi]);
+        if (ds.has_edge_labels)
+            builders[g].add_edge(local[arcs[i].lo], local[arcs[i].hi], arcs[i].label);
+        else
+            builders[g].add_edge(local[arcs[i].lo], local[arcs[i].hi]);
         i = j;
     }
     for (auto x : graph_dups) ds.stats.graphs_with_duplicates += x;
@@ -380,7 +387,8 @@ void write_tu_dataset(const std::string& dir_in, const std::string& name, const 
                       const std::vector<Label>& graph_labels, const TuWriteOptions& opt) {
     std::string dir = dir_in;
     while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
-    if (name.empty() || name.find('/') != std::string::npos) throw InvalidArgument("bad TU dataset name '" + name + "'");
+    if (name.empty() || name.find('/') != std::string::npos)
+        throw InvalidArgument("bad TU dataset name '" + name + "'");
     if (graphs.empty()) throw InvalidArgument("write_tu_dataset: no graphs to write");
     if (!graph_labels.empty() && graph_labels.size() != graphs.size())
         throw InvalidArgument("write_tu_dataset: " + std::to_string(graph_labels.size()) + " labels for " +
@@ -393,8 +401,10 @@ void write_tu_dataset(const std::string& dir_in, const std::string& name, const 
     for (const auto& [fname, content] : opt.extra_files)
         if (fname.empty() || fname.find('/') != std::string::npos)
             throw InvalidArgument("write_tu_dataset: bad extra file name '" + fname + "'");
-    const bool node_labels = std::any_of(graphs.begin(), graphs.end(), [](const Graph& g) { return g.has_node_labels(); });
-    const bool edge_labels = std::any_of(graphs.begin(), graphs.end(), [](const Graph& g) { return g.has_edge_labels(); });
+    const bool node_labels =
+        std::any_of(graphs.begin(), graphs.end(), [](const Graph& g) { return g.has_node_labels(); });
+    const bool edge_labels =
+        std::any_of(graphs.begin(), graphs.end(), [](const Graph& g) { return g.has_edge_labels(); });
     std::string a, ind, nl, el, gl, na;
     std::size_t offset = 0;
     char buf[64];
@@ -447,12 +457,15 @@ void write_tu_dataset(const std::string& dir_in, const std::string& name, const 
         }
         for (const auto& f : files) {
             const std::string from = tmp + "/" + f.first, to = dir + "/" + f.first;
-            if (std::rename(from.c_str(), to.c_str()) != 0) throw IoError("cannot write " + to + ": " + std::strerror(errno));
+            if (std::rename(from.c_str(), to.c_str()) != 0)
+                throw IoError("cannot write " + to + ": " + std::strerror(errno));
         }
         // Optional files of an earlier dataset with the same name would now be inconsistent.
-        for (const char* suffix : {"_graph_labels.txt", "_node_labels.txt", "_edge_labels.txt", "_node_attributes.txt"}) {
+        for (const char* suffix :
+             {"_graph_labels.txt", "_node_labels.txt", "_edge_labels.txt", "_node_attributes.txt"}) {
             const std::string fname = name + suffix;
-            const bool written = std::any_of(files.begin(), files.end(), [&](const auto& f) { return f.first == fname; });
+            const bool written =
+                std::any_of(files.begin(), files.end(), [&](const auto& f) { return f.first == fname; });
             if (!written) std::remove((dir + "/" + fname).c_str());
         }
         ::rmdir(tmp.c_str());

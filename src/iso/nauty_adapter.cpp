@@ -24,8 +24,8 @@ namespace {
 
 // A graph ready for nauty: possibly with edge labels expanded into colour-coded subdivision vertices.
 struct Prepared {
-    VertexId n = 0;                    // vertices given to nauty
-    VertexId original_n = 0;           // vertices of the input graph
+    VertexId n = 0;           // vertices given to nauty
+    VertexId original_n = 0;  // vertices of the input graph
     std::vector<std::uint32_t> offsets;
     std::vector<VertexId> adj;
     std::vector<std::int64_t> colour;  // colour per nauty vertex (0 when uncoloured)
@@ -44,8 +44,7 @@ Prepared prepare(const Graph& g, const IsoOptions& opt) {
     // edge labels are all 0 (the default label) get the same certificate.
     bool edge_colours = false;
     if (opt.use_edge_labels && g.has_edge_labels())
-        for (std::size_t a = 0; a < g.neighbor_array().size() && !edge_colours; ++a)
-            edge_colours = g.arc_label(a) != 0;
+        for (std::size_t a = 0; a < g.neighbor_array().size() && !edge_colours; ++a) edge_colours = g.arc_label(a) != 0;
     if (!edge_colours) {
         p.n = g.n();
         p.offsets = g.offsets();
@@ -59,8 +58,7 @@ Prepared prepare(const Graph& g, const IsoOptions& opt) {
     // original vertices keep class "node label". Classes of the two kinds never mix.
     const auto edges = g.edges();
     if (g.n() + edges.size() > kMaxIsoVertices)
-        throw ResourceLimit("graph with " + std::to_string(g.n()) + " vertices and " +
-                            std::to_string(edges.size()) +
+        throw ResourceLimit("graph with " + std::to_string(g.n()) + " vertices and " + std::to_string(edges.size()) +
                             " labelled edges exceeds the isomorphism module's limit of " +
                             std::to_string(kMaxIsoVertices) + " vertices plus edges");
     p.n = static_cast<VertexId>(g.n() + edges.size());
@@ -92,7 +90,7 @@ Prepared prepare(const Graph& g, const IsoOptions& opt) {
 struct NautyRun {
     std::vector<int> lab, ptn, orbits;
     statsblk stats{};
-    std::vector<VertexId> canon_adj;     // canonical graph (sorted lists)
+    std::vector<VertexId> canon_adj;  // canonical graph (sorted lists)
     std::vector<std::uint32_t> canon_offsets;
 };
 
@@ -142,15 +140,13 @@ NautyRun run_nauty(const Prepared& p, bool want_canon) {
     options.getcanon = want_canon ? TRUE : FALSE;
     const int m = SETWORDSNEEDED(n);
     nauty_check(WORDSIZE, m, n, NAUTYVERSIONID);
-    sparsenauty(&sg, r.lab.data(), r.ptn.data(), r.orbits.data(), &options, &r.stats,
-                want_canon ? &canon : nullptr);
+    sparsenauty(&sg, r.lab.data(), r.ptn.data(), r.orbits.data(), &options, &r.stats, want_canon ? &canon : nullptr);
     if (want_canon) {
         sortlists_sg(&canon);
         r.canon_offsets.assign(n + 1, 0);
         r.canon_adj.reserve(canon.nde);
         for (int i = 0; i < n; ++i) {
-            for (int k = 0; k < canon.d[i]; ++k)
-                r.canon_adj.push_back(static_cast<VertexId>(canon.e[canon.v[i] + k]));
+            for (int k = 0; k < canon.d[i]; ++k) r.canon_adj.push_back(static_cast<VertexId>(canon.e[canon.v[i] + k]));
             r.canon_offsets[i + 1] = static_cast<std::uint32_t>(r.canon_adj.size());
         }
         SG_FREE(canon);
@@ -189,8 +185,7 @@ Certificate canonical_certificate(const Graph& g, const IsoOptions& opt) {
     put_u32(s, p.n);
     put_u32(s, p.original_n);
     // Colours in canonical order (the canonical graph alone does not carry them).
-    const bool coloured = std::any_of(p.colour.begin(), p.colour.end(),
-                                      [](std::int64_t x) { return x != 0; });
+    const bool coloured = std::any_of(p.colour.begin(), p.colour.end(), [](std::int64_t x) { return x != 0; });
     const bool kinds = !p.kind.empty();
     s.push_back(static_cast<char>((coloured ? 1 : 0) | (kinds ? 2 : 0)));
     for (VertexId i = 0; i < p.n; ++i) {

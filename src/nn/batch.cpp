@@ -81,8 +81,7 @@ torch::Tensor scatter_max(const torch::Tensor& src, const torch::Tensor& index, 
 }
 
 torch::Tensor inverse_counts(const torch::Tensor& index, std::int64_t size, const torch::TensorOptions& options) {
-    const auto count =
-        torch::zeros({size}, options).index_add_(0, index, torch::ones({index.size(0)}, options));
+    const auto count = torch::zeros({size}, options).index_add_(0, index, torch::ones({index.size(0)}, options));
     return torch::where(count > 0, count.reciprocal(), torch::zeros_like(count)).unsqueeze(1);
 }
 
@@ -140,8 +139,8 @@ torch::Tensor csr_sum(const torch::Tensor& x, const torch::Tensor& ptr, const to
 /// The CSR neighbour sum as an autograd node: for symmetric arcs the adjacency is its own
 /// transpose, so the gradient is the same sum of the output gradient.
 struct CsrNeighbourSum : torch::autograd::Function<CsrNeighbourSum> {
-    static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x, const torch::Tensor& ptr,
-                                 const torch::Tensor& col) {
+    static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x,
+                                 const torch::Tensor& ptr, const torch::Tensor& col) {
         ctx->save_for_backward({ptr, col});
         return csr_sum(x, ptr, col, /*exact=*/false);
     }
@@ -154,8 +153,8 @@ struct CsrNeighbourSum : torch::autograd::Function<CsrNeighbourSum> {
 
 /// The CSR group sum as an autograd node: the gradient of a row is its group's gradient.
 struct CsrGroupSum : torch::autograd::Function<CsrGroupSum> {
-    static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x, const torch::Tensor& ptr,
-                                 const torch::Tensor& members, const torch::Tensor& index) {
+    static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x,
+                                 const torch::Tensor& ptr, const torch::Tensor& members, const torch::Tensor& index) {
         ctx->save_for_backward({index});
         return csr_sum(x, ptr, members, /*exact=*/true);
     }
@@ -221,7 +220,8 @@ Grouping make_grouping(const torch::Tensor& index, std::int64_t groups) {
     g.index = index;
     std::tie(g.ptr, g.members) = csr_by_value(index, groups, nullptr, "make_grouping: row");
     const auto counts = (g.ptr.slice(0, 1) - g.ptr.slice(0, 0, groups)).to(torch::kFloat);
-    g.inverse_count = torch::where(counts > 0, counts.reciprocal(), torch::zeros_like(counts)).unsqueeze(1).to(index.device());
+    g.inverse_count =
+        torch::where(counts > 0, counts.reciprocal(), torch::zeros_like(counts)).unsqueeze(1).to(index.device());
     return g;
 }
 

@@ -14,7 +14,8 @@
 namespace brec {
 
 torch::Device parse_device(const std::string& text) {
-    if (text == "auto") return torch::cuda::is_available() ? torch::Device(torch::kCUDA, 0) : torch::Device(torch::kCPU);
+    if (text == "auto")
+        return torch::cuda::is_available() ? torch::Device(torch::kCUDA, 0) : torch::Device(torch::kCPU);
     if (text == "cpu") return torch::kCPU;
     const std::string usage = "device '" + text + "' is not one of auto, cpu, cuda, cuda:N";
     if (text.rfind("cuda", 0) != 0) throw InvalidArgument(usage);

@@ -19,9 +19,8 @@ using torch::autograd::AutogradContext;
 using torch::autograd::tensor_list;
 
 /// Fortran BLAS sgemm (column-major), as every BLAS exports it.
-using SgemmFn = void (*)(const char*, const char*, const int*, const int*, const int*, const float*,
-                         const float*, const int*, const float*, const int*, const float*, float*,
-                         const int*);
+using SgemmFn = void (*)(const char*, const char*, const int*, const int*, const int*, const float*, const float*,
+                         const int*, const float*, const int*, const float*, float*, const int*);
 
 SgemmFn resolve_sgemm() {
     auto* f = reinterpret_cast<SgemmFn>(dlsym(RTLD_DEFAULT, "sgemm_"));
@@ -39,8 +38,8 @@ SgemmFn sgemm() {
 
 /// Row-major C[m×n] = alpha · op(A)[m×k] · op(B)[k×n] + beta · C, via column-major sgemm on the
 /// transposed problem (Cᵀ = op(B)ᵀ op(A)ᵀ).
-void gemm_rm(bool ta, bool tb, int m, int n, int k, float alpha, const float* a, int lda,
-             const float* b, int ldb, float beta, float* c, int ldc) {
+void gemm_rm(bool ta, bool tb, int m, int n, int k, float alpha, const float* a, int lda, const float* b, int ldb,
+             float beta, float* c, int ldc) {
     const char cta = ta ? 'T' : 'N', ctb = tb ? 'T' : 'N';
     sgemm()(&ctb, &cta, &n, &m, &k, &alpha, b, &ldb, a, &lda, &beta, c, &ldc);
 }
@@ -79,8 +78,8 @@ void pointwise_forward(const Tensor& w, const Tensor& bias, const Tensor& x1, co
         for (std::int64_t k = lo; k < hi; ++k) {
             const std::int64_t c0 = k * kChunk, len = std::min(kChunk, p - c0);
             for (std::int64_t o = 0; o < out; ++o) std::fill_n(py + o * p + c0, len, pb[o]);
-            gemm_rm(false, false, as_int(out), as_int(len), as_int(c1), 1.0f, pw, as_int(ld), px1 + c0, as_int(p),
-                    1.0f, py + c0, as_int(p));
+            gemm_rm(false, false, as_int(out), as_int(len), as_int(c1), 1.0f, pw, as_int(ld), px1 + c0, as_int(p), 1.0f,
+                    py + c0, as_int(p));
             if (c2)
                 gemm_rm(false, false, as_int(out), as_int(len), as_int(c2), 1.0f, pw + c1, as_int(ld), px2 + c0,
                         as_int(p), 1.0f, py + c0, as_int(p));
@@ -204,11 +203,10 @@ struct MlpProductFn : torch::autograd::Function<MlpProductFn> {
         auto gh = torch::empty_like(h);
         const float *ph = h.data_ptr<float>(), *pgc = gc.data_ptr<float>();
         float* pgh = gh.data_ptr<float>();
-        matmul_stack(false, true, m, n, pgc, ph + m * s, pgh);      // dH1 = dC · H2ᵀ
-        matmul_stack(true, false, m, n, ph, pgc, pgh + m * s);      // dH2 = H1ᵀ · dC
-        at::parallel_for(0, h.numel(), 1 << 16, [&](std::int64_t lo, std::int64_t hi) {
-            relu_mask(ph + lo, pgh + lo, hi - lo);
-        });
+        matmul_stack(false, true, m, n, pgc, ph + m * s, pgh);  // dH1 = dC · H2ᵀ
+        matmul_stack(true, false, m, n, ph, pgc, pgh + m * s);  // dH2 = H1ᵀ · dC
+        at::parallel_for(0, h.numel(), 1 << 16,
+                         [&](std::int64_t lo, std::int64_t hi) { relu_mask(ph + lo, pgh + lo, hi - lo); });
         auto g = pointwise_backward(w, x, Tensor(), gh, ctx->needs_input_grad(2), false);
         return {g[0], g[1], g[2], Tensor()};
     }

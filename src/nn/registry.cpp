@@ -12,8 +12,8 @@ namespace brec {
 namespace models {
 
 const std::vector<std::string>& planned_models() {
-    static const std::vector<std::string> kPlanned = {
-        "sswl_p", "kp_gnn", "i2_gnn", "lgnn2", "kc_setgnn", "gsn", "dropgnn", "osan", "graphormer"};
+    static const std::vector<std::string> kPlanned = {"sswl_p", "kp_gnn",  "i2_gnn", "lgnn2",     "kc_setgnn",
+                                                      "gsn",    "dropgnn", "osan",   "graphormer"};
     return kPlanned;
 }
 
@@ -45,7 +45,8 @@ std::string joined_names() {
 bool is_torchscript_model(const std::string& name) { return name.rfind(kTorchScriptPrefix, 0) == 0; }
 
 const ModelEntry& find_model(const std::string& name) {
-    if (is_torchscript_model(name)) return models::torchscript_model(name.substr(std::string(kTorchScriptPrefix).size()));
+    if (is_torchscript_model(name))
+        return models::torchscript_model(name.substr(std::string(kTorchScriptPrefix).size()));
     for (const auto& m : model_registry())
         if (m.spec.name == name) return m;
     const auto& planned = models::planned_models();
@@ -69,7 +70,8 @@ std::shared_ptr<GraphEmbedder> make_model(const std::string& name, const ModelCo
 }
 
 void check_model(const std::string& name, const ModelConfig& config) {
-    if (is_torchscript_model(name)) models::check_torchscript_model(name.substr(std::string(kTorchScriptPrefix).size()), config);
+    if (is_torchscript_model(name))
+        models::check_torchscript_model(name.substr(std::string(kTorchScriptPrefix).size()), config);
 }
 
 std::string describe_models() {
@@ -93,10 +95,11 @@ std::string describe_models() {
     for (const auto& m : model_registry()) {
         const ModelSpec& s = m.spec;
         const Hyper& h = s.defaults;
-        const std::string paper = s.paper.known() ? std::to_string(s.paper.basic) + "/" + std::to_string(s.paper.regular) +
-                                                        "/" + std::to_string(s.paper.extension) + "/" +
-                                                        std::to_string(s.paper.cfi) + "=" + std::to_string(s.paper.total())
-                                                  : "-";
+        const std::string paper = s.paper.known()
+                                      ? std::to_string(s.paper.basic) + "/" + std::to_string(s.paper.regular) + "/" +
+                                            std::to_string(s.paper.extension) + "/" + std::to_string(s.paper.cfi) +
+                                            "=" + std::to_string(s.paper.total())
+                                      : "-";
         row({s.name, h.radius ? std::to_string(h.radius) : "-", std::to_string(h.layers), std::to_string(h.hidden),
              num(h.lr), num(h.weight_decay), std::to_string(h.batch), std::to_string(h.epochs), num(h.loss_threshold),
              s.bound.empty() ? "-" : s.bound, paper, s.family});

@@ -24,15 +24,12 @@ const ReportTask& ReportAnalysis::task(const std::string& name) const {
     throw InvalidArgument("the report has no task '" + name + "'");
 }
 
-std::string ReportTask::label() const {
-    return pairs >= 0 ? name + " (" + std::to_string(pairs) + ")" : name;
-}
+std::string ReportTask::label() const { return pairs >= 0 ? name + " (" + std::to_string(pairs) + ")" : name; }
 
 std::vector<int> rank_order(const std::vector<double>& mean_ranks) {
     std::vector<int> order(mean_ranks.size());
     std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](int a, int b) { return mean_ranks[a] < mean_ranks[b]; });
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return mean_ranks[a] < mean_ranks[b]; });
     return order;
 }
 
@@ -56,8 +53,7 @@ std::vector<std::vector<int>> cd_cliques(const std::vector<double>& mean_ranks, 
 namespace {
 
 /// Both protocols' distinguished pairs per model and task (mean over seeds), for RPC results.
-std::vector<ProtocolRow> protocol_rows(const ResultSet& results,
-                                       const std::vector<ReportTask>& tasks) {
+std::vector<ProtocolRow> protocol_rows(const ResultSet& results, const std::vector<ReportTask>& tasks) {
     std::vector<ProtocolRow> rows;
     for (const auto& model : results.models) {
         std::set<std::uint64_t> seeds;
@@ -104,10 +100,8 @@ std::vector<ProtocolRow> protocol_rows(const ResultSet& results,
 }  // namespace
 
 ReportAnalysis analyse_results(const ResultSet& results, const ReportOptions& options) {
-    if (!(options.alpha > 0 && options.alpha < 1))
-        throw InvalidArgument("alpha must lie in (0, 1)");
-    if (options.bootstrap && options.resamples < 1)
-        throw InvalidArgument("bootstrap needs at least one resample");
+    if (!(options.alpha > 0 && options.alpha < 1)) throw InvalidArgument("alpha must lie in (0, 1)");
+    if (options.bootstrap && options.resamples < 1) throw InvalidArgument("bootstrap needs at least one resample");
     ReportAnalysis a;
     a.options = options;
     a.results = results;
@@ -132,9 +126,8 @@ ReportAnalysis analyse_results(const ResultSet& results, const ReportOptions& op
             auto it = groups.find({task, model});
             if (it == groups.end()) continue;
             auto recs = it->second;
-            std::sort(recs.begin(), recs.end(), [](const ResultRecord* x, const ResultRecord* y) {
-                return x->seed < y->seed;
-            });
+            std::sort(recs.begin(), recs.end(),
+                      [](const ResultRecord* x, const ResultRecord* y) { return x->seed < y->seed; });
             ReportCell c;
             c.task = task;
             c.model = model;
@@ -145,23 +138,20 @@ ReportAnalysis analyse_results(const ResultSet& results, const ReportOptions& op
                 c.sources.push_back(r->source);
                 if (r->pairs >= 0) {
                     if (pairs_min >= 0 && r->pairs != pairs_min)
-                        a.notes.push_back(
-                            task + " / " + model + ": seeds ran different numbers of pairs (" +
-                            std::to_string(pairs_min) + " and " + std::to_string(r->pairs) + ")");
+                        a.notes.push_back(task + " / " + model + ": seeds ran different numbers of pairs (" +
+                                          std::to_string(pairs_min) + " and " + std::to_string(r->pairs) + ")");
                     pairs_min = pairs_min < 0 ? r->pairs : std::min(pairs_min, r->pairs);
                     c.pairs = std::max(c.pairs, r->pairs);
                 }
                 if (r->reliability_failures >= 0)
-                    c.reliability_failures =
-                        std::max(c.reliability_failures, 0) + r->reliability_failures;
+                    c.reliability_failures = std::max(c.reliability_failures, 0) + r->reliability_failures;
             }
             c.t = t_interval(c.values, options.alpha);
             if (options.bootstrap) {
                 // One stream per cell so that adding a model does not change the other intervals.
                 const auto cell_id = static_cast<std::uint64_t>(a.cells.size());
-                c.bootstrap =
-                    bootstrap_interval(c.values, stream_seed(options.bootstrap_seed, cell_id),
-                                       options.resamples, options.alpha);
+                c.bootstrap = bootstrap_interval(c.values, stream_seed(options.bootstrap_seed, cell_id),
+                                                 options.resamples, options.alpha);
                 c.has_bootstrap = true;
             }
             a.cells.push_back(std::move(c));
@@ -208,8 +198,7 @@ ReportAnalysis analyse_results(const ResultSet& results, const ReportOptions& op
                 }
                 pc.n = static_cast<int>(xs.size());
                 if (pc.n > 0) {
-                    for (std::size_t p = 0; p < xs.size(); ++p)
-                        pc.mean_difference += (xs[p] - ys[p]) / pc.n;
+                    for (std::size_t p = 0; p < xs.size(); ++p) pc.mean_difference += (xs[p] - ys[p]) / pc.n;
                     if (pc.mean_difference != 0.0)
                         pc.better = (pc.mean_difference > 0) == tc.higher_is_better ? pc.a : pc.b;
                 }
@@ -233,8 +222,7 @@ ReportAnalysis analyse_results(const ResultSet& results, const ReportOptions& op
             pc.t_holm = ht[i];
             pc.wilcoxon_holm = hw[i];
             const bool st = ht[i] < options.alpha, sw = hw[i] < options.alpha;
-            pc.agreement =
-                st && sw ? "both" : (!st && !sw ? "neither" : (st ? "t only" : "W only"));
+            pc.agreement = st && sw ? "both" : (!st && !sw ? "neither" : (st ? "t only" : "W only"));
         }
         if (!tc.rows.empty()) a.comparisons.push_back(std::move(tc));
     }
@@ -254,12 +242,11 @@ ReportAnalysis analyse_results(const ResultSet& results, const ReportOptions& op
         char floor_p[32], alpha[32];
         std::snprintf(floor_p, sizeof floor_p, "%.4g", std::ldexp(2.0, -largest_blind));
         std::snprintf(alpha, sizeof alpha, "%g", options.alpha);
-        a.notes.push_back(
-            "Wilcoxon signed-rank: " + std::to_string(blind) + " of " + std::to_string(total) +
-            " comparisons rest on at most " + std::to_string(largest_blind) +
-            " non-zero paired differences, where the smallest possible exact two-sided p (2/2^" +
-            std::to_string(largest_blind) + " = " + floor_p + ") is not below alpha = " + alpha +
-            ": the Wilcoxon column cannot reject there; more seeds are needed");
+        a.notes.push_back("Wilcoxon signed-rank: " + std::to_string(blind) + " of " + std::to_string(total) +
+                          " comparisons rest on at most " + std::to_string(largest_blind) +
+                          " non-zero paired differences, where the smallest possible exact two-sided p (2/2^" +
+                          std::to_string(largest_blind) + " = " + floor_p + ") is not below alpha = " + alpha +
+                          ": the Wilcoxon column cannot reject there; more seeds are needed");
     }
 
     // Across tasks: Friedman on the cell means of the tasks that have every model.
@@ -287,14 +274,13 @@ ReportAnalysis analyse_results(const ResultSet& results, const ReportOptions& op
     if (!dropped.empty() && results.models.size() >= 2) {
         std::string list;
         for (const auto& t : dropped) list += (list.empty() ? "" : ", ") + t;
-        a.notes.push_back("Friedman/Nemenyi: tasks without a result for every model left out: " +
-                          list);
+        a.notes.push_back("Friedman/Nemenyi: tasks without a result for every model left out: " + list);
     }
     if (results.models.size() < 2) {
         ra.reason = "needs at least 2 models";
     } else if (ra.tasks.size() < 2) {
-        ra.reason = "needs at least 2 tasks with a result for every model (found " +
-                    std::to_string(ra.tasks.size()) + ")";
+        ra.reason =
+            "needs at least 2 tasks with a result for every model (found " + std::to_string(ra.tasks.size()) + ")";
     } else {
         ra.available = true;
         ra.ranks = rank_rows(scores, higher);

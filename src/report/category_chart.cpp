@@ -18,16 +18,12 @@ using detail::task_digits;
 std::string category_chart_svg(const ReportAnalysis& a) {
     const auto& rs = a.results;
     const bool percent = rs.brec;
-    static constexpr const char* kPalette[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2",
-                                               "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
-                                               "#9c755f", "#bab0ac"};
+    static constexpr const char* kPalette[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
+                                               "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"};
     const int k = static_cast<int>(rs.models.size()), t_count = static_cast<int>(rs.tasks.size());
-    if (k == 0 || t_count == 0)
-        throw InvalidArgument("bar chart needs at least one task and one model");
+    if (k == 0 || t_count == 0) throw InvalidArgument("bar chart needs at least one task and one model");
     // Values (percent of the category's pairs for BREC), their interval, and the axis range.
-    auto scale = [&](const ReportCell& c) {
-        return percent && c.pairs > 0 ? 100.0 / c.pairs : 1.0;
-    };
+    auto scale = [&](const ReportCell& c) { return percent && c.pairs > 0 ? 100.0 / c.pairs : 1.0; };
     double lo = 0.0, hi = percent ? 100.0 : 0.0;
     for (const auto& c : a.cells) {
         const double f = scale(c);
@@ -50,10 +46,9 @@ std::string category_chart_svg(const ReportAnalysis& a) {
     hi = std::ceil(hi / step) * step;
     const int tick_digits = step >= 1 ? 0 : (step >= 0.1 ? 1 : (step >= 0.01 ? 2 : 4));
     const int seeds = common_seeds(a);
-    const std::string title =
-        std::string(percent ? "Distinguished pairs per category" : "Mean per task") + " (mean ± " +
-        percent_label(a.options.alpha) + "% CI over " +
-        (seeds > 0 ? std::to_string(seeds) + " seed" + (seeds == 1 ? "" : "s") : "seeds") + ")";
+    const std::string title = std::string(percent ? "Distinguished pairs per category" : "Mean per task") +
+                              " (mean ± " + percent_label(a.options.alpha) + "% CI over " +
+                              (seeds > 0 ? std::to_string(seeds) + " seed" + (seeds == 1 ? "" : "s") : "seeds") + ")";
     const double bar_w = std::max(10.0, std::min(30.0, 200.0 / k)), group_gap = 30.0;
     const double group_w = bar_w * k + group_gap;
     // Width: the plot, the title (15 px bold, about 0.6 em per character) and the task labels.
@@ -72,31 +67,28 @@ std::string category_chart_svg(const ReportAnalysis& a) {
     const int per_row = std::max(1, static_cast<int>((width - left - 20) / entry_w));
     const double legend_rows = std::ceil(static_cast<double>(k) / per_row);
     const double height = top + plot_h + 56 + 22 * legend_rows;
-    auto y_of = [&](double v) {
-        return top + (hi - std::min(hi, std::max(lo, v))) / (hi - lo) * plot_h;
-    };
+    auto y_of = [&](double v) { return top + (hi - std::min(hi, std::max(lo, v))) / (hi - lo) * plot_h; };
     auto num = [](double x) { return fixed(x, 2); };
     std::ostringstream s;
-    s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << num(width) << "\" height=\""
-      << num(height) << "\" viewBox=\"0 0 " << num(width) << " " << num(height)
+    s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << num(width) << "\" height=\"" << num(height)
+      << "\" viewBox=\"0 0 " << num(width) << " " << num(height)
       << "\" font-family=\"Helvetica, Arial, sans-serif\">\n";
     s << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-    s << "<text x=\"" << num(width / 2)
-      << "\" y=\"26\" text-anchor=\"middle\" font-size=\"15\" font-weight=\"bold\">"
+    s << "<text x=\"" << num(width / 2) << "\" y=\"26\" text-anchor=\"middle\" font-size=\"15\" font-weight=\"bold\">"
       << xml_escape(title) << "</text>\n";
     // Grid and y axis.
     for (int i = 0; lo + i * step <= hi + step / 2; ++i) {
         const double v = lo + i * step;
-        s << "<line x1=\"" << num(left) << "\" y1=\"" << num(y_of(v)) << "\" x2=\""
-          << num(left + plot_w) << "\" y2=\"" << num(y_of(v)) << "\" stroke=\"#ddd\"/>\n";
+        s << "<line x1=\"" << num(left) << "\" y1=\"" << num(y_of(v)) << "\" x2=\"" << num(left + plot_w) << "\" y2=\""
+          << num(y_of(v)) << "\" stroke=\"#ddd\"/>\n";
         s << "<text x=\"" << num(left - 6) << "\" y=\"" << num(y_of(v) + 4)
           << "\" text-anchor=\"end\" font-size=\"11\">" << fixed(v, tick_digits) << "</text>\n";
     }
-    s << "<line x1=\"" << num(left) << "\" y1=\"" << num(top) << "\" x2=\"" << num(left)
-      << "\" y2=\"" << num(top + plot_h) << "\" stroke=\"black\"/>\n";
+    s << "<line x1=\"" << num(left) << "\" y1=\"" << num(top) << "\" x2=\"" << num(left) << "\" y2=\""
+      << num(top + plot_h) << "\" stroke=\"black\"/>\n";
     s << "<text transform=\"translate(20," << num(top + plot_h / 2)
-      << ") rotate(-90)\" text-anchor=\"middle\" font-size=\"12\">"
-      << (percent ? "% of pairs distinguished" : "value") << "</text>\n";
+      << ") rotate(-90)\" text-anchor=\"middle\" font-size=\"12\">" << (percent ? "% of pairs distinguished" : "value")
+      << "</text>\n";
     const double base = y_of(std::max(lo, 0.0));
     for (int t = 0; t < t_count; ++t) {
         const std::string& task = rs.tasks[static_cast<std::size_t>(t)];
@@ -109,21 +101,20 @@ std::string category_chart_svg(const ReportAnalysis& a) {
             const double v = f * c->t.mean, h = f * c->t.half_width;
             const double x = gx + bar_w * m, cx = x + bar_w / 2;
             const double y = y_of(v);
-            s << "<rect class=\"bar\" x=\"" << num(x + 1) << "\" y=\"" << num(std::min(y, base))
-              << "\" width=\"" << num(bar_w - 2) << "\" height=\"" << num(std::abs(base - y))
-              << "\" fill=\"" << kPalette[m % 10] << "\"><title>"
-              << xml_escape(rs.models[static_cast<std::size_t>(m)] + " on " + task + ": " +
-                            fixed(v, 2) + " ± " + fixed(h, 2) + (percent ? " %" : ""))
+            s << "<rect class=\"bar\" x=\"" << num(x + 1) << "\" y=\"" << num(std::min(y, base)) << "\" width=\""
+              << num(bar_w - 2) << "\" height=\"" << num(std::abs(base - y)) << "\" fill=\"" << kPalette[m % 10]
+              << "\"><title>"
+              << xml_escape(rs.models[static_cast<std::size_t>(m)] + " on " + task + ": " + fixed(v, 2) + " ± " +
+                            fixed(h, 2) + (percent ? " %" : ""))
               << "</title></rect>\n";
             double label_y = std::min(y, base) - 4;
             if (h > 0) {
                 const double y1 = y_of(v - h), y2 = y_of(v + h);
-                s << "<g class=\"error\" stroke=\"black\" stroke-width=\"1.2\"><line x1=\""
-                  << num(cx) << "\" y1=\"" << num(y1) << "\" x2=\"" << num(cx) << "\" y2=\""
-                  << num(y2) << "\"/><line x1=\"" << num(cx - 4) << "\" y1=\"" << num(y1)
-                  << "\" x2=\"" << num(cx + 4) << "\" y2=\"" << num(y1) << "\"/><line x1=\""
-                  << num(cx - 4) << "\" y1=\"" << num(y2) << "\" x2=\"" << num(cx + 4) << "\" y2=\""
-                  << num(y2) << "\"/></g>\n";
+                s << "<g class=\"error\" stroke=\"black\" stroke-width=\"1.2\"><line x1=\"" << num(cx) << "\" y1=\""
+                  << num(y1) << "\" x2=\"" << num(cx) << "\" y2=\"" << num(y2) << "\"/><line x1=\"" << num(cx - 4)
+                  << "\" y1=\"" << num(y1) << "\" x2=\"" << num(cx + 4) << "\" y2=\"" << num(y1) << "\"/><line x1=\""
+                  << num(cx - 4) << "\" y1=\"" << num(y2) << "\" x2=\"" << num(cx + 4) << "\" y2=\"" << num(y2)
+                  << "\"/></g>\n";
                 label_y = std::min(label_y, y2 - 4);
             }
             // The value above the bar, so that a zero is visible too.
@@ -133,20 +124,16 @@ std::string category_chart_svg(const ReportAnalysis& a) {
                   << fixed(v, percent ? 0 : std::min(task_digits(a, task), 3)) << "</text>\n";
         }
         s << "<text x=\"" << num(centre) << "\" y=\"" << num(top + plot_h + 20)
-          << "\" text-anchor=\"middle\" font-size=\"12\">" << xml_escape(a.task(task).label())
-          << "</text>\n";
+          << "\" text-anchor=\"middle\" font-size=\"12\">" << xml_escape(a.task(task).label()) << "</text>\n";
     }
-    s << "<line x1=\"" << num(left) << "\" y1=\"" << num(base) << "\" x2=\"" << num(left + plot_w)
-      << "\" y2=\"" << num(base) << "\" stroke=\"black\"/>\n";
+    s << "<line x1=\"" << num(left) << "\" y1=\"" << num(base) << "\" x2=\"" << num(left + plot_w) << "\" y2=\""
+      << num(base) << "\" stroke=\"black\"/>\n";
     // Legend.
     for (int m = 0; m < k; ++m) {
-        const double lx = left + (m % per_row) * entry_w,
-                     ly = top + plot_h + 50 + 22 * (m / per_row);
-        s << "<rect x=\"" << num(lx) << "\" y=\"" << num(ly - 10)
-          << "\" width=\"12\" height=\"12\" fill=\"" << kPalette[m % 10]
-          << "\"/><text class=\"legend\" x=\"" << num(lx + 17) << "\" y=\"" << num(ly)
-          << "\" font-size=\"12\">" << xml_escape(rs.models[static_cast<std::size_t>(m)])
-          << "</text>\n";
+        const double lx = left + (m % per_row) * entry_w, ly = top + plot_h + 50 + 22 * (m / per_row);
+        s << "<rect x=\"" << num(lx) << "\" y=\"" << num(ly - 10) << "\" width=\"12\" height=\"12\" fill=\""
+          << kPalette[m % 10] << "\"/><text class=\"legend\" x=\"" << num(lx + 17) << "\" y=\"" << num(ly)
+          << "\" font-size=\"12\">" << xml_escape(rs.models[static_cast<std::size_t>(m)]) << "</text>\n";
     }
     s << "</svg>\n";
     return s.str();

@@ -40,42 +40,35 @@ const std::vector<std::string>& hardness_levels() {
 }
 
 std::string hardness_label(const std::string& level) {
-    static constexpr const char* kLabels[] = {"1-WL", "3-WL (2-FWL)", "4-WL (3-FWL)",
-                                              "beyond 4-WL"};
+    static constexpr const char* kLabels[] = {"1-WL", "3-WL (2-FWL)", "4-WL (3-FWL)", "beyond 4-WL"};
     return kLabels[level_index(level)];
 }
 
 Certificate parse_certificate(const std::string& text, const std::string& source) {
     Certificate c;
     c.source = source;
-    detail::for_each_json_line(
-        text, source, c.notes, [&](const nlohmann::json& j, std::int64_t line) {
-            // `brec certify --json` ends with its summary object: not a pair.
-            if (j.contains("categories")) return;
-            if (!is_certify_record(j))
+    detail::for_each_json_line(text, source, c.notes, [&](const nlohmann::json& j, std::int64_t line) {
+        // `brec certify --json` ends with its summary object: not a pair.
+        if (j.contains("categories")) return;
+        if (!is_certify_record(j))
+            throw ParseError(source, line, "expected a certify record (with \"id\" and \"level\")");
+        CertifyRecord r = certify_record_from_json(j, source, line);
+        const auto it = c.pairs.find(r.id);
+        if (it != c.pairs.end()) {
+            if (it->second.level != r.level || it->second.max_fwl != r.max_fwl)
                 throw ParseError(source, line,
-                                 "expected a certify record (with \"id\" and \"level\")");
-            CertifyRecord r = certify_record_from_json(j, source, line);
-            const auto it = c.pairs.find(r.id);
-            if (it != c.pairs.end()) {
-                if (it->second.level != r.level || it->second.max_fwl != r.max_fwl)
-                    throw ParseError(source, line,
-                                     "pair " + std::to_string(r.id) + " is certified " + r.level +
-                                         " here but " + it->second.level + " at " +
-                                         c.where[r.id].str());
-                return;  // the same certificate twice (a resumed run)
-            }
-            c.where[r.id] = SourceLine{source, line};
-            c.pairs.emplace(r.id, std::move(r));
-        });
-    if (c.pairs.empty())
-        throw ParseError(source, 0, "no certify records: expected the JSON lines of brec certify");
+                                 "pair " + std::to_string(r.id) + " is certified " + r.level + " here but " +
+                                     it->second.level + " at " + c.where[r.id].str());
+            return;  // the same certificate twice (a resumed run)
+        }
+        c.where[r.id] = SourceLine{source, line};
+        c.pairs.emplace(r.id, std::move(r));
+    });
+    if (c.pairs.empty()) throw ParseError(source, 0, "no certify records: expected the JSON lines of brec certify");
     return c;
 }
 
-Certificate read_certificate(const std::string& path) {
-    return parse_certificate(read_text_file(path), path);
-}
+Certificate read_certificate(const std::string& path) { return parse_certificate(read_text_file(path), path); }
 
 CertificateView certificate_view(const ResultSet& results, const Certificate& certificate) {
     CertificateView v;
@@ -91,8 +84,7 @@ CertificateView certificate_view(const ResultSet& results, const Certificate& ce
     }
     for (const auto& m : results.models)
         if (!with_runs.count(m))
-            v.notes.push_back("model " + m +
-                              " has no per-pair records (only summaries or a table): left out");
+            v.notes.push_back("model " + m + " has no per-pair records (only summaries or a table): left out");
     if (results.runs.empty())
         throw InvalidArgument(
             "the certificate view needs per-pair records (the JSON lines of brec eval or brec wl); "
@@ -158,13 +150,12 @@ namespace {
 Table pair_table(const CertificateView& v, bool failed) {
     Table t;
     t.columns = {Column{"model", "", Align::left, false}, Column{"pair", "", Align::right, false},
-                 Column{"category", "", Align::left, false},
-                 Column{"level", "", Align::left, false}, Column{"note", "", Align::left, false}};
+                 Column{"category", "", Align::left, false}, Column{"level", "", Align::left, false},
+                 Column{"note", "", Align::left, false}};
     for (const auto& r : v.runs)
         for (const auto& p : failed ? r.failed_within_bound : r.distinguished_beyond_bound)
-            t.add_row({Cell::plain(run_label(r, v.several_seeds)),
-                       Cell::plain(std::to_string(p.id)), Cell::plain(p.category),
-                       Cell::plain(hardness_label(p.level)),
+            t.add_row({Cell::plain(run_label(r, v.several_seeds)), Cell::plain(std::to_string(p.id)),
+                       Cell::plain(p.category), Cell::plain(hardness_label(p.level)),
                        p.note.empty() ? Cell::none() : Cell::plain(p.note)});
     return t;
 }
@@ -174,8 +165,7 @@ Table pair_table(const CertificateView& v, bool failed) {
 std::string certificate_markdown(const CertificateView& v) {
     std::ostringstream o;
     o << "# brec report: realized against theoretical expressiveness\n\nResults: ";
-    for (std::size_t i = 0; i < v.inputs.size(); ++i)
-        o << (i ? ", " : "") << "`" << v.inputs[i] << "`";
+    for (std::size_t i = 0; i < v.inputs.size(); ++i) o << (i ? ", " : "") << "`" << v.inputs[i] << "`";
     o << "  \nCertificate: `" << v.certificate << "`  \nA pair counts as distinguished when the "
       << protocol_name(v.protocol)
       << " RPC protocol (for WL results: the test) separated it and its reliability check passed."
@@ -190,20 +180,16 @@ std::string certificate_markdown(const CertificateView& v) {
     if (v.bounds_known) levels.columns.push_back(Column{"within bound", "", Align::right, false});
     for (const auto& r : v.runs) {
         std::vector<Cell> row{Cell::plain(run_label(r, v.several_seeds))};
-        if (v.bounds_known)
-            row.push_back(r.bound.empty() ? Cell::none() : Cell::plain(hardness_label(r.bound)));
+        if (v.bounds_known) row.push_back(r.bound.empty() ? Cell::none() : Cell::plain(hardness_label(r.bound)));
         for (const auto& lc : r.levels) {
-            Cell c =
-                Cell::plain(std::to_string(lc.distinguished) + " / " + std::to_string(lc.pairs));
-            if (lc.reliability_failures > 0)
-                c.suffix = " [rf " + std::to_string(lc.reliability_failures) + "]";
+            Cell c = Cell::plain(std::to_string(lc.distinguished) + " / " + std::to_string(lc.pairs));
+            if (lc.reliability_failures > 0) c.suffix = " [rf " + std::to_string(lc.reliability_failures) + "]";
             row.push_back(std::move(c));
         }
         if (v.bounds_known)
-            row.push_back(r.bound.empty()
-                              ? Cell::none()
-                              : Cell::plain(std::to_string(r.within_bound_distinguished) + " / " +
-                                            std::to_string(r.within_bound)));
+            row.push_back(r.bound.empty() ? Cell::none()
+                                          : Cell::plain(std::to_string(r.within_bound_distinguished) + " / " +
+                                                        std::to_string(r.within_bound)));
         levels.add_row(std::move(row));
     }
     o << markdown_table(levels);
@@ -241,8 +227,7 @@ nlohmann::json certificate_json(const CertificateView& v) {
     const auto pairs = [](const std::vector<CertifiedPair>& list) {
         json out = json::array();
         for (const auto& p : list)
-            out.push_back(
-                {{"id", p.id}, {"category", p.category}, {"level", p.level}, {"note", p.note}});
+            out.push_back({{"id", p.id}, {"category", p.category}, {"level", p.level}, {"note", p.note}});
         return out;
     };
     json runs = json::array();
@@ -259,13 +244,11 @@ nlohmann::json certificate_json(const CertificateView& v) {
              {"bound", bounded ? json(r.bound) : json()},
              {"levels", levels},
              {"uncertified", r.uncertified},
-             {"within_bound", bounded ? json{{"pairs", r.within_bound},
-                                             {"distinguished", r.within_bound_distinguished}}
-                                      : json()},
+             {"within_bound",
+              bounded ? json{{"pairs", r.within_bound}, {"distinguished", r.within_bound_distinguished}} : json()},
              {"undetermined", bounded ? json(r.undetermined) : json()},
              {"failed_within_bound", bounded ? pairs(r.failed_within_bound) : json()},
-             {"distinguished_beyond_bound",
-              bounded ? pairs(r.distinguished_beyond_bound) : json()}});
+             {"distinguished_beyond_bound", bounded ? pairs(r.distinguished_beyond_bound) : json()}});
     }
     return {{"command", "report"},
             {"view", "certificate"},

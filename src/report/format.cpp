@@ -12,8 +12,7 @@ std::string fixed(double x, int digits) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.*f", digits, x);
     std::string s = buf;
-    if (s.find_first_not_of("-0.") == std::string::npos && s[0] == '-')
-        s = s.substr(1);  // no "-0.000"
+    if (s.find_first_not_of("-0.") == std::string::npos && s[0] == '-') s = s.substr(1);  // no "-0.000"
     return s;
 }
 

@@ -35,8 +35,7 @@ nlohmann::json report_json(const ReportAnalysis& a) {
         if (c.reliability_failures >= 0) cj["reliability_failures"] = c.reliability_failures;
         json vals = json::array();
         for (std::size_t i = 0; i < c.values.size(); ++i)
-            vals.push_back(
-                {{"seed", c.seeds[i]}, {"value", c.values[i]}, {"source", c.sources[i].str()}});
+            vals.push_back({{"seed", c.seeds[i]}, {"value", c.values[i]}, {"source", c.sources[i].str()}});
         cj["values"] = vals;
         cells.push_back(cj);
     }
@@ -45,11 +44,7 @@ nlohmann::json report_json(const ReportAnalysis& a) {
     for (const auto& tc : a.comparisons) {
         json rows = json::array();
         for (const auto& r : tc.rows) {
-            json rj{{"a", r.a},
-                    {"b", r.b},
-                    {"n", r.n},
-                    {"agreement", r.agreement},
-                    {"better", r.better}};
+            json rj{{"a", r.a}, {"b", r.b}, {"n", r.n}, {"agreement", r.agreement}, {"better", r.better}};
             rj["mean_difference"] = r.n > 0 ? json(r.mean_difference) : json();
             if (r.testable) {
                 // Infinite statistics (constant non-zero differences) are written as null.
@@ -66,9 +61,7 @@ nlohmann::json report_json(const ReportAnalysis& a) {
             }
             rows.push_back(rj);
         }
-        comps.push_back({{"task", tc.task},
-                         {"direction", tc.higher_is_better ? "max" : "min"},
-                         {"rows", rows}});
+        comps.push_back({{"task", tc.task}, {"direction", tc.higher_is_better ? "max" : "min"}, {"rows", rows}});
     }
     j["comparisons"] = comps;
     const auto& ra = a.ranks;
@@ -78,8 +71,7 @@ nlohmann::json report_json(const ReportAnalysis& a) {
     } else {
         f["tasks"] = ra.tasks;
         json mr = json::object();
-        for (std::size_t m = 0; m < ra.models.size(); ++m)
-            mr[ra.models[m]] = ra.friedman.mean_ranks[m];
+        for (std::size_t m = 0; m < ra.models.size(); ++m) mr[ra.models[m]] = ra.friedman.mean_ranks[m];
         f["mean_ranks"] = mr;
         json ranks = json::object();
         for (std::size_t t = 0; t < ra.tasks.size(); ++t) ranks[ra.tasks[t]] = ra.ranks[t];
@@ -106,14 +98,12 @@ nlohmann::json report_json(const ReportAnalysis& a) {
         json protocols = json::object();
         for (const Protocol p : all_protocols()) protocols[protocol_name(p)] = json::object();
         const auto cell = [](const ProtocolCell& c) {
-            return c.known ? json{{"distinguished", c.distinguished},
-                                  {"reliability_failures", c.reliability_failures}}
+            return c.known ? json{{"distinguished", c.distinguished}, {"reliability_failures", c.reliability_failures}}
                            : json();
         };
         for (const auto& row : a.protocols) {
             json tasks = json::object();
-            for (std::size_t t = 0; t < a.tasks.size(); ++t)
-                tasks[a.tasks[t].name] = cell(row.tasks[t]);
+            for (std::size_t t = 0; t < a.tasks.size(); ++t) tasks[a.tasks[t].name] = cell(row.tasks[t]);
             protocols[protocol_name(row.protocol)][row.model] = {
                 {"seeds", row.seeds}, {"tasks", tasks}, {"total", cell(row.total)}};
         }

@@ -6,8 +6,7 @@
 
 namespace brec::detail {
 
-void for_each_json_line(const std::string& text, const std::string& source,
-                        std::vector<std::string>& notes,
+void for_each_json_line(const std::string& text, const std::string& source, std::vector<std::string>& notes,
                         const std::function<void(const nlohmann::json&, std::int64_t)>& object) {
     const auto lines = split_lines(text);
     std::size_t last = lines.size();
@@ -19,8 +18,7 @@ void for_each_json_line(const std::string& text, const std::string& source,
         const auto j = nlohmann::json::parse(line, nullptr, false);
         if (j.is_discarded() || !j.is_object()) {
             if (i + 1 == last && !text.empty() && text.back() != '\n') {
-                notes.push_back(source + ":" + std::to_string(no) +
-                                ": torn last line skipped (interrupted run?)");
+                notes.push_back(source + ":" + std::to_string(no) + ": torn last line skipped (interrupted run?)");
                 continue;
             }
             throw ParseError(source, no, "expected one JSON object per line");

@@ -16,8 +16,7 @@ std::string clique_text(const RankAnalysis& r) { return detail::clique_text(r, l
 
 /// A floating table around a tabular.
 std::string float_table(const std::string& caption, const Table& t) {
-    return "\\begin{table}[t]\n\\centering\n\\caption{" + caption + "}\n" + latex_table(t) +
-           "\\end{table}\n";
+    return "\\begin{table}[t]\n\\centering\n\\caption{" + caption + "}\n" + latex_table(t) + "\\end{table}\n";
 }
 
 }  // namespace
@@ -32,8 +31,7 @@ std::string report_latex(const ReportAnalysis& a) {
             << "\\% Student-$t$ interval over "
             << (seeds > 0 ? std::to_string(seeds) + " seeds" : "the seeds (count in parentheses)")
             << "; best mean per task in bold"
-            << (detail::single_seed_cells(a) ? "; a cell with one seed shows its value only" : "")
-            << ".";
+            << (detail::single_seed_cells(a) ? "; a cell with one seed shows its value only" : "") << ".";
     o << float_table(caption.str(), tables.cells) << "\n";
     if (!tables.protocols.rows.empty())
         o << float_table(std::string("Distinguished pairs under both RPC protocols, mean over the "
@@ -59,10 +57,9 @@ std::string report_latex(const ReportAnalysis& a) {
     if (ra.available) {
         std::ostringstream c;
         c << "Mean ranks over $N = " << ra.tasks.size()
-          << "$ tasks. Friedman $\\chi^2_F = " << fixed(ra.friedman.chi2, 3) << "$ ($"
-          << ra.friedman.models - 1 << "$ d.f.), $p = " << pvalue(ra.friedman.p_value)
-          << "$; Nemenyi $q_\\alpha = " << fixed(ra.q_alpha, 3) << "$, CD $= " << fixed(ra.cd, 3)
-          << "$ ($\\alpha = " << a.options.alpha
+          << "$ tasks. Friedman $\\chi^2_F = " << fixed(ra.friedman.chi2, 3) << "$ ($" << ra.friedman.models - 1
+          << "$ d.f.), $p = " << pvalue(ra.friedman.p_value) << "$; Nemenyi $q_\\alpha = " << fixed(ra.q_alpha, 3)
+          << "$, CD $= " << fixed(ra.cd, 3) << "$ ($\\alpha = " << a.options.alpha
           << "$). Not significantly different: " << clique_text(ra) << ".";
         o << float_table(c.str(), tables.ranks);
     } else {

@@ -31,32 +31,23 @@ std::string report_markdown(const ReportAnalysis& a) {
     std::ostringstream o;
     o << "# brec report\n\n";
     o << "Inputs: ";
-    for (std::size_t i = 0; i < rs.inputs.size(); ++i)
-        o << (i ? ", " : "") << "`" << rs.inputs[i] << "`";
+    for (std::size_t i = 0; i < rs.inputs.size(); ++i) o << (i ? ", " : "") << "`" << rs.inputs[i] << "`";
     o << "  \n"
-      << rs.records.size() << " per-seed results: " << rs.tasks.size() << " tasks × "
-      << rs.models.size() << " models"
-      << (seeds > 0 ? ", " + std::to_string(seeds) + (seeds == 1 ? " seed" : " seeds") + " per cell"
-                    : "")
+      << rs.records.size() << " per-seed results: " << rs.tasks.size() << " tasks × " << rs.models.size() << " models"
+      << (seeds > 0 ? ", " + std::to_string(seeds) + (seeds == 1 ? " seed" : " seeds") + " per cell" : "")
       << "; α = " << a.options.alpha
       << (rs.brec ? "; values are distinguished pairs per category (reliable pairs only)" : "")
-      << (rs.rpc
-              ? std::string(", counted under the ") + protocol_name(rs.protocol) + " RPC protocol"
-              : "")
-      << ".\n\n";
+      << (rs.rpc ? std::string(", counted under the ") + protocol_name(rs.protocol) + " RPC protocol" : "") << ".\n\n";
 
     o << "## Per-cell results\n\n";
-    o << "Mean ± half-width of the " << conf
-      << "% Student-t interval, t_{S−1, 1−α/2} · s / √S over the S seeds"
+    o << "Mean ± half-width of the " << conf << "% Student-t interval, t_{S−1, 1−α/2} · s / √S over the S seeds"
       << (seeds > 0 ? "" : " (S in parentheses)") << "; best mean per task in bold"
       << (rs.brec ? "; [rf N]: reliability failures summed over seeds" : "")
-      << (detail::single_seed_cells(a) ? "; a cell with one seed shows its value only (no interval)"
-                                       : "")
-      << ".\n\n"
+      << (detail::single_seed_cells(a) ? "; a cell with one seed shows its value only (no interval)" : "") << ".\n\n"
       << markdown_table(tables.cells);
     if (a.options.bootstrap)
-        o << "\nPercentile bootstrap (B = " << a.options.resamples << ", seed "
-          << a.options.bootstrap_seed << "): mean ± half-width of the " << conf << "% interval.\n\n"
+        o << "\nPercentile bootstrap (B = " << a.options.resamples << ", seed " << a.options.bootstrap_seed
+          << "): mean ± half-width of the " << conf << "% interval.\n\n"
           << markdown_table(tables.bootstrap);
     if (!tables.protocols.rows.empty())
         o << "\n## Both RPC protocols\n\n"
@@ -81,10 +72,9 @@ std::string report_markdown(const ReportAnalysis& a) {
       << a.options.alpha << " after correction.\n";
     for (std::size_t i = 0; i < a.comparisons.size(); ++i) {
         const auto& tc = a.comparisons[i];
-        o << "\n### " << markdown_escape(a.task(tc.task).label()) << " ("
-          << (tc.higher_is_better ? "higher" : "lower") << " is better)\n\n"
-          << markdown_table(tables.comparisons[i])
-          << "\np-values: Holm-adjusted (raw in parentheses)"
+        o << "\n### " << markdown_escape(a.task(tc.task).label()) << " (" << (tc.higher_is_better ? "higher" : "lower")
+          << " is better)\n\n"
+          << markdown_table(tables.comparisons[i]) << "\np-values: Holm-adjusted (raw in parentheses)"
           << footnote_text(tables.comparisons[i]) << ".\n";
     }
 
@@ -102,20 +92,17 @@ std::string report_markdown(const ReportAnalysis& a) {
         o << "\nFriedman χ²_F = " << fixed(ra.friedman.chi2, 3) << " on " << k - 1
           << " degrees of freedom, p = " << pvalue(ra.friedman.p_value);
         if (ra.friedman.chi2_ties != ra.friedman.chi2)
-            o << " (with the tie correction of R's friedman.test: χ² = "
-              << fixed(ra.friedman.chi2_ties, 3) << ", p = " << pvalue(ra.friedman.p_value_ties)
-              << ")";
+            o << " (with the tie correction of R's friedman.test: χ² = " << fixed(ra.friedman.chi2_ties, 3)
+              << ", p = " << pvalue(ra.friedman.p_value_ties) << ")";
         // Demšar (2006): the post-hoc test is meaningful only once the Friedman test rejects.
         o << (rejects ? ": the models do not all perform alike (significant at α = "
                       : ": no evidence that the models differ (not significant at α = ")
-          << a.options.alpha << (rejects ? ")" : "; the Nemenyi groups below are descriptive only)")
-          << ".  \n";
+          << a.options.alpha << (rejects ? ")" : "; the Nemenyi groups below are descriptive only)") << ".  \n";
         o << "Nemenyi: q_α = " << fixed(ra.q_alpha, 3)
-          << " (studentised range, ∞ d.f., / √2), CD = q_α · √(k(k+1)/(6N)) = " << fixed(ra.cd, 3)
-          << " for k = " << k << ", N = " << ra.tasks.size() << ", α = " << a.options.alpha
-          << ".  \n";
-        o << "Groups whose mean ranks differ by less than CD (not significantly different): "
-          << clique_text(ra) << ".\n\n![Critical-difference diagram](cd.svg)\n";
+          << " (studentised range, ∞ d.f., / √2), CD = q_α · √(k(k+1)/(6N)) = " << fixed(ra.cd, 3) << " for k = " << k
+          << ", N = " << ra.tasks.size() << ", α = " << a.options.alpha << ".  \n";
+        o << "Groups whose mean ranks differ by less than CD (not significantly different): " << clique_text(ra)
+          << ".\n\n![Critical-difference diagram](cd.svg)\n";
     }
     if (rs.brec) o << "\n![Distinguished pairs per category](categories.svg)\n";
     if (!a.notes.empty()) {

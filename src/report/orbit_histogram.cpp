@@ -14,11 +14,9 @@ std::string orbit_histogram_svg(std::vector<std::pair<std::size_t, std::size_t>>
     auto& h = orbits_per_size;
     std::sort(h.begin(), h.end());
     for (std::size_t i = 0; i < h.size(); ++i) {
-        if (h[i].first == 0)
-            throw InvalidArgument("orbit histogram: an orbit has at least one graph");
+        if (h[i].first == 0) throw InvalidArgument("orbit histogram: an orbit has at least one graph");
         if (i > 0 && h[i].first == h[i - 1].first)
-            throw InvalidArgument("orbit histogram: orbit size " + std::to_string(h[i].first) +
-                                  " given twice");
+            throw InvalidArgument("orbit histogram: orbit size " + std::to_string(h[i].first) + " given twice");
     }
     const double width = 640, height = 360, left = 70, right = 20, top = 40, bottom = 60;
     const double plot_w = width - left - right, plot_h = height - top - bottom;
@@ -29,9 +27,8 @@ std::string orbit_histogram_svg(std::vector<std::pair<std::size_t, std::size_t>>
     }
     const bool log_scale = max_count >= 100 * std::max<std::size_t>(1, min_count);
     auto y_of = [&](double c) {
-        const double f =
-            log_scale ? std::log10(1.0 + c) / std::log10(1.0 + static_cast<double>(max_count))
-                      : c / static_cast<double>(max_count);
+        const double f = log_scale ? std::log10(1.0 + c) / std::log10(1.0 + static_cast<double>(max_count))
+                                   : c / static_cast<double>(max_count);
         return top + plot_h * (1.0 - f);
     };
     char buf[512];
@@ -42,8 +39,7 @@ std::string orbit_histogram_svg(std::vector<std::pair<std::size_t, std::size_t>>
                   width, height, width, height);
     svg += buf;
     svg += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-    std::snprintf(buf, sizeof buf,
-                  "<text x=\"%.0f\" y=\"22\" text-anchor=\"middle\" font-size=\"14\">", width / 2);
+    std::snprintf(buf, sizeof buf, "<text x=\"%.0f\" y=\"22\" text-anchor=\"middle\" font-size=\"14\">", width / 2);
     svg += buf + xml_escape(title) + "</text>\n";
     std::snprintf(buf, sizeof buf,
                   "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n"
@@ -69,34 +65,28 @@ std::string orbit_histogram_svg(std::vector<std::pair<std::size_t, std::size_t>>
     const double slot = plot_w / static_cast<double>(bars);
     std::size_t k = 0;
     for (const auto& [s, c] : h) {
-        const double x = left + slot * static_cast<double>(k) + slot * 0.1,
-                     y = y_of(static_cast<double>(c));
+        const double x = left + slot * static_cast<double>(k) + slot * 0.1, y = y_of(static_cast<double>(c));
         std::snprintf(buf, sizeof buf,
                       "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">"
                       "<title>size %zu: %zu orbits (%zu graphs)</title></rect>\n",
-                      x, y, slot * 0.8, top + plot_h - y, s == 1 ? "#9ecae1" : "#de2d26", s, c,
-                      s * c);
+                      x, y, slot * 0.8, top + plot_h - y, s == 1 ? "#9ecae1" : "#de2d26", s, c, s * c);
         svg += buf;
-        std::snprintf(buf, sizeof buf,
-                      "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%zu</text>\n",
+        std::snprintf(buf, sizeof buf, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%zu</text>\n",
                       x + slot * 0.4, top + plot_h + 16, s);
         svg += buf;
         if (bars <= 40) {
-            std::snprintf(
-                buf, sizeof buf,
-                "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\">%zu</text>\n",
-                x + slot * 0.4, y - 3, c);
+            std::snprintf(buf, sizeof buf,
+                          "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\">%zu</text>\n",
+                          x + slot * 0.4, y - 3, c);
             svg += buf;
         }
         ++k;
     }
-    std::snprintf(
-        buf, sizeof buf,
-        "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">orbit size (1 = trivial)</text>\n"
-        "<text x=\"16\" y=\"%.0f\" text-anchor=\"middle\" transform=\"rotate(-90 16 %.0f)\">"
-        "number of orbits%s</text>\n",
-        left + plot_w / 2, height - 20, top + plot_h / 2, top + plot_h / 2,
-        log_scale ? " (log scale)" : "");
+    std::snprintf(buf, sizeof buf,
+                  "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">orbit size (1 = trivial)</text>\n"
+                  "<text x=\"16\" y=\"%.0f\" text-anchor=\"middle\" transform=\"rotate(-90 16 %.0f)\">"
+                  "number of orbits%s</text>\n",
+                  left + plot_w / 2, height - 20, top + plot_h / 2, top + plot_h / 2, log_scale ? " (log scale)" : "");
     svg += buf;
     svg += "</svg>\n";
     return svg;

@@ -19,9 +19,7 @@ std::string graph_structure(const Graph& g) {
     }
     if (const auto s = srg_parameters(g)) {
         const auto f = four_vertex_constants(g);
-        return f ? s->str() + " 4vtx(" + std::to_string(f->first) + "," +
-                       std::to_string(f->second) + ")"
-                 : s->str();
+        return f ? s->str() + " 4vtx(" + std::to_string(f->first) + "," + std::to_string(f->second) + ")" : s->str();
     }
     // Cycles are trivially distance-regular: their degree says enough.
     if (g.degree(0) <= 2) return std::to_string(g.degree(0)) + "-regular";
@@ -39,12 +37,10 @@ std::string generated_pair_parameters(const std::string& dataset, PairId id) {
             if (p.at("id").get<PairId>() == id) {
                 std::string s = p.at("kind").get<std::string>();
                 const auto& params = p.at("params");
-                for (const char* key :
-                     {"base", "treewidth", "hardness", "l", "base_n", "base_degree"})
+                for (const char* key : {"base", "treewidth", "hardness", "l", "base_n", "base_degree"})
                     if (params.contains(key))
                         s += ", " + std::string(key) + " " +
-                             (params[key].is_string() ? params[key].get<std::string>()
-                                                      : params[key].dump());
+                             (params[key].is_string() ? params[key].get<std::string>() : params[key].dump());
                 return s;
             }
     } catch (const std::exception&) {
@@ -63,9 +59,8 @@ PairFigure draw_pair(const std::string& dataset, PairId id, const PairSymmetryFn
     const Graph& b = rec->b;
     PairFigure fig;
     auto& caption = fig.caption;
-    caption.push_back("pair " + std::to_string(rec->id) + " (" + rec->category +
-                      "), n = " + std::to_string(a.n()) + ", m = " + std::to_string(a.m()) + " / " +
-                      std::to_string(b.m()));
+    caption.push_back("pair " + std::to_string(rec->id) + " (" + rec->category + "), n = " + std::to_string(a.n()) +
+                      ", m = " + std::to_string(a.m()) + " / " + std::to_string(b.m()));
     const std::string sa = graph_structure(a), sb = graph_structure(b);
     caption.push_back(sa == sb ? sa : sa + " / " + sb);
     const std::string kind = generated_pair_parameters(dataset, rec->id);

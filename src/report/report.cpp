@@ -12,10 +12,9 @@ ReportOutput certificate_report(const ReportRequest& request, const ResultSet& r
     ReportOutput out;
     out.notes = results.notes;
     out.notes.insert(out.notes.end(), view.notes.begin(), view.notes.end());
-    const std::vector<ReportFormat> forms =
-        request.formats.empty()
-            ? std::vector<ReportFormat>{ReportFormat::markdown, ReportFormat::json}
-            : request.formats;
+    const std::vector<ReportFormat> forms = request.formats.empty()
+                                                ? std::vector<ReportFormat>{ReportFormat::markdown, ReportFormat::json}
+                                                : request.formats;
     for (const ReportFormat f : forms) {
         if (f == ReportFormat::latex)
             throw InvalidArgument("the certificate view has a Markdown and a JSON form, no LaTeX");

@@ -47,11 +47,9 @@ std::string render_report(const ReportAnalysis& a, ReportFormat format) {
     throw InvalidArgument("unknown report format");
 }
 
-std::vector<ReportFile> report_files(const ReportAnalysis& a,
-                                     const std::vector<ReportFormat>& formats, bool figures) {
+std::vector<ReportFile> report_files(const ReportAnalysis& a, const std::vector<ReportFormat>& formats, bool figures) {
     const std::vector<ReportFormat> wanted =
-        formats.empty() ? std::vector<ReportFormat>{ReportFormat::markdown, ReportFormat::latex,
-                                                    ReportFormat::json}
+        formats.empty() ? std::vector<ReportFormat>{ReportFormat::markdown, ReportFormat::latex, ReportFormat::json}
                         : formats;
     std::vector<ReportFile> out;
     for (const ReportFormat f : wanted) out.push_back({report_file_name(f), render_report(a, f)});
@@ -61,8 +59,7 @@ std::vector<ReportFile> report_files(const ReportAnalysis& a,
     return out;
 }
 
-std::vector<ReportFile> report_files(const ReportAnalysis& a,
-                                     const std::vector<std::string>& formats) {
+std::vector<ReportFile> report_files(const ReportAnalysis& a, const std::vector<std::string>& formats) {
     std::vector<ReportFormat> parsed;
     for (const auto& f : formats) parsed.push_back(parse_report_format(f));
     return report_files(a, parsed);

@@ -27,8 +27,7 @@ Table cell_table(const ReportAnalysis& a) {
     for (const auto& m : a.results.models) t.columns.push_back(right(m));
     for (const auto& task : a.tasks) {
         const int dv = task_digits(a, task.name);
-        std::vector<Cell> row{Cell::plain(task.label()),
-                              Cell::plain(task.higher_is_better ? "max" : "min")};
+        std::vector<Cell> row{Cell::plain(task.label()), Cell::plain(task.higher_is_better ? "max" : "min")};
         for (const auto& m : a.results.models) {
             const ReportCell* c = a.cell(task.name, m);
             if (!c) {
@@ -40,8 +39,7 @@ Table cell_table(const ReportAnalysis& a) {
             if (c->values.size() >= 2) v.half_width = fixed(c->t.half_width, dv);
             v.emphasis = std::find(task.best.begin(), task.best.end(), m) != task.best.end();
             if (seeds <= 0) v.suffix += " (" + std::to_string(c->values.size()) + ")";
-            if (c->reliability_failures > 0)
-                v.suffix += " [rf " + std::to_string(c->reliability_failures) + "]";
+            if (c->reliability_failures > 0) v.suffix += " [rf " + std::to_string(c->reliability_failures) + "]";
             row.push_back(std::move(v));
         }
         t.add_row(std::move(row));
@@ -84,8 +82,7 @@ Table protocol_table(const ReportAnalysis& a) {
         const auto cell = [&](const ProtocolCell& c) {
             if (!c.known) return Cell::none();
             Cell v = Cell::plain(fixed(c.distinguished, digits));
-            if (c.reliability_failures > 0)
-                v.suffix = " [rf " + std::to_string(c.reliability_failures) + "]";
+            if (c.reliability_failures > 0) v.suffix = " [rf " + std::to_string(c.reliability_failures) + "]";
             return v;
         };
         Cell name = Cell::plain(protocol_name(row.protocol));
@@ -125,8 +122,7 @@ Table comparison_table(const ReportAnalysis& a, const TaskComparisons& tc) {
             row.push_back(Cell::plain(fixed(r.t.statistic, 3)));
             row.push_back(Cell::plain(pvalue(r.t_holm) + " (" + pvalue(r.t.p_value) + ")"));
             row.push_back(std::move(w));
-            row.push_back(
-                Cell::plain(pvalue(r.wilcoxon_holm) + " (" + pvalue(r.wilcoxon.p_value) + ")"));
+            row.push_back(Cell::plain(pvalue(r.wilcoxon_holm) + " (" + pvalue(r.wilcoxon.p_value) + ")"));
             row.push_back(Cell::plain(fixed(r.dz, 3)));
         } else {
             for (int i = 0; i < 5; ++i) row.push_back(Cell::none());
@@ -146,11 +142,9 @@ Table rank_table(const ReportAnalysis& a) {
     for (const auto& task : ra.tasks) t.columns.push_back(detail_column(task));
     if (!ra.available) return t;
     for (int m : ra.order) {
-        std::vector<Cell> row{
-            Cell::plain(ra.models[static_cast<std::size_t>(m)]),
-            Cell::plain(fixed(ra.friedman.mean_ranks[static_cast<std::size_t>(m)], 3))};
-        for (const auto& ranks : ra.ranks)
-            row.push_back(Cell::plain(fixed(ranks[static_cast<std::size_t>(m)], 1)));
+        std::vector<Cell> row{Cell::plain(ra.models[static_cast<std::size_t>(m)]),
+                              Cell::plain(fixed(ra.friedman.mean_ranks[static_cast<std::size_t>(m)], 3))};
+        for (const auto& ranks : ra.ranks) row.push_back(Cell::plain(fixed(ranks[static_cast<std::size_t>(m)], 1)));
         t.add_row(std::move(row));
     }
     return t;
@@ -161,10 +155,9 @@ Table value_table(const ReportAnalysis& a) {
     t.columns = {left("task"), left("model"), right("seed"), right("value"), left("source")};
     for (const auto& c : a.cells)
         for (std::size_t i = 0; i < c.values.size(); ++i)
-            t.add_row(
-                {Cell::plain(c.task), Cell::plain(c.model), Cell::plain(std::to_string(c.seeds[i])),
-                 // Shortest text that reads back as the same double.
-                 Cell::plain(nlohmann::json(c.values[i]).dump()), Cell::plain(c.sources[i].str())});
+            t.add_row({Cell::plain(c.task), Cell::plain(c.model), Cell::plain(std::to_string(c.seeds[i])),
+                       // Shortest text that reads back as the same double.
+                       Cell::plain(nlohmann::json(c.values[i]).dump()), Cell::plain(c.sources[i].str())});
     return t;
 }
 

@@ -19,8 +19,7 @@ namespace brec {
 namespace {
 
 /// Splits one CSV line; fields may be double-quoted ("" inside quotes is a quote).
-std::vector<std::string> split_csv(const std::string& line, const std::string& source,
-                                   std::int64_t no) {
+std::vector<std::string> split_csv(const std::string& line, const std::string& source, std::int64_t no) {
     std::vector<std::string> out;
     std::string field;
     bool quoted = false, was_quoted = false;
@@ -85,8 +84,7 @@ std::string model_of(const nlohmann::json& j, const std::string& source, std::in
     for (const char* field : {"model", "method"}) {
         if (!j.contains(field)) continue;
         if (!j[field].is_string() || j[field].get<std::string>().empty())
-            throw ParseError(source, line,
-                             std::string("\"") + field + "\" must be a non-empty string");
+            throw ParseError(source, line, std::string("\"") + field + "\" must be a non-empty string");
         return j[field].get<std::string>();
     }
     throw ParseError(source, line, "no \"model\" or \"method\" field to name the model");
@@ -96,8 +94,7 @@ std::uint64_t seed_of(const nlohmann::json& j, const std::string& source, std::i
     for (const char* field : {"seed", "reliability_seed"}) {
         if (!j.contains(field)) continue;
         if (!j[field].is_number_unsigned())
-            throw ParseError(source, line,
-                             std::string("\"") + field + "\" must be a non-negative integer");
+            throw ParseError(source, line, std::string("\"") + field + "\" must be a non-negative integer");
         return j[field].get<std::uint64_t>();
     }
     return 0;
@@ -106,12 +103,10 @@ std::uint64_t seed_of(const nlohmann::json& j, const std::string& source, std::i
 /// The {name: {pairs, distinguished, reliability_failures}} object of a summary, checked.
 /// `protocol` names the protocol the counts belong to in errors ("" for the headline counts).
 std::map<std::string, std::array<long long, 3>> category_counts(const nlohmann::json& categories,
-                                                                const std::string& source,
-                                                                std::int64_t line,
+                                                                const std::string& source, std::int64_t line,
                                                                 const std::string& protocol) {
     const std::string where = protocol.empty() ? "" : "protocol " + protocol + ": ";
-    if (!categories.is_object())
-        throw ParseError(source, line, where + "\"categories\" must be an object");
+    if (!categories.is_object()) throw ParseError(source, line, where + "\"categories\" must be an object");
     std::map<std::string, std::array<long long, 3>> out;
     for (const auto& [name, c] : categories.items()) {
         std::array<long long, 3> counts{};
@@ -120,14 +115,11 @@ std::map<std::string, std::array<long long, 3>> category_counts(const nlohmann::
             if (!c.is_object() || !c.contains(fields[f]) || !c[fields[f]].is_number_integer() ||
                 c[fields[f]].get<long long>() < 0)
                 throw ParseError(source, line,
-                                 where + "category '" + name + "' needs a non-negative integer \"" +
-                                     fields[f] + "\"");
+                                 where + "category '" + name + "' needs a non-negative integer \"" + fields[f] + "\"");
             counts[f] = c[fields[f]].get<long long>();
         }
         if (counts[1] > counts[0])
-            throw ParseError(
-                source, line,
-                where + "category '" + name + "' distinguishes more pairs than it has");
+            throw ParseError(source, line, where + "category '" + name + "' distinguishes more pairs than it has");
         out[name] = counts;
     }
     return out;
@@ -135,13 +127,9 @@ std::map<std::string, std::array<long long, 3>> category_counts(const nlohmann::
 
 }  // namespace
 
-std::string SourceLine::str() const {
-    return line > 0 ? file + ":" + std::to_string(line) : file;
-}
+std::string SourceLine::str() const { return line > 0 ? file + ":" + std::to_string(line) : file; }
 
-bool SourceLine::operator<(const SourceLine& o) const {
-    return file != o.file ? file < o.file : line < o.line;
-}
+bool SourceLine::operator<(const SourceLine& o) const { return file != o.file ? file < o.file : line < o.line; }
 
 void Provenance::add(const SourceLine& where) {
     const auto at = std::lower_bound(lines.begin(), lines.end(), where);
@@ -165,9 +153,7 @@ std::string Provenance::str() const {
                 continue;
             }
             std::size_t j = i;
-            while (j + 1 < lines.size() && lines[j + 1].file == file &&
-                   lines[j + 1].line == lines[j].line + 1)
-                ++j;
+            while (j + 1 < lines.size() && lines[j + 1].file == file && lines[j + 1].line == lines[j].line + 1) ++j;
             out += (first ? ":" : ",") + std::to_string(lines[i].line);
             if (j > i) out += "-" + std::to_string(lines[j].line);
             first = false;
@@ -178,21 +164,17 @@ std::string Provenance::str() const {
 }
 
 void ResultReader::note_model(const std::string& model) {
-    if (std::find(model_order_.begin(), model_order_.end(), model) == model_order_.end())
-        model_order_.push_back(model);
+    if (std::find(model_order_.begin(), model_order_.end(), model) == model_order_.end()) model_order_.push_back(model);
 }
 
-void ResultReader::add_file(const std::string& path) {
-    add_text(read_text_file(path), path);
-}
+void ResultReader::add_file(const std::string& path) { add_text(read_text_file(path), path); }
 
 void ResultReader::add_text(const std::string& text, const std::string& source) {
     inputs_.push_back(source);
     const auto lines = split_lines(text);
     std::size_t first = 0;
     while (first < lines.size() && trim(lines[first]).empty()) ++first;
-    if (first == lines.size())
-        throw ParseError(source, 0, "empty file: expected CSV rows or JSON results");
+    if (first == lines.size()) throw ParseError(source, 0, "empty file: expected CSV rows or JSON results");
     const bool csv_name = source.size() >= 4 && lower(source.substr(source.size() - 4)) == ".csv";
     if (csv_name || trim(lines[first])[0] != '{') {
         add_csv(lines, source);
@@ -204,9 +186,8 @@ void ResultReader::add_text(const std::string& text, const std::string& source) 
         add_json_object(whole, source, static_cast<std::int64_t>(first) + 1);
         return;
     }
-    detail::for_each_json_line(text, source, notes_, [&](const nlohmann::json& j, std::int64_t no) {
-        add_json_object(j, source, no);
-    });
+    detail::for_each_json_line(text, source, notes_,
+                               [&](const nlohmann::json& j, std::int64_t no) { add_json_object(j, source, no); });
 }
 
 void ResultReader::add_csv(const std::vector<std::string>& lines, const std::string& source) {
@@ -222,17 +203,16 @@ void ResultReader::add_csv(const std::vector<std::string>& lines, const std::str
         }
         header_allowed = false;
         if (f.size() != 4 && f.size() != 5)
-            throw ParseError(source, no,
-                             "expected task,model,seed,value[,direction] but found " +
-                                 std::to_string(f.size()) + " fields");
+            throw ParseError(
+                source, no,
+                "expected task,model,seed,value[,direction] but found " + std::to_string(f.size()) + " fields");
         ResultRecord r;
         r.task = f[0];
         r.model = f[1];
         if (r.task.empty()) throw ParseError(source, no, "empty task name");
         if (r.model.empty()) throw ParseError(source, no, "empty model name");
         if (!parse_u64(f[2], r.seed))
-            throw ParseError(source, no,
-                             "seed must be a non-negative integer, found '" + f[2] + "'");
+            throw ParseError(source, no, "seed must be a non-negative integer, found '" + f[2] + "'");
         if (!parse_double(f[3], r.value))
             throw ParseError(source, no, "value must be a finite number, found '" + f[3] + "'");
         if (f.size() == 5 && !f[4].empty()) {
@@ -244,12 +224,10 @@ void ResultReader::add_csv(const std::vector<std::string>& lines, const std::str
         const SourceLine here{source, no};
         r.source.add(here);
         if (f.size() == 5 && !f[4].empty()) {
-            const auto [it, fresh] =
-                csv_direction_.emplace(r.task, std::make_pair(r.higher_is_better, here));
+            const auto [it, fresh] = csv_direction_.emplace(r.task, std::make_pair(r.higher_is_better, here));
             if (!fresh && it->second.first != r.higher_is_better)
                 throw ParseError(source, no,
-                                 "task '" + r.task + "' has direction " +
-                                     (it->second.first ? "max" : "min") + " at " +
+                                 "task '" + r.task + "' has direction " + (it->second.first ? "max" : "min") + " at " +
                                      it->second.second.str());
         }
         note_model(r.model);
@@ -262,12 +240,10 @@ bool ResultReader::SummaryCounts::operator==(const SummaryCounts& o) const {
         return a.known == b.known && a.distinguished == b.distinguished &&
                a.reliability_failures == b.reliability_failures;
     };
-    return pairs == o.pairs && same(hotelling, o.hotelling) &&
-           same(brec_reference, o.brec_reference);
+    return pairs == o.pairs && same(hotelling, o.hotelling) && same(brec_reference, o.brec_reference);
 }
 
-void ResultReader::add_json_object(const nlohmann::json& j, const std::string& source,
-                                   std::int64_t line) {
+void ResultReader::add_json_object(const nlohmann::json& j, const std::string& source, std::int64_t line) {
     if (j.contains("categories")) {
         add_summary(j, source, line);
         return;
@@ -279,14 +255,12 @@ void ResultReader::add_json_object(const nlohmann::json& j, const std::string& s
         if (e.model.empty()) throw ParseError(source, line, "\"model\" must be a non-empty string");
         if (!e.bound.empty()) {
             if (e.bound != "1wl" && e.bound != "2fwl" && e.bound != "3fwl")
-                throw ParseError(source, line,
-                                 "\"bound\" must be 1wl, 2fwl or 3fwl, got '" + e.bound + "'");
-            const auto [it, fresh] =
-                bounds_.emplace(e.model, std::make_pair(e.bound, SourceLine{source, line}));
+                throw ParseError(source, line, "\"bound\" must be 1wl, 2fwl or 3fwl, got '" + e.bound + "'");
+            const auto [it, fresh] = bounds_.emplace(e.model, std::make_pair(e.bound, SourceLine{source, line}));
             if (!fresh && it->second.first != e.bound)
                 throw ParseError(source, line,
-                                 "model " + e.model + " has bound " + e.bound + " here but " +
-                                     it->second.first + " at " + it->second.second.str());
+                                 "model " + e.model + " has bound " + e.bound + " here but " + it->second.first +
+                                     " at " + it->second.second.str());
         }
         p.id = e.id;
         p.category = e.category;
@@ -298,8 +272,7 @@ void ResultReader::add_json_object(const nlohmann::json& j, const std::string& s
         } else {
             p.hotelling = PairDecision{true, e.hotelling.distinguished, e.hotelling.reliable};
             if (e.has_reference)
-                p.brec_reference =
-                    PairDecision{true, e.brec_reference.distinguished, e.brec_reference.reliable};
+                p.brec_reference = PairDecision{true, e.brec_reference.distinguished, e.brec_reference.reliable};
             else if (options_.protocol == Protocol::brec_reference)
                 throw ParseError(source, line,
                                  "no brec_reference decision: the record was written before both "
@@ -311,22 +284,18 @@ void ResultReader::add_json_object(const nlohmann::json& j, const std::string& s
     }
     if (is_wl_record(j)) {
         const WlRecord w = wl_record_from_json(j, source, line);
-        if (w.method.empty())
-            throw ParseError(source, line, "\"method\" must be a non-empty string");
+        if (w.method.empty()) throw ParseError(source, line, "\"method\" must be a non-empty string");
         p.id = w.id;
         p.category = w.category;
         // A WL test has one decision, whatever RPC protocol the report counts.
-        p.hotelling = p.brec_reference =
-            PairDecision{true, w.distinguished, !w.reliability_failure};
+        p.hotelling = p.brec_reference = PairDecision{true, w.distinguished, !w.reliability_failure};
         add_pair({w.method, w.reliability_seed}, std::move(p));
         return;
     }
     if (j.contains("id") && j.contains("distinguished")) {
         // A hand-made record (or another tool's) with one decision and no T² values.
-        if (!j["id"].is_number_integer())
-            throw ParseError(source, line, "\"id\" must be an integer");
-        if (!j["distinguished"].is_boolean())
-            throw ParseError(source, line, "\"distinguished\" must be true or false");
+        if (!j["id"].is_number_integer()) throw ParseError(source, line, "\"id\" must be an integer");
+        if (!j["distinguished"].is_boolean()) throw ParseError(source, line, "\"distinguished\" must be true or false");
         if (!j.contains("category") || !j["category"].is_string())
             throw ParseError(source, line, "per-pair record without a \"category\" string");
         const RunKey key{model_of(j, source, line), seed_of(j, source, line)};
@@ -334,8 +303,7 @@ void ResultReader::add_json_object(const nlohmann::json& j, const std::string& s
         p.category = j["category"].get<std::string>();
         PairDecision d{true, j["distinguished"].get<bool>(), true};
         if (j.contains("reliable")) {
-            if (!j["reliable"].is_boolean())
-                throw ParseError(source, line, "\"reliable\" must be true or false");
+            if (!j["reliable"].is_boolean()) throw ParseError(source, line, "\"reliable\" must be true or false");
             d.reliable = j["reliable"].get<bool>();
         } else if (j.contains("reliability_failure")) {
             if (!j["reliability_failure"].is_boolean())
@@ -364,41 +332,35 @@ void ResultReader::add_pair(const RunKey& key, PairResult p) {
         return a.known == b.known && a.distinguished == b.distinguished && a.reliable == b.reliable;
     };
     const PairResult& o = it->second;
-    if (o.category != p.category || o.rpc != p.rpc || o.skipped != p.skipped ||
-        !same(o.hotelling, p.hotelling) || !same(o.brec_reference, p.brec_reference))
+    if (o.category != p.category || o.rpc != p.rpc || o.skipped != p.skipped || !same(o.hotelling, p.hotelling) ||
+        !same(o.brec_reference, p.brec_reference))
         throw ParseError(p.source.file, p.source.line,
-                         "pair " + std::to_string(p.id) + " of " + run_name(key) +
-                             " conflicts with the record at " + o.source.str());
+                         "pair " + std::to_string(p.id) + " of " + run_name(key) + " conflicts with the record at " +
+                             o.source.str());
     // The same record in two shards or twice in one file: counted once.
 }
 
-void ResultReader::add_summary(const nlohmann::json& j, const std::string& source,
-                               std::int64_t line) {
+void ResultReader::add_summary(const nlohmann::json& j, const std::string& source, std::int64_t line) {
     const RunKey key{model_of(j, source, line), seed_of(j, source, line)};
     Summary s;
     s.source = SourceLine{source, line};
     if (j.contains("shard") && j["shard"].is_string()) s.shard = j["shard"].get<std::string>();
     // Eval summaries name a model, WL ones a method: only the former are RPC results.
     s.rpc = j.contains("model");
-    for (const auto& [name, c] : category_counts(j["categories"], source, line, ""))
-        s.categories[name].pairs = c[0];
-    const auto set = [&](Protocol p, const std::string& name, long long distinguished,
-                         long long failures) {
-        auto& count = p == Protocol::hotelling ? s.categories[name].hotelling
-                                               : s.categories[name].brec_reference;
+    for (const auto& [name, c] : category_counts(j["categories"], source, line, "")) s.categories[name].pairs = c[0];
+    const auto set = [&](Protocol p, const std::string& name, long long distinguished, long long failures) {
+        auto& count = p == Protocol::hotelling ? s.categories[name].hotelling : s.categories[name].brec_reference;
         count = ProtocolCount{true, static_cast<int>(distinguished), static_cast<int>(failures)};
     };
     if (j.contains("protocols")) {
         const auto& protocols = j["protocols"];
-        if (!protocols.is_object())
-            throw ParseError(source, line, "\"protocols\" must be an object");
+        if (!protocols.is_object()) throw ParseError(source, line, "\"protocols\" must be an object");
         for (const Protocol p : all_protocols()) {
             const std::string pname = protocol_name(p);
             if (!protocols.contains(pname)) continue;
             const auto& pj = protocols[pname];
             if (!pj.is_object() || !pj.contains("categories"))
-                throw ParseError(source, line,
-                                 "protocol " + pname + " needs a \"categories\" object");
+                throw ParseError(source, line, "protocol " + pname + " needs a \"categories\" object");
             const auto counts = category_counts(pj["categories"], source, line, pname);
             for (const auto& [name, c] : counts) {
                 const auto it = s.categories.find(name);
@@ -409,8 +371,7 @@ void ResultReader::add_summary(const nlohmann::json& j, const std::string& sourc
                 set(p, name, c[1], c[2]);
             }
             if (counts.size() != s.categories.size())
-                throw ParseError(source, line,
-                                 "protocol " + pname + " lacks categories of the headline counts");
+                throw ParseError(source, line, "protocol " + pname + " lacks categories of the headline counts");
         }
     } else {
         // One decision per pair: an eval summary written before both protocols were recorded
@@ -422,16 +383,14 @@ void ResultReader::add_summary(const nlohmann::json& j, const std::string& sourc
     }
     if (s.rpc && !s.categories.empty()) {
         const auto& first = s.categories.begin()->second;
-        const ProtocolCount& read =
-            options_.protocol == Protocol::hotelling ? first.hotelling : first.brec_reference;
+        const ProtocolCount& read = options_.protocol == Protocol::hotelling ? first.hotelling : first.brec_reference;
         if (!read.known)
             throw ParseError(source, line,
-                             std::string("summary without the ") +
-                                 protocol_name(options_.protocol) + " protocol's counts" +
-                                 (j.contains("protocols")
-                                      ? ""
-                                      : " (written before both RPC protocols were recorded, so "
-                                        "only the hotelling protocol can be reported from it)"));
+                             std::string("summary without the ") + protocol_name(options_.protocol) +
+                                 " protocol's counts" +
+                                 (j.contains("protocols") ? ""
+                                                          : " (written before both RPC protocols were recorded, so "
+                                                            "only the hotelling protocol can be reported from it)"));
     }
     note_model(key.first);
     if (!summaries_.count(key) && !pairs_.count(key)) run_order_.push_back(key);
@@ -449,9 +408,7 @@ ResultSet ResultReader::finish() const {
         bool rpc = false;
         Provenance where;
 
-        ProtocolCount& protocol(Protocol p) {
-            return p == Protocol::hotelling ? hotelling : brec_reference;
-        }
+        ProtocolCount& protocol(Protocol p) { return p == Protocol::hotelling ? hotelling : brec_reference; }
         const ProtocolCount& protocol(Protocol p) const {
             return p == Protocol::hotelling ? hotelling : brec_reference;
         }
@@ -481,15 +438,14 @@ ResultSet ResultReader::finish() const {
             } else if (found->second->categories != s.categories) {
                 if (!strict) return false;
                 throw ParseError(s.source.file, s.source.line,
-                                 "summary of " + run_name(key) +
-                                     (s.shard.empty() ? "" : " shard " + s.shard) +
+                                 "summary of " + run_name(key) + (s.shard.empty() ? "" : " shard " + s.shard) +
                                      " conflicts with the one at " + found->second->source.str());
             }
         }
         if (by_shard.count("") && by_shard.size() > 1) {
             if (strict)
-                rs.notes.push_back(run_name(key) + ": whole-run summary at " +
-                                   by_shard[""]->source.str() + " used, shard summaries ignored");
+                rs.notes.push_back(run_name(key) + ": whole-run summary at " + by_shard[""]->source.str() +
+                                   " used, shard summaries ignored");
             const Summary* whole = by_shard[""];
             by_shard.clear();
             by_shard[""] = whole;
@@ -518,8 +474,7 @@ ResultSet ResultReader::finish() const {
                 c.pairs = 1;
                 for (const Protocol pr : all_protocols()) {
                     const PairDecision& d = p.decision(pr);
-                    c.protocol(pr) =
-                        ProtocolCount{d.known, d.counts() ? 1 : 0, d.known && !d.reliable ? 1 : 0};
+                    c.protocol(pr) = ProtocolCount{d.known, d.counts() ? 1 : 0, d.known && !d.reliable ? 1 : 0};
                 }
                 c.rpc = p.rpc;
                 c.where.add(p.source);
@@ -529,20 +484,17 @@ ResultSet ResultReader::finish() const {
             // last line of `brec wl --json`, the summary.json of a complete run) needs no note.
             if (sit != summaries_.end()) {
                 std::map<std::string, Counts> from_summaries;
-                bool agree = merge_summaries(key, sit->second, from_summaries, false) &&
-                             from_summaries.size() == cats.size();
+                bool agree =
+                    merge_summaries(key, sit->second, from_summaries, false) && from_summaries.size() == cats.size();
                 for (const auto& [name, c] : cats) {
                     const auto f = from_summaries.find(name);
-                    agree =
-                        agree && f != from_summaries.end() && f->second.pairs == c.pairs &&
-                        f->second.protocol(read).known &&
-                        f->second.protocol(read).distinguished == c.protocol(read).distinguished &&
-                        f->second.protocol(read).reliability_failures ==
-                            c.protocol(read).reliability_failures;
+                    agree = agree && f != from_summaries.end() && f->second.pairs == c.pairs &&
+                            f->second.protocol(read).known &&
+                            f->second.protocol(read).distinguished == c.protocol(read).distinguished &&
+                            f->second.protocol(read).reliability_failures == c.protocol(read).reliability_failures;
                 }
                 if (!agree)
-                    rs.notes.push_back(run_name(key) + ": summary object(s) at " +
-                                       sit->second[0].source.str() +
+                    rs.notes.push_back(run_name(key) + ": summary object(s) at " + sit->second[0].source.str() +
                                        (sit->second.size() > 1 ? " and others" : "") +
                                        " disagree with the per-pair records (a partial, resumed or "
                                        "multi-seed run?); the per-pair records are used");
@@ -582,8 +534,7 @@ ResultSet ResultReader::finish() const {
     rs.records = csv_;
     rs.records.insert(rs.records.end(), brec_records.begin(), brec_records.end());
     if (rs.records.empty())
-        throw InvalidArgument("no results found in " + std::to_string(inputs_.size()) +
-                              " input file(s)");
+        throw InvalidArgument("no results found in " + std::to_string(inputs_.size()) + " input file(s)");
     rs.brec = csv_.empty();
     // A (task, model, seed) may occur once.
     std::map<std::tuple<std::string, std::string, std::uint64_t>, const ResultRecord*> seen;
@@ -596,9 +547,8 @@ ResultSet ResultReader::finish() const {
                                   : lines.empty()   ? SourceLine{}
                                                     : SourceLine{lines[0].file, 0};
             throw ParseError(at.file, at.line,
-                             "task '" + r.task + "', model '" + r.model + "', seed " +
-                                 std::to_string(r.seed) + " given twice (also at " +
-                                 it->second->source.str() + ")");
+                             "task '" + r.task + "', model '" + r.model + "', seed " + std::to_string(r.seed) +
+                                 " given twice (also at " + it->second->source.str() + ")");
         }
     }
     // A CSV direction given on any row of a task applies to its rows without one.
@@ -611,8 +561,7 @@ ResultSet ResultReader::finish() const {
     for (const auto& t : official)
         if (brec_tasks.count(t)) rs.tasks.push_back(t);
     for (const auto& r : rs.records)
-        if (std::find(rs.tasks.begin(), rs.tasks.end(), r.task) == rs.tasks.end())
-            rs.tasks.push_back(r.task);
+        if (std::find(rs.tasks.begin(), rs.tasks.end(), r.task) == rs.tasks.end()) rs.tasks.push_back(r.task);
     rs.models = model_order_;
     rs.protocol = read;
     for (const auto& key : run_order_) {

@@ -34,8 +34,7 @@ void Table::add_row(std::vector<Cell> row) {
 
 void Table::add_footnote(const std::string& mark, const std::string& meaning) {
     const auto same = [&](const auto& f) { return f.first == mark; };
-    if (std::none_of(footnotes.begin(), footnotes.end(), same))
-        footnotes.emplace_back(mark, meaning);
+    if (std::none_of(footnotes.begin(), footnotes.end(), same)) footnotes.emplace_back(mark, meaning);
 }
 
 std::string markdown_escape(const std::string& s) {
@@ -134,8 +133,7 @@ std::string latex_table(const Table& t) {
     std::string spec, header;
     for (const auto& c : t.columns) {
         if (c.detail) continue;
-        header += (spec.empty() ? "" : " & ") +
-                  (c.latex_header.empty() ? latex_escape(c.header) : c.latex_header);
+        header += (spec.empty() ? "" : " & ") + (c.latex_header.empty() ? latex_escape(c.header) : c.latex_header);
         spec += c.align == Align::right ? "r" : "l";
     }
     std::string o = "\\begin{tabular}{" + spec + "}\n\\toprule\n" + header + " \\\\\n\\midrule\n";

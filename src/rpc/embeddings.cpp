@@ -34,8 +34,9 @@ Eigen::MatrixXd matrix_of(const NpyNumbers& a, std::size_t first, std::size_t ro
         for (std::size_t j = 0; j < d; ++j) {
             const double v = a.values[(first + i) * d + j];
             if (!std::isfinite(v))
-                throw ParseError(file, 0, what + "row " + std::to_string(i) + ", column " + std::to_string(j) + " is " +
-                                              (std::isnan(v) ? "NaN" : "infinite") + "; embeddings must be finite");
+                throw ParseError(file, 0,
+                                 what + "row " + std::to_string(i) + ", column " + std::to_string(j) + " is " +
+                                     (std::isnan(v) ? "NaN" : "infinite") + "; embeddings must be finite");
             m(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = v;
         }
     return m;
@@ -43,14 +44,16 @@ Eigen::MatrixXd matrix_of(const NpyNumbers& a, std::size_t first, std::size_t ro
 
 void check_dtype(const NpyNumbers& a, const std::string& file) {
     if (a.descr.size() != 3 || a.descr[1] != 'f')
-        throw ParseError(file, 0, "dtype '" + a.descr + "': embeddings must be float32 (or float64); save arr.astype(np.float32)");
+        throw ParseError(
+            file, 0, "dtype '" + a.descr + "': embeddings must be float32 (or float64); save arr.astype(np.float32)");
 }
 
 }  // namespace
 
 ExportManifest read_export_manifest(const std::string& path) {
     const json j = json::parse(read_text_file(path), nullptr, false);
-    if (j.is_discarded() || !j.is_object()) throw ParseError(path, 0, "not a JSON object (expected the manifest.json of brec export)");
+    if (j.is_discarded() || !j.is_object())
+        throw ParseError(path, 0, "not a JSON object (expected the manifest.json of brec export)");
     if (j.value("format", "") != "brec-export")
         throw ParseError(path, 0, "not a brec export manifest (\"format\" is not \"brec-export\")");
     if (!j.contains("version") || !j["version"].is_number_integer() || j["version"].get<int>() != 1)
@@ -97,11 +100,14 @@ std::vector<Eigen::MatrixXd> read_pair_embeddings(const std::string& dir, const 
     const auto check_d = [&](std::size_t got, const std::string& file) {
         if (got == 0) throw ParseError(file, 0, "embeddings have dimension d = 0");
         if (got >= static_cast<std::size_t>(manifest.q))
-            throw ParseError(file, 0, "d = " + std::to_string(got) + " embedding dimensions need more than d relabelings per graph (q = " +
-                                          std::to_string(manifest.q) + "): T² needs q > d; embed in fewer dimensions or export a larger q");
+            throw ParseError(
+                file, 0,
+                "d = " + std::to_string(got) + " embedding dimensions need more than d relabelings per graph (q = " +
+                    std::to_string(manifest.q) + "): T² needs q > d; embed in fewer dimensions or export a larger q");
         if (d != 0 && got != d)
-            throw ParseError(file, 0, "d = " + std::to_string(got) + " but " + d_file + " has d = " + std::to_string(d) +
-                                          ": every pair needs the same embedding dimension");
+            throw ParseError(file, 0,
+                             "d = " + std::to_string(got) + " but " + d_file + " has d = " + std::to_string(d) +
+                                 ": every pair needs the same embedding dimension");
         d = got;
         d_file = file;
     };
@@ -112,23 +118,30 @@ std::vector<Eigen::MatrixXd> read_pair_embeddings(const std::string& dir, const 
         check_dtype(a, single);
         const std::size_t pairs = manifest.pairs.size();
         if (a.shape.size() != 3 || a.shape[0] != pairs || a.shape[1] != rows)
-            throw ParseError(single, 0, "shape " + shape_text(a.shape) + ": expected [pairs = " + std::to_string(pairs) +
-                                            ", 4q = " + std::to_string(rows) + ", d] (pairs in manifest order: traintest rows then reliability rows)");
+            throw ParseError(single, 0,
+                             "shape " + shape_text(a.shape) + ": expected [pairs = " + std::to_string(pairs) +
+                                 ", 4q = " + std::to_string(rows) +
+                                 ", d] (pairs in manifest order: traintest rows then reliability rows)");
         check_d(a.shape[2], single);
         for (std::size_t k = 0; k < pairs; ++k)
-            out.push_back(matrix_of(a, k * rows, rows, d, single, "pair " + std::to_string(manifest.pairs[k].id) + " (index " + std::to_string(k) + "): "));
+            out.push_back(
+                matrix_of(a, k * rows, rows, d, single,
+                          "pair " + std::to_string(manifest.pairs[k].id) + " (index " + std::to_string(k) + "): "));
         return out;
     }
     for (const auto& p : manifest.pairs) {
         const std::string file = join_path(dir, p.embeddings);
         if (!file_exists(file))
-            throw ParseError(file, 0, "missing: pair " + std::to_string(p.id) + " of " + manifest.source +
-                                          " has no embeddings (expected float32 [" + std::to_string(rows) + ", d], or one embeddings.npy for all pairs)");
+            throw ParseError(file, 0,
+                             "missing: pair " + std::to_string(p.id) + " of " + manifest.source +
+                                 " has no embeddings (expected float32 [" + std::to_string(rows) +
+                                 ", d], or one embeddings.npy for all pairs)");
         const NpyNumbers a = read_npy_numbers(file);
         check_dtype(a, file);
         if (a.shape.size() != 2 || a.shape[0] != rows)
-            throw ParseError(file, 0, "shape " + shape_text(a.shape) + ": expected [4q = " + std::to_string(rows) +
-                                          ", d] (2q traintest rows, then 2q reliability rows, as in the pair's graph6 file)");
+            throw ParseError(file, 0,
+                             "shape " + shape_text(a.shape) + ": expected [4q = " + std::to_string(rows) +
+                                 ", d] (2q traintest rows, then 2q reliability rows, as in the pair's graph6 file)");
         check_d(a.shape[1], file);
         out.push_back(matrix_of(a, 0, rows, d, file, ""));
     }
@@ -144,9 +157,11 @@ EvalRunResult judge_embeddings(const std::vector<EmbeddingSource>& sources, cons
     EvalRunResult result;
     for (const auto& src : sources) {
         const auto start = std::chrono::steady_clock::now();
-        const ExportManifest m = read_export_manifest(src.manifest.empty() ? join_path(src.dir, "manifest.json") : src.manifest);
+        const ExportManifest m =
+            read_export_manifest(src.manifest.empty() ? join_path(src.dir, "manifest.json") : src.manifest);
         if (!seeds.insert(m.seed).second)
-            throw InvalidArgument(m.source + ": seed " + std::to_string(m.seed) + " is given twice; each embeddings directory must come from another seed");
+            throw InvalidArgument(m.source + ": seed " + std::to_string(m.seed) +
+                                  " is given twice; each embeddings directory must come from another seed");
         const std::vector<Eigen::MatrixXd> emb = read_pair_embeddings(src.dir, m);
         const Eigen::Index q2 = 2 * m.q, d = emb.front().cols();
         RpcSettings rs;
@@ -157,8 +172,9 @@ EvalRunResult judge_embeddings(const std::vector<EmbeddingSource>& sources, cons
         run.model = opt.model;
         run.dataset = m.dataset;
         run.protocol = opt.protocol;
-        run.settings = {{"model", opt.model}, {"source", "embeddings"}, {"q", m.q}, {"d", d}, {"alpha", opt.alpha},
-                        {"method", "rpc"}, {"noise_floor", opt.relative_noise}};
+        run.settings = {
+            {"model", opt.model}, {"source", "embeddings"},           {"q", m.q}, {"d", d}, {"alpha", opt.alpha},
+            {"method", "rpc"},    {"noise_floor", opt.relative_noise}};
         run.settings_id = settings_hash(run.settings);
         run.runtime = {{"embeddings", src.dir}, {"manifest", m.source}};
         SeedRun seed_run;

@@ -89,14 +89,16 @@ std::string graphs_npz(const std::vector<Graph>& graphs) {
 
 ExportResult export_pair_groups(const PairDataset& dataset, const std::vector<std::size_t>& indices,
                                 const ExportOptions& opt, const std::string& dir, const RunContext& ctx) {
-    if (opt.q < 2) throw InvalidArgument("an export needs at least 2 relabelings per graph (q = " + std::to_string(opt.q) + ")");
+    if (opt.q < 2)
+        throw InvalidArgument("an export needs at least 2 relabelings per graph (q = " + std::to_string(opt.q) + ")");
     if (dir.empty()) throw InvalidArgument("no export directory given");
     const fs::path target = fs::path(dir).lexically_normal();
     std::error_code ec;
     if (fs::exists(target, ec) && !(fs::is_directory(target, ec) && fs::is_empty(target, ec)))
         throw InvalidArgument(dir + " exists and is not an empty directory; choose a new directory or remove it");
     const fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
-    if (!fs::is_directory(parent, ec)) throw IoError("cannot create " + dir + ": " + parent.string() + " is not a directory");
+    if (!fs::is_directory(parent, ec))
+        throw IoError("cannot create " + dir + ": " + parent.string() + " is not a directory");
     const fs::path tmp = parent / (target.filename().string() + ".tmp." + std::to_string(::getpid()));
     fs::remove_all(tmp, ec);
     if (!fs::create_directory(tmp, ec)) throw IoError("cannot create " + tmp.string() + ": " + ec.message());
@@ -142,13 +144,15 @@ ExportResult export_pair_groups(const PairDataset& dataset, const std::vector<st
          {{{"name", "traintest"},
            {"first_row", 0},
            {"rows", 2 * opt.q},
-           {"order", "G_1, H_1, G_2, H_2, ...: rows 2i and 2i+1 are the i-th relabelings of the pair's graphs G and H "
-                     "(row 0 is G and row 1 is H as in the dataset)"}},
+           {"order",
+            "G_1, H_1, G_2, H_2, ...: rows 2i and 2i+1 are the i-th relabelings of the pair's graphs G and H "
+            "(row 0 is G and row 1 is H as in the dataset)"}},
           {{"name", "reliability"},
            {"first_row", 2 * opt.q},
            {"rows", 2 * opt.q},
-           {"order", "2q relabelings of one graph of the pair (reliability_of: G or H), paired consecutively; the "
-                     "first is the graph itself"}}}},
+           {"order",
+            "2q relabelings of one graph of the pair (reliability_of: G or H), paired consecutively; the "
+            "first is the graph itself"}}}},
         {"embeddings",
          "per pair a float32 array [rows_per_pair, d] in row order, saved as the pair's 'embeddings' file, or one "
          "float32 array [pairs, rows_per_pair, d] in the order of 'pairs' saved as embeddings.npy; d < q"},

@@ -39,7 +39,8 @@ int failures(const json& summary, Protocol p) {
 std::size_t best_reliable_seed(const std::vector<SeedRun>& runs, Protocol p) {
     std::size_t best = runs.size();
     for (std::size_t i = 0; i < runs.size(); ++i)
-        if (failures(runs[i].summary, p) == 0 && (best == runs.size() || distinguished(runs[i].summary, p) > distinguished(runs[best].summary, p)))
+        if (failures(runs[i].summary, p) == 0 &&
+            (best == runs.size() || distinguished(runs[i].summary, p) > distinguished(runs[best].summary, p)))
             best = i;
     return best;
 }
@@ -127,13 +128,13 @@ void summarise_seeds(EvalRunResult& result, Protocol protocol) {
         json seeds = json::array();
         for (const auto& r : result.runs) {
             json totals = json::object();
-            for (Protocol p : all_protocols()) totals[protocol_name(p)] = r.summary["protocols"][protocol_name(p)]["total"];
+            for (Protocol p : all_protocols())
+                totals[protocol_name(p)] = r.summary["protocols"][protocol_name(p)]["total"];
             seeds.push_back({{"seed", r.seed}, {"protocols", totals}, {"seconds", r.summary["seconds"]}});
         }
         result.summary["seeds"] = seeds;
-        result.summary["best_reliable_seed"] = result.best_reliable < result.runs.size()
-                                                   ? json(result.runs[result.best_reliable].seed)
-                                                   : json();
+        result.summary["best_reliable_seed"] =
+            result.best_reliable < result.runs.size() ? json(result.runs[result.best_reliable].seed) : json();
         json ms = json::object();
         for (Protocol p : all_protocols()) ms[protocol_name(p)] = multi_seed(result.runs, p);
         result.summary["multi_seed"] = ms;
@@ -151,7 +152,8 @@ std::vector<std::string> baseline_regressions(const json& baseline, const json& 
                                ? baseline["protocols"][name]["categories"]
                                : baseline["categories"];
     if (!old_cats.is_object()) throw ParseError(baseline_name, 0, "protocol '" + name + "' has no 'categories' object");
-    const json& now_cats = summary.contains("protocols") ? summary["protocols"][name]["categories"] : summary["categories"];
+    const json& now_cats =
+        summary.contains("protocols") ? summary["protocols"][name]["categories"] : summary["categories"];
     std::vector<std::string> out;
     for (auto it = old_cats.begin(); it != old_cats.end(); ++it) {
         if (!now_cats.contains(it.key())) continue;
@@ -163,7 +165,8 @@ std::vector<std::string> baseline_regressions(const json& baseline, const json& 
         const int old_d = old["distinguished"].get<int>(), now_d = now["distinguished"].get<int>();
         const int old_f = old["reliability_failures"].get<int>(), now_f = now["reliability_failures"].get<int>();
         if (now_d < old_d)
-            out.push_back(it.key() + ": distinguished " + std::to_string(now_d) + " < " + std::to_string(old_d) + " (" + name + ")");
+            out.push_back(it.key() + ": distinguished " + std::to_string(now_d) + " < " + std::to_string(old_d) + " (" +
+                          name + ")");
         if (now_f > old_f)
             out.push_back(it.key() + ": reliability failures " + std::to_string(now_f) + " > " + std::to_string(old_f) +
                           " (" + name + ")");
@@ -171,7 +174,8 @@ std::vector<std::string> baseline_regressions(const json& baseline, const json& 
     return out;
 }
 
-std::string junit_xml(const std::vector<EvalRecord>& records, const std::string& suite, double seconds, Protocol protocol) {
+std::string junit_xml(const std::vector<EvalRecord>& records, const std::string& suite, double seconds,
+                      Protocol protocol) {
     int failures = 0;
     for (const auto& r : records) failures += r.skipped.empty() && !r.result(protocol).reliable;
     std::ostringstream x;
@@ -180,8 +184,10 @@ std::string junit_xml(const std::vector<EvalRecord>& records, const std::string&
     for (const auto& r : records) {
         const ProtocolResult& h = r.result(protocol);
         x << "  <testcase classname=\"brec." << xml_escape(r.category) << "\" name=\"pair " << r.id
-          << (!r.skipped.empty() ? " skipped" : h.distinguished ? " distinguished" : " not distinguished") << "\" time=\""
-          << r.seconds << "\">";
+          << (!r.skipped.empty() ? " skipped"
+              : h.distinguished  ? " distinguished"
+                                 : " not distinguished")
+          << "\" time=\"" << r.seconds << "\">";
         if (!r.skipped.empty()) {
             x << "<skipped message=\"" << xml_escape(r.skipped) << "\"/>";
         } else if (!h.reliable) {
@@ -208,8 +214,8 @@ std::string evaluation_text(const EvalRunResult& result, const std::string& mode
     for (const auto& run : result.runs) {
         const json& s = run.summary;
         out << "model " << model << ", seed " << run.seed << " (" << pairs << " pairs, " << std::fixed
-            << std::setprecision(1) << s["seconds"].get<double>() << " s); headline protocol: "
-            << s["protocol"].get<std::string>() << "\n\n";
+            << std::setprecision(1) << s["seconds"].get<double>()
+            << " s); headline protocol: " << s["protocol"].get<std::string>() << "\n\n";
         out << std::left << std::setw(26) << "category" << std::right << std::setw(7) << "pairs";
         for (Protocol p : protocols) out << std::setw(16) << protocol_name(p) << std::setw(11) << "rel.fail";
         out << '\n' << std::string(26 + 7 + 27 * protocols.size(), '-') << '\n';
@@ -220,7 +226,8 @@ std::string evaluation_text(const EvalRunResult& result, const std::string& mode
             for (Protocol p : protocols) {
                 const json& c = key.empty() ? s["protocols"][protocol_name(p)][section]
                                             : s["protocols"][protocol_name(p)][section][key];
-                out << std::setw(16) << c["distinguished"].get<int>() << std::setw(11) << c["reliability_failures"].get<int>();
+                out << std::setw(16) << c["distinguished"].get<int>() << std::setw(11)
+                    << c["reliability_failures"].get<int>();
             }
             out << '\n';
         };
@@ -244,7 +251,8 @@ std::string evaluation_text(const EvalRunResult& result, const std::string& mode
             const json& m = result.summary["multi_seed"][protocol_name(p)];
             out << protocol_name(p) << ": BREC rule (every seed reliable on every pair, then the best seed): ";
             if (m["brec_rule"]["valid"].get<bool>())
-                out << m["brec_rule"]["total"]["distinguished"].get<int>() << " (seed " << m["brec_rule"]["seed"] << ")";
+                out << m["brec_rule"]["total"]["distinguished"].get<int>() << " (seed " << m["brec_rule"]["seed"]
+                    << ")";
             else
                 out << "no valid result (some seed failed a reliability check)";
             out << "; best reliable seed: "

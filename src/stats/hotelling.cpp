@@ -10,7 +10,8 @@
 
 namespace brec {
 
-HotellingResult hotelling_t2_paired(const Eigen::MatrixXd& x, const Eigen::MatrixXd& y, T2Form form, double noise_variance) {
+HotellingResult hotelling_t2_paired(const Eigen::MatrixXd& x, const Eigen::MatrixXd& y, T2Form form,
+                                    double noise_variance) {
     if (x.rows() != y.rows() || x.cols() != y.cols())
         throw InvalidArgument("hotelling_t2_paired: X is " + std::to_string(x.rows()) + "x" + std::to_string(x.cols()) +
                               " but Y is " + std::to_string(y.rows()) + "x" + std::to_string(y.cols()));
@@ -53,7 +54,9 @@ HotellingResult hotelling_t2_paired(const Eigen::MatrixXd& x, const Eigen::Matri
 }
 
 double rpc_threshold(int q, int d, double alpha) {
-    if (d < 1 || q <= d) throw InvalidArgument("RPC threshold needs q > d >= 1 (got q = " + std::to_string(q) + ", d = " + std::to_string(d) + ")");
+    if (d < 1 || q <= d)
+        throw InvalidArgument("RPC threshold needs q > d >= 1 (got q = " + std::to_string(q) +
+                              ", d = " + std::to_string(d) + ")");
     if (!(alpha > 0 && alpha < 1)) throw InvalidArgument("alpha must lie in (0, 1)");
     const boost::math::fisher_f_distribution<double> f(d, q - d);
     const double quantile = boost::math::quantile(f, 1.0 - alpha);
@@ -110,7 +113,8 @@ double brec_reference_t2(const Eigen::MatrixXd& x, const Eigen::MatrixXd& y, T2I
 namespace {
 
 void split_rows(const Eigen::MatrixXd& emb, Eigen::MatrixXd& x, Eigen::MatrixXd& y) {
-    if (emb.rows() % 2) throw InvalidArgument("paired embeddings: odd number of rows (" + std::to_string(emb.rows()) + ")");
+    if (emb.rows() % 2)
+        throw InvalidArgument("paired embeddings: odd number of rows (" + std::to_string(emb.rows()) + ")");
     const Eigen::Index q = emb.rows() / 2;
     x.resize(q, emb.cols());
     y.resize(q, emb.cols());
@@ -161,9 +165,9 @@ RpcProtocols rpc_from_embeddings(const Eigen::MatrixXd& test, const Eigen::Matri
     RpcProtocols out;
     out.hotelling = rpc_decide(paired_rows_t2(test, settings.relative_noise),
                                paired_rows_t2(reliability, settings.relative_noise), hotelling_threshold);
-    out.brec_reference = rpc_decide_reference(paired_rows_reference_t2(test, settings.reference_inverse),
-                                              paired_rows_reference_t2(reliability, settings.reference_inverse),
-                                              reference_threshold);
+    out.brec_reference =
+        rpc_decide_reference(paired_rows_reference_t2(test, settings.reference_inverse),
+                             paired_rows_reference_t2(reliability, settings.reference_inverse), reference_threshold);
     return out;
 }
 

@@ -16,8 +16,7 @@ namespace brec {
 namespace {
 
 double mean_of(const std::vector<double>& v) {
-    return v.empty() ? 0.0
-                     : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+    return v.empty() ? 0.0 : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
 }
 
 double sd_of(const std::vector<double>& v) {
@@ -30,8 +29,8 @@ double sd_of(const std::vector<double>& v) {
 
 std::vector<double> differences(const std::vector<double>& x, const std::vector<double>& y) {
     if (x.size() != y.size())
-        throw InvalidArgument("paired test: " + std::to_string(x.size()) + " vs " +
-                              std::to_string(y.size()) + " values");
+        throw InvalidArgument("paired test: " + std::to_string(x.size()) + " vs " + std::to_string(y.size()) +
+                              " values");
     std::vector<double> d(x.size());
     for (std::size_t i = 0; i < x.size(); ++i) d[i] = x[i] - y[i];
     return d;
@@ -74,13 +73,12 @@ Interval t_interval(const std::vector<double>& values, double alpha) {
     r.mean = mean_of(values);
     if (values.size() < 2) return r;
     const boost::math::students_t t(static_cast<double>(values.size() - 1));
-    r.half_width = boost::math::quantile(t, 1.0 - alpha / 2.0) * sd_of(values) /
-                   std::sqrt(static_cast<double>(values.size()));
+    r.half_width =
+        boost::math::quantile(t, 1.0 - alpha / 2.0) * sd_of(values) / std::sqrt(static_cast<double>(values.size()));
     return r;
 }
 
-Interval bootstrap_interval(const std::vector<double>& values, std::uint64_t seed, int resamples,
-                            double alpha) {
+Interval bootstrap_interval(const std::vector<double>& values, std::uint64_t seed, int resamples, double alpha) {
     Interval r;
     r.mean = mean_of(values);
     if (values.size() < 2) return r;
@@ -116,13 +114,11 @@ TestResult paired_t_test(const std::vector<double>& x, const std::vector<double>
     }
     r.statistic = m / (s / std::sqrt(static_cast<double>(d.size())));
     const boost::math::students_t t(static_cast<double>(d.size() - 1));
-    r.p_value =
-        std::min(1.0, 2.0 * boost::math::cdf(boost::math::complement(t, std::abs(r.statistic))));
+    r.p_value = std::min(1.0, 2.0 * boost::math::cdf(boost::math::complement(t, std::abs(r.statistic))));
     return r;
 }
 
-TestResult wilcoxon_signed_rank(const std::vector<double>& x, const std::vector<double>& y,
-                                int exact_limit) {
+TestResult wilcoxon_signed_rank(const std::vector<double>& x, const std::vector<double>& y, int exact_limit) {
     std::vector<double> d;
     for (double v : differences(x, y))
         if (v != 0.0) d.push_back(v);
@@ -170,8 +166,7 @@ TestResult wilcoxon_signed_rank(const std::vector<double>& x, const std::vector<
     const double var = n * (n + 1) * (2 * n + 1) / 24.0 - tie_term(absd) / 48.0;
     const double z = (std::abs(w_plus - mean) - 0.5) / std::sqrt(var);
     const boost::math::normal normal;
-    r.p_value =
-        std::min(1.0, 2.0 * boost::math::cdf(boost::math::complement(normal, std::max(z, 0.0))));
+    r.p_value = std::min(1.0, 2.0 * boost::math::cdf(boost::math::complement(normal, std::max(z, 0.0))));
     return r;
 }
 
@@ -179,8 +174,7 @@ std::vector<double> holm_adjust(const std::vector<double>& p) {
     const std::size_t m = p.size();
     std::vector<std::size_t> idx(m);
     std::iota(idx.begin(), idx.end(), 0);
-    std::stable_sort(idx.begin(), idx.end(),
-                     [&](std::size_t a, std::size_t b) { return p[a] < p[b]; });
+    std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return p[a] < p[b]; });
     std::vector<double> out(m);
     double running = 0.0;
     for (std::size_t r = 0; r < m; ++r) {
@@ -250,8 +244,8 @@ double studentized_range_cdf(double q, int k) {
     };
     // φ(z) < 1e-17 outside [-9, 9]; the bracket [Φ(z) − Φ(z − q)] vanishes there as well for z > 9
     // + q.
-    const double integral = boost::math::quadrature::gauss_kronrod<double, 31>::integrate(
-        integrand, -9.0, 9.0 + q, 8, 1e-11);
+    const double integral =
+        boost::math::quadrature::gauss_kronrod<double, 31>::integrate(integrand, -9.0, 9.0 + q, 8, 1e-11);
     return std::min(1.0, k * integral);
 }
 
@@ -259,8 +253,8 @@ double studentized_range_quantile(double alpha, int k) {
     if (!(alpha > 0 && alpha < 1)) throw InvalidArgument("alpha must lie in (0, 1)");
     auto f = [&](double q) { return studentized_range_cdf(q, k) - (1.0 - alpha); };
     std::uintmax_t iterations = 200;
-    const auto root = boost::math::tools::toms748_solve(
-        f, 1e-3, 20.0, boost::math::tools::eps_tolerance<double>(40), iterations);
+    const auto root =
+        boost::math::tools::toms748_solve(f, 1e-3, 20.0, boost::math::tools::eps_tolerance<double>(40), iterations);
     return (root.first + root.second) / 2.0;
 }
 

@@ -42,8 +42,7 @@ bool histograms_equal(const std::vector<ColorId>& colours, VertexId split, std::
     return std::all_of(diff.begin(), diff.end(), [](std::int64_t d) { return d == 0; });
 }
 
-RefineOutcome refine_union(const LabelledUnion& u, std::vector<ColorId> colours, int max_rounds,
-                           bool compare) {
+RefineOutcome refine_union(const LabelledUnion& u, std::vector<ColorId> colours, int max_rounds, bool compare) {
     RefineOutcome out;
     const VertexId n = u.n;
     // Normalise the initial colours to a dense palette.

@@ -28,10 +28,14 @@ const std::vector<std::string>& level_keys() {
 
 const char* hardness_key(Hardness h) {
     switch (h) {
-        case Hardness::wl1: return "1wl";
-        case Hardness::fwl2: return "2fwl";
-        case Hardness::fwl3: return "3fwl";
-        default: return "beyond";
+        case Hardness::wl1:
+            return "1wl";
+        case Hardness::fwl2:
+            return "2fwl";
+        case Hardness::fwl3:
+            return "3fwl";
+        default:
+            return "beyond";
     }
 }
 
@@ -49,36 +53,38 @@ WlRunResult run_wl(const PairDataset& dataset, const std::vector<std::size_t>& i
         return !opt.reliability || (r.reliability_checked && r.reliability_seed == opt.seed);
     });
     result.resumed = records.loaded();
-    if (records.loaded()) ctx.info("resuming: " + std::to_string(records.loaded()) + " pairs already done in " + opt.out);
+    if (records.loaded())
+        ctx.info("resuming: " + std::to_string(records.loaded()) + " pairs already done in " + opt.out);
 
     const auto start = std::chrono::steady_clock::now();
-    compute_missing_pairs(dataset, indices, 0, opt.jobs, records, "wl " + result.method, ctx, [&](const GraphPairRecord& p) {
-        WlRecord blank;
-        blank.id = p.id;
-        blank.category = p.category;
-        blank.method = result.method;
-        blank.rounds_limit = opt.wl.max_rounds;
-        blank.reliability_checked = opt.reliability;
-        blank.reliability_seed = opt.seed;
-        WlRecord r = blank;
-        try {
-            const WlResult w = compare_pair(p.a, p.b, opt.wl, &ctx);
-            r.distinguished = w.distinguished;
-            r.rounds = w.rounds;
-            r.colours = w.colours;
-            r.seconds = w.seconds;
-            if (opt.reliability) {
-                Rng rng(stream_seed(opt.seed, static_cast<std::uint64_t>(p.id)));
-                const Graph relabelled = permute(p.a, rng.permutation(p.a.n()));
-                r.reliability_failure = compare_pair(p.a, relabelled, opt.wl, &ctx).distinguished;
-            }
-        } catch (const Unsupported& e) {
-            // An expected outcome, not an error: the pair is recorded as not distinguished.
-            r = blank;
-            r.unsupported = e.what();
-        }
-        return to_json(r);
-    });
+    compute_missing_pairs(dataset, indices, 0, opt.jobs, records, "wl " + result.method, ctx,
+                          [&](const GraphPairRecord& p) {
+                              WlRecord blank;
+                              blank.id = p.id;
+                              blank.category = p.category;
+                              blank.method = result.method;
+                              blank.rounds_limit = opt.wl.max_rounds;
+                              blank.reliability_checked = opt.reliability;
+                              blank.reliability_seed = opt.seed;
+                              WlRecord r = blank;
+                              try {
+                                  const WlResult w = compare_pair(p.a, p.b, opt.wl, &ctx);
+                                  r.distinguished = w.distinguished;
+                                  r.rounds = w.rounds;
+                                  r.colours = w.colours;
+                                  r.seconds = w.seconds;
+                                  if (opt.reliability) {
+                                      Rng rng(stream_seed(opt.seed, static_cast<std::uint64_t>(p.id)));
+                                      const Graph relabelled = permute(p.a, rng.permutation(p.a.n()));
+                                      r.reliability_failure = compare_pair(p.a, relabelled, opt.wl, &ctx).distinguished;
+                                  }
+                              } catch (const Unsupported& e) {
+                                  // An expected outcome, not an error: the pair is recorded as not distinguished.
+                                  r = blank;
+                                  r.unsupported = e.what();
+                              }
+                              return to_json(r);
+                          });
     result.seconds = seconds_since(start);
 
     std::vector<PairOutcome> outcomes;
@@ -87,7 +93,8 @@ WlRunResult run_wl(const PairDataset& dataset, const std::vector<std::size_t>& i
         WlRecord r = wl_record_from_json(records.at(0, id), opt.out, 0);
         if (!r.unsupported.empty()) {
             ++result.unsupported;
-            result.notes.push_back("pair " + std::to_string(id) + ": " + r.unsupported + "; counted as not distinguished");
+            result.notes.push_back("pair " + std::to_string(id) + ": " + r.unsupported +
+                                   "; counted as not distinguished");
         }
         result.pair_seconds += r.seconds;
         outcomes.push_back({r.id, r.category, r.distinguished, r.reliability_failure});

@@ -49,8 +49,7 @@ inline std::uint64_t fmix64(std::uint64_t x) {
 
 /// Random value of colour c at position i (independent of the round).
 inline std::uint64_t position_value(std::uint32_t c, int i) {
-    return splitmix64((static_cast<std::uint64_t>(c) << 3) ^ static_cast<std::uint64_t>(i) ^
-                      0x5851f42d4c957f2dULL);
+    return splitmix64((static_cast<std::uint64_t>(c) << 3) ^ static_cast<std::uint64_t>(i) ^ 0x5851f42d4c957f2dULL);
 }
 
 // The loops over w. Folklore: the vector of the k replaced tuples is mixed as one value.
@@ -67,14 +66,13 @@ BREC_WL_KERNEL std::uint64_t sum_mix3(const std::uint64_t* __restrict p1, const 
     return acc;
 }
 // Oblivious: each position's multiset separately (the R_i differ per position).
-BREC_WL_KERNEL std::uint64_t sum_mix_each2(const std::uint64_t* __restrict p1,
-                                           const std::uint64_t* __restrict p2, std::size_t n) {
+BREC_WL_KERNEL std::uint64_t sum_mix_each2(const std::uint64_t* __restrict p1, const std::uint64_t* __restrict p2,
+                                           std::size_t n) {
     std::uint64_t acc = 0;
     for (std::size_t w = 0; w < n; ++w) acc += fmix64(p1[w]) + fmix64(p2[w]);
     return acc;
 }
-BREC_WL_KERNEL std::uint64_t sum_mix_each3(const std::uint64_t* __restrict p1,
-                                           const std::uint64_t* __restrict p2,
+BREC_WL_KERNEL std::uint64_t sum_mix_each3(const std::uint64_t* __restrict p1, const std::uint64_t* __restrict p2,
                                            const std::uint64_t* __restrict p3, std::size_t n) {
     std::uint64_t acc = 0;
     for (std::size_t w = 0; w < n; ++w) acc += fmix64(p1[w]) + fmix64(p2[w]) + fmix64(p3[w]);
@@ -174,9 +172,8 @@ inline void check_cancelled(const RunContext* ctx) {
 }
 
 // One round's H values of one graph, written to hashes[0, s.tuples).
-void compute_hashes(const Side& s, int k, bool folklore, const std::vector<ColorId>& colours,
-                    std::uint64_t* hashes, std::vector<std::uint64_t> (&copies)[3], int threads,
-                    const RunContext* ctx) {
+void compute_hashes(const Side& s, int k, bool folklore, const std::vector<ColorId>& colours, std::uint64_t* hashes,
+                    std::vector<std::uint64_t> (&copies)[3], int threads, const RunContext* ctx) {
     const std::size_t n = s.n;
     const std::size_t N = s.tuples;
     std::fill(hashes, hashes + N, 0);
@@ -245,8 +242,7 @@ void compute_hashes(const Side& s, int k, bool folklore, const std::vector<Color
                     for (std::size_t a = a0; a < a1; ++a) {
                         const std::uint64_t* p2 = copies[1].data() + a * nn + c * n;
                         const std::uint64_t* p3 = copies[2].data() + a * nn + b * n;
-                        hashes[a * nn + b * n + c] =
-                            folklore ? sum_mix3(p1, p2, p3, n) : sum_mix_each3(p1, p2, p3, n);
+                        hashes[a * nn + b * n + c] = folklore ? sum_mix3(p1, p2, p3, n) : sum_mix_each3(p1, p2, p3, n);
                     }
                 }
         }
@@ -255,21 +251,20 @@ void compute_hashes(const Side& s, int k, bool folklore, const std::vector<Color
 
 }  // namespace
 
-WlResult run_tuple_wl(const Graph& g, const Graph& h, int k, bool folklore, int max_rounds,
-                      bool use_labels, int threads, const RunContext* ctx) {
+WlResult run_tuple_wl(const Graph& g, const Graph& h, int k, bool folklore, int max_rounds, bool use_labels,
+                      int threads, const RunContext* ctx) {
     const auto start = std::chrono::steady_clock::now();
     if (k < 1 || k > 3)
-        throw InvalidArgument(std::string(folklore ? "k-FWL" : "k-WL") + " supports k = " +
-                              (folklore ? "1, 2, 3" : "2, 3") + ", got k = " + std::to_string(k));
+        throw InvalidArgument(std::string(folklore ? "k-FWL" : "k-WL") +
+                              " supports k = " + (folklore ? "1, 2, 3" : "2, 3") + ", got k = " + std::to_string(k));
     if (!folklore && k < 2) throw InvalidArgument("k-WL needs k >= 2 (use 1wl for colour refinement)");
     const std::size_t max_n = std::max(g.n(), h.n());
     const std::size_t tuples = power(max_n, k);
     // Peak memory: about 28 + 8k bytes per tuple of one graph (colours of both graphs, a copy of
     // one side, hashes of both, k R-value copies), e.g. 0.4 GB for 3-FWL at n = 198.
     if (tuples > (std::size_t{1} << 28))
-        throw ResourceLimit(std::to_string(k) + (folklore ? "-FWL" : "-WL") + " on " +
-                            std::to_string(max_n) + " vertices needs " + std::to_string(tuples) +
-                            " tuples per graph; the limit is 2^28");
+        throw ResourceLimit(std::to_string(k) + (folklore ? "-FWL" : "-WL") + " on " + std::to_string(max_n) +
+                            " vertices needs " + std::to_string(tuples) + " tuples per graph; the limit is 2^28");
     WlResult result;
     Side sides[2] = {{&g, g.n(), power(g.n(), k), {}}, {&h, h.n(), power(h.n(), k), {}}};
     if (sides[0].tuples != sides[1].tuples) {
@@ -320,7 +315,8 @@ WlResult run_tuple_wl(const Graph& g, const Graph& h, int k, bool folklore, int 
         std::vector<ColorId> own;
         Relabeler relabeler;
         // A round of 3-FWL on n = 198 takes seconds: each one is a progress step.
-        const std::string task = std::to_string(k) + (folklore ? "-FWL" : "-WL") + " (n = " + std::to_string(max_n) + ") round";
+        const std::string task =
+            std::to_string(k) + (folklore ? "-FWL" : "-WL") + " (n = " + std::to_string(max_n) + ") round";
         while (max_rounds < 0 || result.rounds < max_rounds) {
             if (ctx) ctx->progress(task, static_cast<std::size_t>(result.rounds) + 1, 0);
             for (int side = 0; side < 2; ++side) {

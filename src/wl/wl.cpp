@@ -212,8 +212,8 @@ WlResult run_ego_wl(const Graph& g, const Graph& h, const WlOptions& opt) {
 
 WlResult run_marking_wl(const Graph& g, const Graph& h, const WlOptions& opt) {
     // Plain 1-WL first.
-    WlResult plain = from_outcome(detail::refine_union(detail::make_union(g, h),
-                                                       label_colours(g, h, opt.use_node_labels), opt.max_rounds));
+    WlResult plain = from_outcome(
+        detail::refine_union(detail::make_union(g, h), label_colours(g, h, opt.use_node_labels), opt.max_rounds));
     if (plain.distinguished || g.n() != h.n()) {
         plain.distinguished = true;
         return plain;
@@ -239,8 +239,7 @@ WlResult run_marking_wl(const Graph& g, const Graph& h, const WlOptions& opt) {
             }
         }
     }
-    detail::RefineOutcome o =
-        detail::refine_union(u, detail::dense_rank(initial), opt.max_rounds, /*compare=*/false);
+    detail::RefineOutcome o = detail::refine_union(u, detail::dense_rank(initial), opt.max_rounds, /*compare=*/false);
     std::vector<std::vector<ColorId>> invariants[2];
     for (int side = 0; side < 2; ++side)
         for (VertexId copy = 0; copy < n; ++copy) {
@@ -291,15 +290,24 @@ WlMethod WlMethod::parse(const std::string& raw) {
 
 std::string WlMethod::name() const {
     switch (kind) {
-        case WlKind::wl1: return "1wl";
-        case WlKind::kwl: return std::to_string(k) + "wl";
-        case WlKind::kfwl: return std::to_string(k) + "fwl";
-        case WlKind::spd: return "spd";
-        case WlKind::gd: return "gd";
-        case WlKind::s3: return "s3";
-        case WlKind::s4: return "s4";
-        case WlKind::nk: return "n:" + std::to_string(k) + (mark_root ? "+root" : "");
-        case WlKind::m1: return "m1";
+        case WlKind::wl1:
+            return "1wl";
+        case WlKind::kwl:
+            return std::to_string(k) + "wl";
+        case WlKind::kfwl:
+            return std::to_string(k) + "fwl";
+        case WlKind::spd:
+            return "spd";
+        case WlKind::gd:
+            return "gd";
+        case WlKind::s3:
+            return "s3";
+        case WlKind::s4:
+            return "s4";
+        case WlKind::nk:
+            return "n:" + std::to_string(k) + (mark_root ? "+root" : "");
+        case WlKind::m1:
+            return "m1";
     }
     return "?";
 }
@@ -309,8 +317,8 @@ WlResult compare_pair(const Graph& g, const Graph& h, const WlOptions& opt, cons
     WlResult r;
     switch (opt.method.kind) {
         case WlKind::wl1:
-            r = from_outcome(detail::refine_union(detail::make_union(g, h),
-                                                  label_colours(g, h, opt.use_node_labels), opt.max_rounds));
+            r = from_outcome(detail::refine_union(detail::make_union(g, h), label_colours(g, h, opt.use_node_labels),
+                                                  opt.max_rounds));
             break;
         case WlKind::kwl:
             r = detail::run_tuple_wl(g, h, opt.method.k, false, opt.max_rounds, opt.use_node_labels, opt.threads, ctx);
@@ -318,15 +326,25 @@ WlResult compare_pair(const Graph& g, const Graph& h, const WlOptions& opt, cons
         case WlKind::kfwl:
             r = detail::run_tuple_wl(g, h, opt.method.k, true, opt.max_rounds, opt.use_node_labels, opt.threads, ctx);
             break;
-        case WlKind::spd: r = run_distance_wl(g, h, opt, false); break;
-        case WlKind::gd: r = run_distance_wl(g, h, opt, true); break;
-        case WlKind::s3: r = run_pattern_wl(g, h, opt, 3); break;
-        case WlKind::s4: r = run_pattern_wl(g, h, opt, 4); break;
+        case WlKind::spd:
+            r = run_distance_wl(g, h, opt, false);
+            break;
+        case WlKind::gd:
+            r = run_distance_wl(g, h, opt, true);
+            break;
+        case WlKind::s3:
+            r = run_pattern_wl(g, h, opt, 3);
+            break;
+        case WlKind::s4:
+            r = run_pattern_wl(g, h, opt, 4);
+            break;
         case WlKind::nk:
             if (opt.method.k < 1) throw InvalidArgument("n:K needs K >= 1");
             r = run_ego_wl(g, h, opt);
             break;
-        case WlKind::m1: r = run_marking_wl(g, h, opt); break;
+        case WlKind::m1:
+            r = run_marking_wl(g, h, opt);
+            break;
     }
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return r;
@@ -339,8 +357,8 @@ std::vector<ColorId> refine_1wl(const Graph& g, const std::vector<ColorId>& init
         colours.resize(g.n());
         for (VertexId v = 0; v < g.n(); ++v) colours[v] = static_cast<ColorId>(g.node_label(v));
     } else if (colours.size() != g.n()) {
-        throw InvalidArgument("refine_1wl: initial colouring has " + std::to_string(colours.size()) +
-                              " entries for " + std::to_string(g.n()) + " vertices");
+        throw InvalidArgument("refine_1wl: initial colouring has " + std::to_string(colours.size()) + " entries for " +
+                              std::to_string(g.n()) + " vertices");
     }
     auto o = detail::refine_union(u, colours, -1, /*compare=*/false);
     if (rounds) *rounds = o.rounds;
@@ -374,10 +392,14 @@ HardnessResult certify_hardness(const Graph& g, const Graph& h, int max_fwl, int
 
 std::string hardness_name(Hardness h) {
     switch (h) {
-        case Hardness::wl1: return "1-WL";
-        case Hardness::fwl2: return "3-WL (2-FWL)";
-        case Hardness::fwl3: return "4-WL (3-FWL)";
-        case Hardness::beyond: return "beyond 4-WL";
+        case Hardness::wl1:
+            return "1-WL";
+        case Hardness::fwl2:
+            return "3-WL (2-FWL)";
+        case Hardness::fwl3:
+            return "4-WL (3-FWL)";
+        case Hardness::beyond:
+            return "beyond 4-WL";
     }
     return "?";
 }

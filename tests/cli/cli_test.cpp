@@ -107,11 +107,13 @@ TEST(Cli, InfoReportsTheShippedBrecDataset) {
     EXPECT_EQ(c["four_vertex_condition"]["nodes"], nlohmann::json::array({63, 63}));
     EXPECT_EQ(c["four_vertex_condition"]["parameters"]["srg(63,30,13,15) 4vtx(30,45)"], 20);
     // Node ranges and id ranges of all seven categories (checked against networkx).
-    const std::pair<const char*, std::array<int, 4>> expected[] = {
-        {"basic", {10, 10, 0, 59}},           {"regular", {7, 10, 60, 109}},
-        {"strongly_regular", {16, 35, 110, 159}}, {"extension", {10, 19, 160, 259}},
-        {"cfi", {18, 198, 260, 359}},          {"four_vertex_condition", {63, 63, 360, 379}},
-        {"distance_regular", {30, 63, 380, 399}}};
+    const std::pair<const char*, std::array<int, 4>> expected[] = {{"basic", {10, 10, 0, 59}},
+                                                                   {"regular", {7, 10, 60, 109}},
+                                                                   {"strongly_regular", {16, 35, 110, 159}},
+                                                                   {"extension", {10, 19, 160, 259}},
+                                                                   {"cfi", {18, 198, 260, 359}},
+                                                                   {"four_vertex_condition", {63, 63, 360, 379}},
+                                                                   {"distance_regular", {30, 63, 380, 399}}};
     for (const auto& [name, v] : expected) {
         EXPECT_EQ(c[name]["nodes"], nlohmann::json::array({v[0], v[1]})) << name;
         EXPECT_EQ(c[name]["ids"], nlohmann::json::array({v[2], v[3]})) << name;
@@ -207,8 +209,9 @@ TEST(Cli, ConvertRoundTripsAndWritesNoPartialOutput) {
     expect_one_line_error(brec("convert " + bad + " --to pairs --out " + out), bad + ":2:");
     EXPECT_FALSE(brec::file_exists(out));
     const std::string tu_bad = temp_path("tu_bad");
-    std::system(("mkdir -p " + tu_bad + " && printf '1, 2, 3\\n' > " + tu_bad + "/Q_A.txt && printf '1\\n1\\n' > " + tu_bad +
-                 "/Q_graph_indicator.txt").c_str());
+    std::system(("mkdir -p " + tu_bad + " && printf '1, 2, 3\\n' > " + tu_bad + "/Q_A.txt && printf '1\\n1\\n' > " +
+                 tu_bad + "/Q_graph_indicator.txt")
+                    .c_str());
     expect_one_line_error(brec("convert " + tu_bad + " --to graph6 --out " + out), "Q_A.txt:1: expected 2 columns");
     std::system(("printf '1, 5\\n' > " + tu_bad + "/Q_A.txt").c_str());
     expect_one_line_error(brec("convert " + tu_bad + " --to graph6 --out " + out), "node id 5 out of range");

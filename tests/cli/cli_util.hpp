@@ -1,6 +1,7 @@
 #pragma once
 // Helpers shared by the CLI test files: run the built `brec` binary (BREC_BINARY) with a command
-// line, capture exit code, stdout and stderr, and check the one-line error contract: bad input exits 2 with one line naming the file, line and problem.
+// line, capture exit code, stdout and stderr, and check the one-line error contract: bad input exits 2 with one line
+// naming the file, line and problem.
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>

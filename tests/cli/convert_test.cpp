@@ -33,8 +33,8 @@ const std::string kBrec = kSrc + "/datasets/brec/brec_v3_pairs.tsv";
 TEST(CliConvert, HelpDocumentsFormatsFlagsAndAnExample) {
     const Result r = brec("convert --help");
     EXPECT_EQ(r.code, 0);
-    for (const char* s : {"graph6", "sparse6", "edgelist", "pairs", "tu", "json", "npy", "--relabelings",
-                          "--one-based", "--loops", "--duplicates", "--tu-name", "--json", "Example: brec convert"})
+    for (const char* s : {"graph6", "sparse6", "edgelist", "pairs", "tu", "json", "npy", "--relabelings", "--one-based",
+                          "--loops", "--duplicates", "--tu-name", "--json", "Example: brec convert"})
         EXPECT_NE(r.out.find(s), std::string::npos) << s;
     expect_one_line_error(brec("convert " + kBrec + " --out x.g6"), "--to is required");
     EXPECT_EQ(brec("convert " + kBrec + " --to xml --out x").code, 2);
@@ -58,7 +58,8 @@ TEST(CliConvert, OfficialPairsRoundTripThroughEveryFormat) {
         EXPECT_EQ(s["pairs"], 400);
         EXPECT_EQ(s["nodes"], nlohmann::json::array({7, 198}));
         const std::string back = dir + "/back_" + to + ".tsv";
-        const Result b = brec("convert " + mid + " --to pairs --out " + back + (to == "edgelist" ? " --from edgelist" : ""));
+        const Result b =
+            brec("convert " + mid + " --to pairs --out " + back + (to == "edgelist" ? " --from edgelist" : ""));
         ASSERT_EQ(b.code, 0) << to << ": " << b.err;
         const auto got = brec::read_collection(back, brec::GraphFormat::pairs);
         EXPECT_EQ(got.graphs, want.graphs) << to;
@@ -71,8 +72,8 @@ TEST(CliConvert, OfficialPairsRoundTripThroughEveryFormat) {
 TEST(CliConvert, ReadsTheBrecAuthorsNpyFiles) {
     const std::string npy = kSrc + "/tests/data/npy/";
     const std::string out = temp_path("from_npy.tsv");
-    const Result r = brec("convert " + npy + "relabelled_R4.npy --relabelings 4 --npy-category basic --to pairs --out " +
-                          out + " --json");
+    const Result r = brec("convert " + npy +
+                          "relabelled_R4.npy --relabelings 4 --npy-category basic --to pairs --out " + out + " --json");
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_EQ(last_json_line(r.out)["pairs"], 3);
     const auto got = brec::read_pair_file(out);
@@ -86,20 +87,24 @@ TEST(CliConvert, ReadsTheBrecAuthorsNpyFiles) {
     const Result rows = brec("convert " + npy + "pairs_rows_S_v1.npy --npy-first-id 60 --to pairs --out " + out);
     ASSERT_EQ(rows.code, 0) << rows.err;
     EXPECT_EQ(brec::read_pair_file(out).pairs[2].id, 62);
-    expect_one_line_error(brec("convert " + npy + "objects.npy --to pairs --out " + temp_path("never.tsv")), "astype(str)");
-    expect_one_line_error(brec("convert " + npy + "relabelled_R4.npy --relabelings 3 --to pairs --out " + temp_path("never.tsv")),
-                          "check --relabelings");
+    expect_one_line_error(brec("convert " + npy + "objects.npy --to pairs --out " + temp_path("never.tsv")),
+                          "astype(str)");
+    expect_one_line_error(
+        brec("convert " + npy + "relabelled_R4.npy --relabelings 3 --to pairs --out " + temp_path("never.tsv")),
+        "check --relabelings");
     EXPECT_FALSE(brec::file_exists(temp_path("never.tsv")));
 }
 
 TEST(CliConvert, EdgeListOptionsAndWarnings) {
     const std::string el = write_file("dups.el", "# 1-based\n1 2\n2 1\n2 3\n3 3\n");
     const std::string out = temp_path("dups.g6");
-    expect_one_line_error(brec("convert " + el + " --one-based --to graph6 --out " + out), el + ":5: self-loop at vertex 3");
+    expect_one_line_error(brec("convert " + el + " --one-based --to graph6 --out " + out),
+                          el + ":5: self-loop at vertex 3");
     expect_one_line_error(brec("convert " + el + " --one-based --loops drop --to graph6 --out " + out),
                           el + ":3: duplicate edge {1,2} (first listed on line 2)");
     EXPECT_FALSE(brec::file_exists(out));
-    const Result ok = brec("convert " + el + " --one-based --duplicates drop --loops drop --to graph6 --out " + out + " --json");
+    const Result ok =
+        brec("convert " + el + " --one-based --duplicates drop --loops drop --to graph6 --out " + out + " --json");
     ASSERT_EQ(ok.code, 0) << ok.err;
     const auto s = last_json_line(ok.out);
     EXPECT_EQ(s["duplicate_edges_dropped"], 1);
@@ -107,7 +112,8 @@ TEST(CliConvert, EdgeListOptionsAndWarnings) {
     EXPECT_NE(ok.err.find("dropped 1 self-loops and 1 duplicate edges"), std::string::npos) << ok.err;
     EXPECT_EQ(brec::read_text_file(out), "Bg\n");  // the path 0-1-2
     // --quiet silences warnings; the table output names the conversion.
-    const Result q = brec("convert " + el + " --one-based --duplicates drop --loops drop --to sparse6 --out " + out + " -q");
+    const Result q =
+        brec("convert " + el + " --one-based --duplicates drop --loops drop --to sparse6 --out " + out + " -q");
     EXPECT_EQ(q.code, 0);
     EXPECT_TRUE(q.err.empty()) << q.err;
     EXPECT_NE(q.out.find("converted 1 graphs from edgelist"), std::string::npos) << q.out;
@@ -124,7 +130,8 @@ TEST(CliConvert, MultiColumnTuLabelsSurviveTuAndJsonRoundTrips) {
     std::ofstream(tu + "/MC_node_labels.txt") << "0,2\n1 0\n0, 3\n1, 0\n";
     std::ofstream(tu + "/MC_edge_labels.txt") << edge_rows;
     // TU -> JSON -> TU and TU -> TU keep every column.
-    const std::string json = temp_path("multicol.json"), back = temp_path("multicol_back"), copy = temp_path("multicol_copy");
+    const std::string json = temp_path("multicol.json"), back = temp_path("multicol_back"),
+                      copy = temp_path("multicol_copy");
     std::system(("rm -rf '" + back + "' '" + copy + "'").c_str());
     ASSERT_EQ(brec("convert " + tu + " --to json --out " + json).code, 0);
     EXPECT_EQ(nlohmann::json::parse(brec::read_text_file(json))["node_label_rows"],
@@ -188,8 +195,9 @@ TEST(CliConvert, MalformedInputsExitTwoWithOneLineAndNoOutput) {
     expect_one_line_error(brec("convert " + tu + " --to json --out " + out),
                           "Q_graph_labels.txt:1: graph label '6.66667e+24' is not an integer");
     std::ofstream(tu + "/Q_graph_labels.txt") << "99999999999999999999\n";
-    expect_one_line_error(brec("convert " + tu + " --to json --out " + out), "Q_graph_labels.txt:1: graph label "
-                                                                             "'99999999999999999999' is out of range");
+    expect_one_line_error(brec("convert " + tu + " --to json --out " + out),
+                          "Q_graph_labels.txt:1: graph label "
+                          "'99999999999999999999' is out of range");
     EXPECT_FALSE(brec::file_exists(out));
     std::remove((tu + "/Q_graph_labels.txt").c_str());
     std::ofstream(tu + "/Q_A.txt") << "1, 2\n2, 9\n";
@@ -205,7 +213,8 @@ TEST(CliConvert, MalformedInputsExitTwoWithOneLineAndNoOutput) {
     expect_one_line_error(brec("convert " + write_file("odd.g6", "C~\nC~\nC~\n") + " --to pairs --out " + out),
                           "even number of graphs");
     // An unwritable output: exit 2, nothing left.
-    expect_one_line_error(brec("convert " + kBrec + " --to graph6 --out /no/such/dir/out.g6"), "cannot write /no/such/dir/out.g6");
+    expect_one_line_error(brec("convert " + kBrec + " --to graph6 --out /no/such/dir/out.g6"),
+                          "cannot write /no/such/dir/out.g6");
 }
 
 }  // namespace

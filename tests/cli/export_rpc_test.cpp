@@ -34,8 +34,7 @@ void write_embeddings(const std::string& dir, int d, double shift) {
     for (const auto& p : m["pairs"]) {
         std::vector<float> v;
         for (std::size_t i = 0; i < rows; ++i)
-            for (int j = 0; j < d; ++j)
-                v.push_back(static_cast<float>(1 + j + (i < q2 && i % 2 ? shift : 0.0)));
+            for (int j = 0; j < d; ++j) v.push_back(static_cast<float>(1 + j + (i < q2 && i % 2 ? shift : 0.0)));
         brec::write_text_file_atomic(dir + "/" + p["embeddings"].get<std::string>(),
                                      brec::format_npy_float32(v, {rows, static_cast<std::size_t>(d)}));
     }
@@ -93,7 +92,8 @@ TEST(RpcCli, JudgesEmbeddingsIntoEvalRecordsThatReportReads) {
     ASSERT_EQ(e.code, 0) << e.err;
     const auto es = last_json_line(e.out);
     for (auto it = es.begin(); it != es.end(); ++it) EXPECT_TRUE(s.contains(it.key())) << "summary lacks " << it.key();
-    for (auto it = s.begin(); it != s.end(); ++it) EXPECT_TRUE(es.contains(it.key())) << "summary has extra " << it.key();
+    for (auto it = s.begin(); it != s.end(); ++it)
+        EXPECT_TRUE(es.contains(it.key())) << "summary has extra " << it.key();
     const auto er = nlohmann::json::parse(brec::split_lines(e.out).front());
     for (auto it = er.begin(); it != er.end(); ++it)  // no "bound": embeddings have no proven bound
         EXPECT_TRUE(rec.contains(it.key()) || it.key() == "bound") << "record lacks " << it.key();

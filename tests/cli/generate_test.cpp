@@ -44,34 +44,30 @@ bool has_outputs(const std::string& dir) {
 TEST(CliGenerate, HelpOfGenerateAndShowEndsWithAnExample) {
     const Result g = brec("generate --help");
     EXPECT_EQ(g.code, 0);
-    for (const char* s : {"--out", "--seed", "--category", "--pairs", "--jobs", "--cfi-fwl3-max",
-                          "Example: brec generate"})
+    for (const char* s :
+         {"--out", "--seed", "--category", "--pairs", "--jobs", "--cfi-fwl3-max", "Example: brec generate"})
         EXPECT_NE(g.out.find(s), std::string::npos) << s;
     const Result s = brec("show --help");
     EXPECT_EQ(s.code, 0);
-    for (const char* t : {"--svg", "--dataset", "Example: brec show"})
-        EXPECT_NE(s.out.find(t), std::string::npos) << t;
+    for (const char* t : {"--svg", "--dataset", "Example: brec show"}) EXPECT_NE(s.out.find(t), std::string::npos) << t;
 }
 
 TEST(CliGenerate, SameSeedGivesByteIdenticalFilesForAnyJobs) {
     const std::string d1 = fresh_dir("gen1"), d2 = fresh_dir("gen2"), d3 = fresh_dir("gen3");
     const Result r1 =
-        brec("generate --out " + d1 +
-             " --seed 4 --category regular,cfi --pairs 12 --cfi-fwl3-max 40 --jobs 1 --quiet");
+        brec("generate --out " + d1 + " --seed 4 --category regular,cfi --pairs 12 --cfi-fwl3-max 40 --jobs 1 --quiet");
     ASSERT_EQ(r1.code, 0) << r1.err;
     EXPECT_EQ(r1.err, "") << "--quiet must silence progress and info lines";
     EXPECT_NE(r1.out.find("12 pairs written to"), std::string::npos) << r1.out;
     const Result r2 =
-        brec("generate --out " + d2 +
-             " --seed 4 --category regular,cfi --pairs 12 --cfi-fwl3-max 40 --jobs 2 -q");
+        brec("generate --out " + d2 + " --seed 4 --category regular,cfi --pairs 12 --cfi-fwl3-max 40 --jobs 2 -q");
     ASSERT_EQ(r2.code, 0) << r2.err;
     for (const char* f : {"/pairs.tsv", "/meta.json"}) {
         const std::string a = brec::read_text_file(d1 + f), b = brec::read_text_file(d2 + f);
         EXPECT_FALSE(a.empty());
         EXPECT_EQ(a, b) << f;
     }
-    const Result r3 = brec("generate --out " + d3 +
-                           " --seed 5 --category regular,cfi --pairs 12 --cfi-fwl3-max 40 -q");
+    const Result r3 = brec("generate --out " + d3 + " --seed 5 --category regular,cfi --pairs 12 --cfi-fwl3-max 40 -q");
     ASSERT_EQ(r3.code, 0) << r3.err;
     EXPECT_NE(brec::read_text_file(d1 + "/pairs.tsv"), brec::read_text_file(d3 + "/pairs.tsv"));
     // Without --quiet the progress goes to stderr, never to stdout.
@@ -84,8 +80,7 @@ TEST(CliGenerate, SameSeedGivesByteIdenticalFilesForAnyJobs) {
 
 TEST(CliGenerate, OutputReadsBackWithInfoAndWl) {
     const std::string d = fresh_dir("readback");
-    const Result g = brec("generate --out " + d +
-                          " --seed 1 --category regular,distance_regular --pairs 6 -q --json");
+    const Result g = brec("generate --out " + d + " --seed 1 --category regular,distance_regular --pairs 6 -q --json");
     ASSERT_EQ(g.code, 0) << g.err;
     const auto s = last_json_line(g.out);
     EXPECT_EQ(s["command"], "generate");
@@ -94,8 +89,7 @@ TEST(CliGenerate, OutputReadsBackWithInfoAndWl) {
     ASSERT_EQ(info.code, 0) << info.err;
     const auto j = last_json_line(info.out);
     EXPECT_EQ(j["pairs"], 6);
-    EXPECT_EQ(j["categories"]["regular"]["pairs"].get<int>() +
-                  j["categories"]["distance_regular"]["pairs"].get<int>(),
+    EXPECT_EQ(j["categories"]["regular"]["pairs"].get<int>() + j["categories"]["distance_regular"]["pairs"].get<int>(),
               6);
     EXPECT_TRUE(j["isomorphic_pairs"].empty());
     EXPECT_TRUE(j["repeated_graphs"].empty());
@@ -113,22 +107,17 @@ TEST(CliGenerate, BadArgumentsExitTwoWithOneLineAndNoFiles) {
     const std::string d = fresh_dir("bad");
     expect_one_line_error(brec("generate --out " + d + " --pairs -1"),
                           "--pairs: must be a whole number >= 1, got '-1'");
-    expect_one_line_error(brec("generate --out " + d + " --pairs 0"),
-                          "--pairs: must be a whole number >= 1, got '0'");
-    expect_one_line_error(brec("generate --out " + d + " --category frobnicate"),
-                          "unknown category 'frobnicate'");
+    expect_one_line_error(brec("generate --out " + d + " --pairs 0"), "--pairs: must be a whole number >= 1, got '0'");
+    expect_one_line_error(brec("generate --out " + d + " --category frobnicate"), "unknown category 'frobnicate'");
     expect_one_line_error(brec("generate --out " + d + " --jobs 0"), "--jobs");
     expect_one_line_error(brec("generate --seed 1"), "--out");
     EXPECT_FALSE(fs::exists(d)) << "bad arguments must not create the output directory";
     // A file where the directory should be, a directory below a file, a place nobody may write.
     const std::string file = write_file("plain_file", "x\n");
-    expect_one_line_error(brec("generate --out " + file + " --category regular --pairs 1"),
-                          "not a directory");
-    expect_one_line_error(brec("generate --out " + file + "/sub --category regular --pairs 1"),
+    expect_one_line_error(brec("generate --out " + file + " --category regular --pairs 1"), "not a directory");
+    expect_one_line_error(brec("generate --out " + file + "/sub --category regular --pairs 1"), "cannot create");
+    expect_one_line_error(brec("generate --out /proc/brec_generate_test --category regular --pairs 1"),
                           "cannot create");
-    expect_one_line_error(
-        brec("generate --out /proc/brec_generate_test --category regular --pairs 1"),
-        "cannot create");
     EXPECT_EQ(brec::read_text_file(file), "x\n");
     // A category that cannot supply the count: the message says how many exist; nothing is left.
     const Result many = brec("generate --out " + d + " --category regular --pairs 1000 -q");
@@ -154,20 +143,14 @@ TEST(CliShow, DrawsBothGraphsOfAPair) {
         EXPECT_EQ(occurrences(text, "<circle "), rec->a.n() + rec->b.n()) << id;
         EXPECT_EQ(occurrences(text, "<line "), rec->a.m() + rec->b.m()) << id;
         EXPECT_EQ(occurrences(text, "<"), occurrences(text, ">"));
-        EXPECT_NE(r.out.find("pair " + std::to_string(id) + " (" + rec->category + ")"),
-                  std::string::npos)
-            << r.out;
-        EXPECT_NE(text.find("pair " + std::to_string(id) + " (" + rec->category + ")"),
-                  std::string::npos);
+        EXPECT_NE(r.out.find("pair " + std::to_string(id) + " (" + rec->category + ")"), std::string::npos) << r.out;
+        EXPECT_NE(text.find("pair " + std::to_string(id) + " (" + rec->category + ")"), std::string::npos);
     }
 }
 
 TEST(CliShow, CaptionUsesGeneratedMetadata) {
     const std::string d = fresh_dir("showmeta");
-    ASSERT_EQ(
-        brec("generate --out " + d + " --seed 2 --category cfi --pairs 2 --cfi-fwl3-max 40 -q")
-            .code,
-        0);
+    ASSERT_EQ(brec("generate --out " + d + " --seed 2 --category cfi --pairs 2 --cfi-fwl3-max 40 -q").code, 0);
     const std::string svg = temp_path("cfi.svg");
     const Result r = brec("show 0 --dataset " + d + "/pairs.tsv --svg " + svg);
     ASSERT_EQ(r.code, 0) << r.err;

@@ -76,7 +76,8 @@ std::map<int, std::string> levels_by_id(const std::vector<nlohmann::json>& recor
     for (const auto& j : records) {
         if (!j.contains("id")) continue;
         std::string steps;
-        for (const auto& s : j["steps"]) steps += std::to_string(s["rounds"].get<int>()) + (s["distinguished"] ? "d " : " ");
+        for (const auto& s : j["steps"])
+            steps += std::to_string(s["rounds"].get<int>()) + (s["distinguished"] ? "d " : " ");
         out[j["id"].get<int>()] = j["level"].get<std::string>() + " " + steps;
     }
     return out;
@@ -110,8 +111,8 @@ TEST(Interrupt, SigintKeepsWholeRecordsAndResumeCompletesTheRun) {
     EXPECT_EQ(message, "brec: interrupted; " + std::to_string(kept.size()) + " results kept in " + out +
                            ", rerun with --resume\n");
 
-    const clitest::Result resumed = clitest::brec(std::string("certify --quiet --json --resume --pairs ") + kPairs +
-                                                  " --out " + out);
+    const clitest::Result resumed =
+        clitest::brec(std::string("certify --quiet --json --resume --pairs ") + kPairs + " --out " + out);
     ASSERT_EQ(resumed.code, 0) << resumed.err;
     const auto all = whole_records(out);
     EXPECT_EQ(all.size(), 4u) << "each pair once";
@@ -152,9 +153,9 @@ TEST(Interrupt, EvalKeepsWholeRecordsAndResumeGivesTheUninterruptedRecords) {
     const std::string fresh_out = temp_path("eval_fresh.jsonl");
     std::remove(out.c_str());
     std::remove(fresh_out.c_str());
-    Running run({"eval", "--model", "gin", "--pairs", "0-29", "--jobs", "2", "--loss-threshold", "0",
-                 "--quiet", "--out", out},
-                err);
+    Running run(
+        {"eval", "--model", "gin", "--pairs", "0-29", "--jobs", "2", "--loss-threshold", "0", "--quiet", "--out", out},
+        err);
     wait_for_lines(out, 2, 20.0);
     run.signal(SIGINT);
     ASSERT_EQ(run.wait(), 130) << brec::read_text_file(err);
@@ -177,7 +178,8 @@ TEST(Interrupt, EvalKeepsWholeRecordsAndResumeGivesTheUninterruptedRecords) {
     const auto all = whole_records(out);
     EXPECT_EQ(all.size(), 30u) << "each pair once";
     EXPECT_EQ(decisions(all), decisions(whole_records(fresh_out)));
-    for (const auto& f : {out, err, fresh_out, out + ".summary.json", fresh_out + ".summary.json"}) std::remove(f.c_str());
+    for (const auto& f : {out, err, fresh_out, out + ".summary.json", fresh_out + ".summary.json"})
+        std::remove(f.c_str());
 }
 
 }  // namespace

@@ -29,9 +29,9 @@ std::string fresh_dir(const std::string& name) {
 TEST(ReportCli, HelpDocumentsInputsJsonShapeAndExample) {
     const Result r = brec("report --help");
     ASSERT_EQ(r.code, 0) << r.err;
-    for (const char* s : {"task,model,seed,value[,direction]", "JSONL", "--shard i/N", "summary",
-                          "\"cells\"", "\"comparisons\"", "\"friedman\"", "cd.svg",
-                          "categories.svg", "--format", "--out", "Example: brec report"})
+    for (const char* s :
+         {"task,model,seed,value[,direction]", "JSONL", "--shard i/N", "summary", "\"cells\"", "\"comparisons\"",
+          "\"friedman\"", "cd.svg", "categories.svg", "--format", "--out", "Example: brec report"})
         EXPECT_NE(r.out.find(s), std::string::npos) << s;
 }
 
@@ -43,9 +43,8 @@ TEST(ReportCli, FixtureGivesMarkdownLatexJsonAndCdDiagram) {
         EXPECT_TRUE(brec::file_exists(dir + "/" + f)) << f;
     EXPECT_FALSE(brec::file_exists(dir + "/categories.svg"));  // not BREC results
     const std::string md = brec::read_text_file(dir + "/report.md");
-    for (const char* s :
-         {"## Per-cell results", "## Pairwise comparisons per task", "## Ranks across tasks",
-          "![Critical-difference diagram](cd.svg)", "## Appendix: per-seed values"})
+    for (const char* s : {"## Per-cell results", "## Pairwise comparisons per task", "## Ranks across tasks",
+                          "![Critical-difference diagram](cd.svg)", "## Appendix: per-seed values"})
         EXPECT_NE(md.find(s), std::string::npos) << s;
     const std::string tex = brec::read_text_file(dir + "/report.tex");
     EXPECT_NE(tex.find("\\begin{tabular}"), std::string::npos);
@@ -72,9 +71,9 @@ TEST(ReportCli, FixtureGivesMarkdownLatexJsonAndCdDiagram) {
 
 TEST(ReportCli, EvalShardsMergeIntoTheUnshardedResult) {
     const std::string sharded = fresh_dir("sharded"), whole = fresh_dir("whole");
-    const Result a = brec("report " + kData + "report_eval_ppgn_shard0.jsonl " + kData +
-                          "report_eval_ppgn_shard1.jsonl " + kData +
-                          "report_eval_gin.jsonl --format json --out " + sharded + " --quiet");
+    const Result a =
+        brec("report " + kData + "report_eval_ppgn_shard0.jsonl " + kData + "report_eval_ppgn_shard1.jsonl " + kData +
+             "report_eval_gin.jsonl --format json --out " + sharded + " --quiet");
     ASSERT_EQ(a.code, 0) << a.err;
     const Result b = brec("report " + kData + "report_eval_ppgn_full.jsonl " + kData +
                           "report_eval_gin.jsonl --format json --out " + whole + " --quiet");
@@ -98,8 +97,8 @@ TEST(ReportCli, EvalShardsMergeIntoTheUnshardedResult) {
 TEST(ReportCli, ProtocolChoosesTheCellsAndBothAreShown) {
     // The fixtures' counts by hand: ppgn distinguishes 2 basic pairs under hotelling (one more is
     // unreliable) and 1 under brec_reference; in all 4 and 2 pairs.
-    const std::string both = kData + "report_eval_both_ppgn.jsonl " + kData +
-                             "report_eval_both_gin.jsonl --format json --quiet";
+    const std::string both =
+        kData + "report_eval_both_ppgn.jsonl " + kData + "report_eval_both_gin.jsonl --format json --quiet";
     auto basic_ppgn = [](const nlohmann::json& j) {
         for (const auto& c : j["cells"])
             if (c["task"] == "Basic" && c["model"] == "ppgn") return c["mean"].get<double>();
@@ -136,8 +135,7 @@ TEST(ReportCli, CertificateView) {
     // By hand from the fixtures: ppgn (bound 2-FWL) fails pair 61 within its bound and
     // distinguishes pair 300 (4-WL) beyond it; gin (bound 1-WL) distinguishes pair 1 (3-WL).
     const std::string results = kData + "report_eval_both_ppgn.jsonl " + kData +
-                                "report_eval_both_gin.jsonl --certificate " + kData +
-                                "report_certify.jsonl";
+                                "report_eval_both_gin.jsonl --certificate " + kData + "report_certify.jsonl";
     const Result r = brec("report " + results + " --format json --quiet");
     ASSERT_EQ(r.code, 0) << r.err;
     const auto j = nlohmann::json::parse(r.out);
@@ -148,8 +146,7 @@ TEST(ReportCli, CertificateView) {
     EXPECT_EQ(j["runs"][1]["distinguished_beyond_bound"][0]["id"], 1);
     const Result md = brec("report " + results + " --protocol brec_reference --quiet");
     ASSERT_EQ(md.code, 0) << md.err;
-    EXPECT_NE(md.out.find("| ppgn | 3-WL (2-FWL) | 0 / 0 | 2 / 4 | 0 / 1 | 0 / 1 | 2 / 4 |"),
-              std::string::npos)
+    EXPECT_NE(md.out.find("| ppgn | 3-WL (2-FWL) | 0 / 0 | 2 / 4 | 0 / 1 | 0 / 1 | 2 / 4 |"), std::string::npos)
         << md.out;
     // A directory gets the view's two documents and nothing else.
     const std::string dir = fresh_dir("certificate");
@@ -166,9 +163,9 @@ TEST(ReportCli, CertificateView) {
     const std::string bad = write_file("bad_certify.jsonl",
                                        "{\"id\":0,\"category\":\"basic\",\"level\":\"2fwl\"}\n"
                                        "{\"id\":1,\"category\":\"basic\",\"level\":\"9wl\"}\n");
-    expect_one_line_error(brec("report " + kData + "report_eval_both_ppgn.jsonl --certificate " +
-                               bad + " --out " + never),
-                          bad + ":2: \"level\" must be 1wl, 2fwl, 3fwl or beyond, got '9wl'");
+    expect_one_line_error(
+        brec("report " + kData + "report_eval_both_ppgn.jsonl --certificate " + bad + " --out " + never),
+        bad + ":2: \"level\" must be 1wl, 2fwl, 3fwl or beyond, got '9wl'");
     EXPECT_FALSE(std::filesystem::exists(never));
 }
 
@@ -180,11 +177,9 @@ TEST(ReportCli, BadInputIsOneLineErrorAndWritesNothing) {
     const Case cases[] = {
         {"missing_column.csv", "task,model,seed,value\nacc,gin,1,0.5\nacc,gin,2\n",
          ":3: expected task,model,seed,value[,direction] but found 3 fields"},
-        {"not_numeric.csv", "acc,gin,1,0.5\nacc,gin,2,high\n",
-         ":2: value must be a finite number, found 'high'"},
+        {"not_numeric.csv", "acc,gin,1,0.5\nacc,gin,2,high\n", ":2: value must be a finite number, found 'high'"},
         {"bad_seed.csv", "acc,gin,x,0.5\n", ":1: seed must be a non-negative integer, found 'x'"},
-        {"twice.csv", "acc,gin,1,0.5\nacc,gin,1,0.5\n",
-         ":2: task 'acc', model 'gin', seed 1 given twice"},
+        {"twice.csv", "acc,gin,1,0.5\nacc,gin,1,0.5\n", ":2: task 'acc', model 'gin', seed 1 given twice"},
         {"empty.csv", "", ": empty file: expected CSV rows or JSON results"},
         {"blank.jsonl", "\n\n", ": empty file"},
         {"bad.jsonl",
@@ -223,8 +218,7 @@ TEST(StatsCli, ThresholdAndCriticalDifference) {
     EXPECT_NEAR(j["q_alpha"].get<double>(), 2.569, 0.001);  // Demšar (2006), Table 5(a)
     expect_one_line_error(brec("stats threshold --q 16 --d 16"), "q > d");
     EXPECT_EQ(brec("stats threshold --help").code, 0);
-    EXPECT_NE(brec("stats threshold --help").out.find("Example: brec stats threshold"),
-              std::string::npos);
+    EXPECT_NE(brec("stats threshold --help").out.find("Example: brec stats threshold"), std::string::npos);
 }
 
 }  // namespace

@@ -25,7 +25,8 @@ bool have_eval() { return brec::file_exists(fs::path(BREC_BINARY).parent_path().
 TEST(TorchScriptCli, BrokenModulesAreOneLineAndWriteNothing) {
     if (!have_eval()) GTEST_SKIP() << "built without LibTorch";
     const std::string out = temp_path("ts.jsonl");
-    const std::string common = " --pairs 0,1 --q 8 --out-dim 4 --quiet --out " + out + " --junit " + out + ".xml --model torchscript:" + kDir;
+    const std::string common =
+        " --pairs 0,1 --q 8 --out-dim 4 --quiet --out " + out + " --junit " + out + ".xml --model torchscript:" + kDir;
     const std::pair<const char*, const char*> cases[] = {
         {"bad_no_forward.pt", "has no forward method"},
         {"bad_three_arguments.pt", "forward takes 3 arguments"},
@@ -44,14 +45,16 @@ TEST(TorchScriptCli, BrokenModulesAreOneLineAndWriteNothing) {
     // The default d = 16 against a module of width 4.
     expect_one_line_error(brec("eval --pairs 0 --quiet --model torchscript:" + kDir + "gin_d4.pt"), "expected [4, 16]");
     // BREC pairs have no node labels.
-    expect_one_line_error(brec("eval --pairs 0 --q 8 --out-dim 4 --input-features label --model torchscript:" + kDir + "gin_d4.pt"),
-                          "need node labels");
+    expect_one_line_error(
+        brec("eval --pairs 0 --q 8 --out-dim 4 --input-features label --model torchscript:" + kDir + "gin_d4.pt"),
+        "need node labels");
     expect_one_line_error(brec("eval --pairs 0 --input-features degree --model gin"), "TorchScript");
 }
 
 TEST(TorchScriptCli, RunsLikeABuiltInModelAndResumesOnlyTheSameModule) {
     if (!have_eval()) GTEST_SKIP() << "built without LibTorch";
-    const std::string model = " --model torchscript:" + kDir + "gin_d4.pt --q 8 --out-dim 4 --epochs 2 --torch-threads 1 --device cpu --quiet";
+    const std::string model = " --model torchscript:" + kDir +
+                              "gin_d4.pt --q 8 --out-dim 4 --epochs 2 --torch-threads 1 --device cpu --quiet";
     const Result full = brec("eval --pairs 0-3 --json" + model);
     ASSERT_EQ(full.code, 0) << full.err;
     const auto s = last_json_line(full.out);
@@ -70,7 +73,8 @@ TEST(TorchScriptCli, RunsLikeABuiltInModelAndResumesOnlyTheSameModule) {
     fs::copy_file(kDir + "gin_d4.pt", copy, fs::copy_options::overwrite_existing);
     const std::string out2 = temp_path("ts_other.jsonl");
     fs::remove(out2);
-    const std::string by_copy = " --model torchscript:" + copy + " --q 8 --out-dim 4 --epochs 2 --torch-threads 1 --quiet";
+    const std::string by_copy =
+        " --model torchscript:" + copy + " --q 8 --out-dim 4 --epochs 2 --torch-threads 1 --quiet";
     ASSERT_EQ(brec("eval --pairs 0 --out " + out2 + by_copy).code, 0);
     fs::copy_file(kDir + "gin_dropout_d4.pt", copy, fs::copy_options::overwrite_existing);
     expect_one_line_error(brec("eval --pairs 0-1 --resume --out " + out2 + by_copy), "other settings");

@@ -36,7 +36,6 @@ private:
 };
 
 /// Registered once per test program by the first translation unit that includes this header.
-inline ::testing::Environment* const temp_file_cleanup =
-    ::testing::AddGlobalTestEnvironment(new TempFileCleanup);
+inline ::testing::Environment* const temp_file_cleanup = ::testing::AddGlobalTestEnvironment(new TempFileCleanup);
 
 }  // namespace brec::testing

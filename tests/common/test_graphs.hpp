@@ -95,8 +95,10 @@ inline Graph cfi_graph(const Graph& base, bool twisted) {
     }
     for (std::size_t e = 0; e < edges.size(); ++e) {
         const auto [u, v] = edges[e];
-        const auto pu = static_cast<std::size_t>(std::find(incident[u].begin(), incident[u].end(), e) - incident[u].begin());
-        const auto pv = static_cast<std::size_t>(std::find(incident[v].begin(), incident[v].end(), e) - incident[v].begin());
+        const auto pu =
+            static_cast<std::size_t>(std::find(incident[u].begin(), incident[u].end(), e) - incident[u].begin());
+        const auto pv =
+            static_cast<std::size_t>(std::find(incident[v].begin(), incident[v].end(), e) - incident[v].begin());
         for (int i = 0; i < 2; ++i) {
             const int j = (twisted && e == 0) ? 1 - i : i;
             out.emplace_back(a_id[u][pu][i], a_id[v][pv][j]);

@@ -66,8 +66,10 @@ bool brute_isomorphic(const Graph& g, const Graph& h, bool node_labels, bool edg
             if (node_labels && g.node_label(v) != h.node_label(p[v])) ok = false;
         for (const auto& [u, v] : g.edges()) {
             if (!ok) break;
-            if (!h.has_edge(p[u], p[v])) ok = false;
-            else if (edge_labels && g.edge_label(u, v) != h.edge_label(p[u], p[v])) ok = false;
+            if (!h.has_edge(p[u], p[v]))
+                ok = false;
+            else if (edge_labels && g.edge_label(u, v) != h.edge_label(p[u], p[v]))
+                ok = false;
         }
         if (ok) return true;
     } while (std::next_permutation(p.begin(), p.end()));
@@ -135,8 +137,10 @@ TEST(DedupMultiColumnLabels, GraphsDifferingOnlyInASecondLabelColumnAreNotOneOrb
     EXPECT_EQ(as_set(r.orbits), (std::set<std::vector<std::size_t>>{{0, 2}, {1}, {3}}));
     // The cleaned dataset (graphs 0, 1, 3) keeps every column of both label files.
     const std::string name = opt.write_clean.substr(opt.write_clean.find_last_of('/') + 1);
-    EXPECT_EQ(read_text_file(opt.write_clean + "/" + name + "_node_labels.txt"), "0, 2\n1, 0\n0, 3\n1, 0\n0, 3\n1, 0\n");
-    EXPECT_EQ(read_text_file(opt.write_clean + "/" + name + "_edge_labels.txt"), "4, 1\n4, 1\n4, 1\n4, 1\n4, 9\n4, 9\n");
+    EXPECT_EQ(read_text_file(opt.write_clean + "/" + name + "_node_labels.txt"),
+              "0, 2\n1, 0\n0, 3\n1, 0\n0, 3\n1, 0\n");
+    EXPECT_EQ(read_text_file(opt.write_clean + "/" + name + "_edge_labels.txt"),
+              "4, 1\n4, 1\n4, 1\n4, 1\n4, 9\n4, 9\n");
     const TuDataset clean = read_tu_dataset(opt.write_clean);
     EXPECT_EQ(clean.graph_labels, (std::vector<Label>{0, 1, 1}));
     EXPECT_EQ(clean.label_rows.node, (std::vector<std::vector<Label>>{{0, 2}, {1, 0}, {0, 3}}));
@@ -220,8 +224,8 @@ TEST(DedupFixture, SplitSizesAccuraciesAndPeeringBoundByHand) {
     const FoldReport r = analyse_fold(o, d.labels, folds[0], 0, &p);
     EXPECT_EQ(r.train, 7u);
     EXPECT_EQ(r.test, 4u);
-    EXPECT_EQ(r.y_iso, 3u);  // 2 (with 0,1), 4 (with 3), 8 (with 7)
-    EXPECT_EQ(r.y_new, 1u);  // 6: the star
+    EXPECT_EQ(r.y_iso, 3u);                  // 2 (with 0,1), 4 (with 3), 8 (with 7)
+    EXPECT_EQ(r.y_new, 1u);                  // 6: the star
     EXPECT_EQ(r.y_iso_label_conflicts, 2u);  // 2 and 4 have label 1, their train twins label 0
     ASSERT_TRUE(r.has_accuracy);
     EXPECT_DOUBLE_EQ(r.acc_test, 0.5);
@@ -261,7 +265,8 @@ TEST(DedupSplit, ReadsAllFileFormats) {
     EXPECT_EQ(f[1].train, (std::vector<std::size_t>{1}));
     // A number beyond the range of a double is bad input named with file and line, like a syntax error.
     write(dir + "/overflow.json", "[{\"test\": [1],\n  \"train\": [1e999]}]");
-    EXPECT_NE(error_of([&] { read_split_file(dir + "/overflow.json", 5); }).find("overflow.json:2:"), std::string::npos);
+    EXPECT_NE(error_of([&] { read_split_file(dir + "/overflow.json", 5); }).find("overflow.json:2:"),
+              std::string::npos);
     write(dir + "/one.txt", "1\n5\n");
     f = read_split_file(dir + "/one.txt", 5, /*one_based=*/true);
     EXPECT_EQ(f[0].test, (std::vector<std::size_t>{0, 4}));
@@ -343,14 +348,17 @@ TEST(DedupIso, EdgeLabelCertificatesAgreeWithBruteForce) {
         // Half the time a relabelled copy (isomorphic), else an independent graph or one flipped label.
         Graph h;
         const auto kind = rng.below(3);
-        if (kind == 0) h = shuffled(g, rng);
-        else if (kind == 1) h = random_labelled(rng, n, 0.5, 2, 2);
+        if (kind == 0)
+            h = shuffled(g, rng);
+        else if (kind == 1)
+            h = random_labelled(rng, n, 0.5, 2, 2);
         else {
             GraphBuilder b(n);
             const auto edges = g.edges();
             const std::size_t flip = edges.empty() ? 0 : rng.below(edges.size());
             for (std::size_t e = 0; e < edges.size(); ++e)
-                b.add_edge(edges[e].first, edges[e].second, g.edge_label(edges[e].first, edges[e].second) ^ (e == flip));
+                b.add_edge(edges[e].first, edges[e].second,
+                           g.edge_label(edges[e].first, edges[e].second) ^ (e == flip));
             b.set_node_labels(g.node_labels());
             h = shuffled(b.build(), rng);
         }
@@ -550,14 +558,17 @@ TEST(DedupCli, JsonReportAndWriteCleanOnFixture) {
     EXPECT_EQ(read_tu_dataset(dir + "/C").graphs.size(), 4u);
     EXPECT_TRUE(file_exists(dir + "/h.svg"));
     // Bad input: exit 2, one-line error, and no output directory.
-    const std::string bad = "'" + bin + "' dedup '" + kFixture + "' --quiet --split /nonexistent/split.txt --write-clean '" +
-                            dir + "/D' > /dev/null 2> '" + dir + "/err.txt'";
+    const std::string bad = "'" + bin + "' dedup '" + kFixture +
+                            "' --quiet --split /nonexistent/split.txt --write-clean '" + dir + "/D' > /dev/null 2> '" +
+                            dir + "/err.txt'";
     const int rc = std::system(bad.c_str());
     EXPECT_EQ(WEXITSTATUS(rc), 2);
     EXPECT_FALSE(file_exists(dir + "/D"));
     const auto err = split_lines(read_text_file(dir + "/err.txt"));
     ASSERT_FALSE(err.empty());
-    EXPECT_EQ(std::count_if(err.begin(), err.end(), [](const std::string& l) { return l.find("error") != std::string::npos; }), 1);
+    EXPECT_EQ(std::count_if(err.begin(), err.end(),
+                            [](const std::string& l) { return l.find("error") != std::string::npos; }),
+              1);
     EXPECT_NE(err.back().find("/nonexistent/split.txt"), std::string::npos);  // warnings come first
 }
 

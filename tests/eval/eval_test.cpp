@@ -71,8 +71,9 @@ TEST(Siamese, LossDecreasesOnASeparablePairWithinAFewEpochs) {
     EXPECT_LT(r.losses.back(), 0.5 * r.losses.front());
     // The early stop ends training at the first epoch whose loss is below the threshold: put the
     // threshold between the first loss and the first one below it.
-    const auto first_lower = std::find_if(r.losses.begin() + 1, r.losses.end(),
-                                          [&](double l) { return l < r.losses.front(); }) - r.losses.begin();
+    const auto first_lower =
+        std::find_if(r.losses.begin() + 1, r.losses.end(), [&](double l) { return l < r.losses.front(); }) -
+        r.losses.begin();
     ASSERT_LT(first_lower, static_cast<long>(r.losses.size()));
     opt.loss_threshold = 0.5 * (r.losses.front() + r.losses[static_cast<std::size_t>(first_lower)]);
     EXPECT_EQ(evaluate_pair(c6_vs_two_triangles(), opt, 3).epochs, first_lower + 1);
@@ -83,8 +84,8 @@ TEST(Siamese, PpgnSeparatesC6FromTwoTrianglesAndGinCannot) {
     const auto r = evaluate_pair(c6_vs_two_triangles(), opt, 3);
     EXPECT_EQ(r.losses.front(), 0.0);  // output BatchNorm: f(G) = −f(H) from the first step
     EXPECT_TRUE(r.hotelling.reliable);
-    EXPECT_TRUE(r.hotelling.distinguished) << "T2 " << r.hotelling.t2_test << " rel " << r.hotelling.t2_reliability
-                                           << " thr " << r.hotelling.threshold;
+    EXPECT_TRUE(r.hotelling.distinguished)
+        << "T2 " << r.hotelling.t2_test << " rel " << r.hotelling.t2_reliability << " thr " << r.hotelling.threshold;
     // The reference protocol has no noise floor: when PPGN gives every relabeling bitwise the same
     // embedding, S = 0, its pseudo-inverse is 0 and so is T², and the released BREC code counts
     // the pair as not distinguished. Hotelling's T² with the noise floor sees the difference.
@@ -139,10 +140,10 @@ Eigen::MatrixXd synthetic(int q, int d, double shift, double noise, Rng& rng) {
 
 TEST(Siamese, RpcDecisionsOnSyntheticEmbeddings) {
     Rng rng(42);
-    RpcSettings opt;  // alpha = 0.05 -> threshold 72.34 for q = 32, d = 16
-    const auto same = synthetic(32, 16, 0.0, 0.0, rng);               // relabelings of one graph
-    const auto separated = synthetic(32, 16, 0.5, 0.1, rng);           // consistent difference
-    const auto noisy_equal = synthetic(32, 16, 0.0, 1.0, rng);         // differences without a mean
+    RpcSettings opt;                                            // alpha = 0.05 -> threshold 72.34 for q = 32, d = 16
+    const auto same = synthetic(32, 16, 0.0, 0.0, rng);         // relabelings of one graph
+    const auto separated = synthetic(32, 16, 0.5, 0.1, rng);    // consistent difference
+    const auto noisy_equal = synthetic(32, 16, 0.0, 1.0, rng);  // differences without a mean
     const auto a = rpc_from_embeddings(separated, same, opt).hotelling;
     EXPECT_NEAR(a.threshold, 72.34, 0.01);
     EXPECT_GT(a.t2_test, 1e3);
@@ -228,7 +229,9 @@ TEST(EvalCli, ResumeAfterInterruptionGivesTheSameSummary) {
     EXPECT_EQ(reg.code, 3);
     EXPECT_NE(reg.err.find("basic: distinguished 0 < 4 (hotelling)"), std::string::npos) << reg.err;
     // The reference protocol's counts are compared when it is the headline: no regression there.
-    EXPECT_EQ(brec("eval" + common + " --resume --out " + out + " --baseline " + base + " --protocol brec_reference").code, 0);
+    EXPECT_EQ(
+        brec("eval" + common + " --resume --out " + out + " --baseline " + base + " --protocol brec_reference").code,
+        0);
 }
 
 TEST(EvalCli, ShardsTogetherGiveExactlyTheUnshardedRun) {

@@ -202,7 +202,6 @@ TEST(EvalRun, JunitHasOneCasePerPairAndFailsUnreliablePairs) {
     EXPECT_EQ(x.rfind("</testsuite>\n"), x.size() - 13);
 }
 
-
 /// The scheduling of pairs over threads must not change any result: every random draw of a pair
 /// comes from the pair's own generators. (Before that, LibTorch's global generator was seeded and
 /// drawn from inside worker threads, and --jobs 2 changed T² values.)

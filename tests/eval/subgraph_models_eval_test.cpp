@@ -65,13 +65,12 @@ TEST_P(SubgraphModelTraining, SeparatesABrecPairWithinItsBound) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Models, SubgraphModelTraining,
-    // Basic pair 0 (n = 10), Regular pair 60 (a 1-WL-equivalent pair of regular graphs, n = 10),
-    // Extension pair 160 (n = 10): each model's Table 2 row separates the whole group.
-    ::testing::Values(Case{"ngnn", 0}, Case{"de_ngnn", 60}, Case{"ds_gnn", 160}, Case{"dss_gnn", 60},
-                      Case{"sun", 0}, Case{"gnn_ak", 160}),
-    [](const auto& info) { return info.param.model + "_" + std::to_string(info.param.pair); });
+INSTANTIATE_TEST_SUITE_P(Models, SubgraphModelTraining,
+                         // Basic pair 0 (n = 10), Regular pair 60 (a 1-WL-equivalent pair of regular graphs, n = 10),
+                         // Extension pair 160 (n = 10): each model's Table 2 row separates the whole group.
+                         ::testing::Values(Case{"ngnn", 0}, Case{"de_ngnn", 60}, Case{"ds_gnn", 160},
+                                           Case{"dss_gnn", 60}, Case{"sun", 0}, Case{"gnn_ak", 160}),
+                         [](const auto& info) { return info.param.model + "_" + std::to_string(info.param.pair); });
 
 TEST(SubgraphModelTraining, NoneSeparatesTheRookGraphFromTheShrikhandeGraph) {
     // srg(16, 6, 2, 2) twice: 2-FWL-equivalent, beyond every node-based subgraph GNN.

@@ -169,10 +169,13 @@ TEST(TorchScript, EachBrokenInterfaceIsNamed) {
         return error_of([&] { check_model("torchscript:" + kDir + file, c); });
     };
     EXPECT_NE(check("bad_no_forward.pt", d4()).find("has no forward method"), std::string::npos);
-    EXPECT_NE(check("bad_three_arguments.pt", d4()).find("forward takes 3 arguments (x, edge_index, batch); expected 4"),
+    EXPECT_NE(
+        check("bad_three_arguments.pt", d4()).find("forward takes 3 arguments (x, edge_index, batch); expected 4"),
+        std::string::npos);
+    EXPECT_NE(check("bad_tensor_count.pt", d4()).find("argument 4 'num_graphs' is Tensor; expected int"),
               std::string::npos);
-    EXPECT_NE(check("bad_tensor_count.pt", d4()).find("argument 4 'num_graphs' is Tensor; expected int"), std::string::npos);
-    EXPECT_NE(check("bad_tuple.pt", d4()).find("forward returns (Tensor, Tensor); expected one Tensor"), std::string::npos);
+    EXPECT_NE(check("bad_tuple.pt", d4()).find("forward returns (Tensor, Tensor); expected one Tensor"),
+              std::string::npos);
     EXPECT_NE(check("bad_width_8.pt", d4()).find("forward returned shape [4, 8] for 4 graphs; expected [4, 4]"),
               std::string::npos);
     EXPECT_NE(check("bad_nan.pt", d4()).find("NaN or infinite"), std::string::npos);
@@ -282,8 +285,9 @@ TEST(TorchScript, InputFeatures) {
     opt.input_features = "degree";
     EXPECT_NO_THROW(evaluate_pair(tiny_dataset().pairs[0], opt, 1));
     opt.input_features = "label";
-    EXPECT_NE(error_of([&] { evaluate_pair(tiny_dataset().pairs[0], opt, 1); }).find("need node labels, but pair 0 has none"),
-              std::string::npos);
+    EXPECT_NE(
+        error_of([&] { evaluate_pair(tiny_dataset().pairs[0], opt, 1); }).find("need node labels, but pair 0 has none"),
+        std::string::npos);
     GraphBuilder a(4), b(4);
     for (const auto& e : make_cycle(4).edges()) a.add_edge(e.first, e.second);
     for (const auto& e : make_path(4).edges()) b.add_edge(e.first, e.second);
@@ -297,7 +301,11 @@ TEST(TorchScript, InputFeatures) {
     opt.hidden = 64;
     EXPECT_NE(error_of([&] { resolve_hyper(opt); }).find("are those of its file"), std::string::npos);
     // A changed feature choice is another experiment.
-    EXPECT_NE(settings_id(small(kGin)), [] { auto o = small(kGin); o.input_features = "degree"; return settings_id(o); }());
+    EXPECT_NE(settings_id(small(kGin)), [] {
+        auto o = small(kGin);
+        o.input_features = "degree";
+        return settings_id(o);
+    }());
 }
 
 TEST(TorchScript, CudaGivesTheCpuDecisions) {

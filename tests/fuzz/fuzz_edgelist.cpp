@@ -13,8 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             opt.self_loops = brec::EdgePolicy::drop;
             const auto graphs = brec::parse_edge_lists(s, "fuzz.el", opt);
             const std::string out = brec::format_edge_lists(graphs, one_based);
-            brec::fuzz::check(brec::parse_edge_lists(out, "again.el", opt) == graphs,
-                              "edge-list round trip");
+            brec::fuzz::check(brec::parse_edge_lists(out, "again.el", opt) == graphs, "edge-list round trip");
         });
     }
     return 0;

@@ -13,8 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             for (const auto& v : a.values) total += v.size();
             if (total > (1u << 16)) return;
             const std::string again = brec::format_npy_strings(a.values, a.header.shape);
-            brec::fuzz::check(brec::parse_npy_strings(again, "again.npy").values == a.values,
-                              "npy writer round trip");
+            brec::fuzz::check(brec::parse_npy_strings(again, "again.npy").values == a.values, "npy writer round trip");
         });
         brec::npy_pairs_from_array(a, "fuzz.npy");
     });

@@ -16,8 +16,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const char* d = ::mkdtemp(tmpl);
         return std::string(d ? d : "/tmp");
     }();
-    const char* names[] = {"FZ_A.txt", "FZ_graph_indicator.txt", "FZ_graph_labels.txt",
-                           "FZ_node_labels.txt", "FZ_edge_labels.txt"};
+    const char* names[] = {"FZ_A.txt", "FZ_graph_indicator.txt", "FZ_graph_labels.txt", "FZ_node_labels.txt",
+                           "FZ_edge_labels.txt"};
     const std::string s = brec::fuzz::text(data, size);
     std::vector<std::string> parts;
     std::size_t start = 0;

@@ -25,9 +25,7 @@ Graph complete_bipartite(VertexId a, VertexId b) {
     return make_graph(a + b, e);
 }
 
-Graph grid(VertexId r, VertexId c) {
-    return cartesian_product(make_path(r), make_path(c));
-}
+Graph grid(VertexId r, VertexId c) { return cartesian_product(make_path(r), make_path(c)); }
 
 TEST(Treewidth, KnownValues) {
     EXPECT_EQ(treewidth(Graph()), 0u);
@@ -47,28 +45,24 @@ TEST(Cfi, SizesFollowTheFormula) {
     // sum_v (2^(d-1) + 2d) vertices, sum_v d 2^(d-1) + 2|E| edges: per base vertex of degree d,
     // 2^(d-1) middle vertices of degree d and 2d end vertices, plus two edges per base edge.
     const std::vector<std::pair<Graph, std::uint64_t>> cases = {
-        {make_complete(3), 18}, {make_complete(4), 40},         {make_cycle(5), 30},
-        {make_complete(5), 80}, {complete_bipartite(3, 3), 60}, {make_complete(6), 156},
-        {make_petersen(), 100}};
+        {make_complete(3), 18},         {make_complete(4), 40},  {make_cycle(5), 30},   {make_complete(5), 80},
+        {complete_bipartite(3, 3), 60}, {make_complete(6), 156}, {make_petersen(), 100}};
     for (const auto& [base, n] : cases) {
         EXPECT_EQ(cfi_size(base), n);
         for (bool twisted : {false, true}) {
             const Graph g = cfi_graph(base, twisted);
             EXPECT_EQ(g.n(), n);
             std::uint64_t m = 2 * base.m();
-            for (VertexId v = 0; v < base.n(); ++v)
-                m += base.degree(v) * (std::uint64_t{1} << (base.degree(v) - 1));
+            for (VertexId v = 0; v < base.n(); ++v) m += base.degree(v) * (std::uint64_t{1} << (base.degree(v) - 1));
             EXPECT_EQ(g.m(), m);
         }
     }
 }
 
 TEST(Cfi, MatchesTheTextbookConstruction) {
-    for (const Graph& base :
-         {make_complete(3), make_complete(4), complete_bipartite(2, 3), make_petersen()})
+    for (const Graph& base : {make_complete(3), make_complete(4), complete_bipartite(2, 3), make_petersen()})
         for (bool twisted : {false, true})
-            EXPECT_TRUE(
-                are_isomorphic(cfi_graph(base, twisted), testing::cfi_graph(base, twisted)));
+            EXPECT_TRUE(are_isomorphic(cfi_graph(base, twisted), testing::cfi_graph(base, twisted)));
 }
 
 TEST(Cfi, OnlyTheParityOfTwistsMatters) {
@@ -119,8 +113,8 @@ TEST(Cfi, TreewidthTwoBasesAreSeparatedByTwoFwl) {
         EXPECT_TRUE(separates("2fwl", a, b));
     }
     // tw(K3,3) = 3: 2-FWL fails.
-    EXPECT_FALSE(separates("2fwl", cfi_graph(complete_bipartite(3, 3), false),
-                           cfi_graph(complete_bipartite(3, 3), true)));
+    EXPECT_FALSE(
+        separates("2fwl", cfi_graph(complete_bipartite(3, 3), false), cfi_graph(complete_bipartite(3, 3), true)));
 }
 
 TEST(Cfi, BadBaseGraphsAreRejected) {
@@ -130,8 +124,7 @@ TEST(Cfi, BadBaseGraphsAreRejected) {
         cfi_graph(make_graph(4, {{0, 1}, {1, 2}}), true);
         FAIL();
     } catch (const InvalidArgument& e) {
-        EXPECT_NE(std::string(e.what()).find("vertex 3 has degree 0"), std::string::npos)
-            << e.what();
+        EXPECT_NE(std::string(e.what()).find("vertex 3 has degree 0"), std::string::npos) << e.what();
     }
 }
 

@@ -27,9 +27,7 @@ using gentest::distinct_count;
 using gentest::separates;
 using gentest::Srg;
 
-std::string aut(const Graph& g) {
-    return automorphisms(g).order_text();
-}
+std::string aut(const Graph& g) { return automorphisms(g).order_text(); }
 
 // ----- building blocks -------------------------------------------------------------------------
 
@@ -200,8 +198,7 @@ TEST(StronglyRegular, LatinSquareGraphs) {
     });
     EXPECT_EQ(count4, 4u);  // reduced Latin squares: 1, 1, 1, 4, 56, 9408 (OEIS A000315)
     EXPECT_EQ(count5, 56u);
-    for (const Graph& g : ls5)
-        EXPECT_EQ(*dense_srg(g), (Srg{25, 12, 5, 6}));  // srg(n^2, 3(n-1), n, 6)
+    for (const Graph& g : ls5) EXPECT_EQ(*dense_srg(g), (Srg{25, 12, 5, 6}));  // srg(n^2, 3(n-1), n, 6)
     EXPECT_EQ(distinct_count(ls5), 2u);
     // The cyclic square gives Paley(25).
     LatinSquare cyclic(5, std::vector<int>(5));
@@ -213,8 +210,7 @@ TEST(StronglyRegular, LatinSquareGraphs) {
     for_each_reduced_latin_square(6, [&](const LatinSquare&) { return ++seen < 10; });
     EXPECT_EQ(seen, 10u);
     EXPECT_THROW(latin_square_graph({{0, 1}, {1}}), InvalidArgument);
-    EXPECT_THROW(for_each_reduced_latin_square(10, [](const LatinSquare&) { return true; }),
-                 InvalidArgument);
+    EXPECT_THROW(for_each_reduced_latin_square(10, [](const LatinSquare&) { return true; }), InvalidArgument);
 }
 
 TEST(StronglyRegular, LatinSquaresOfOrderSixGiveTwelveGraphs) {
@@ -231,8 +227,7 @@ TEST(StronglyRegular, LatinSquaresOfOrderSixGiveTwelveGraphs) {
 }
 
 TEST(StronglyRegular, PaleyGraphs) {
-    const Graph p9 = paley_graph(9), p13 = paley_graph(13), p25 = paley_graph(25),
-                p29 = paley_graph(29);
+    const Graph p9 = paley_graph(9), p13 = paley_graph(13), p25 = paley_graph(25), p29 = paley_graph(29);
     EXPECT_EQ(*dense_srg(p9), (Srg{9, 4, 1, 2}));
     EXPECT_TRUE(are_isomorphic(p9, rook_graph(3)));
     EXPECT_EQ(*dense_srg(p13), (Srg{13, 6, 2, 3}));
@@ -301,8 +296,7 @@ TEST(StronglyRegular, TwoGraphClosureReachesAllSrg25AndSrg26) {
     RunContext one;
     const TwoGraphClosure c1 = two_graph_closure(one);
     ASSERT_EQ(c1.srg25.size(), c.srg25.size());
-    for (std::size_t i = 0; i < c.srg25.size(); ++i)
-        EXPECT_EQ(c1.srg25[i].edges(), c.srg25[i].edges());
+    for (std::size_t i = 0; i < c.srg25.size(); ++i) EXPECT_EQ(c1.srg25[i].edges(), c.srg25[i].edges());
 }
 
 // ----- 4-vertex condition ----------------------------------------------------------------------

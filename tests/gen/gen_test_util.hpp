@@ -25,9 +25,7 @@ inline std::vector<std::vector<int>> adjacency_matrix(const Graph& g) {
 
 struct Srg {
     long v = 0, k = 0, lambda = 0, mu = 0;
-    bool operator==(const Srg& o) const {
-        return v == o.v && k == o.k && lambda == o.lambda && mu == o.mu;
-    }
+    bool operator==(const Srg& o) const { return v == o.v && k == o.k && lambda == o.lambda && mu == o.mu; }
 };
 
 /// srg parameters from A^2 = k I + lambda A + mu (J - I - A); nullopt when A^2 is not of that form.
@@ -60,8 +58,7 @@ inline std::optional<std::pair<long, long>> dense_four_vertex(const Graph& g) {
         for (std::size_t y = x + 1; y < n; ++y) {
             long edges = 0;
             for (std::size_t u = 0; u < n; ++u)
-                for (std::size_t w = u + 1; w < n; ++w)
-                    edges += a[x][u] & a[y][u] & a[x][w] & a[y][w] & a[u][w];
+                for (std::size_t w = u + 1; w < n; ++w) edges += a[x][u] & a[y][u] & a[x][w] & a[y][w] & a[u][w];
             long& slot = a[x][y] ? adj : non;
             if (slot < 0)
                 slot = edges;
@@ -73,8 +70,7 @@ inline std::optional<std::pair<long, long>> dense_four_vertex(const Graph& g) {
 }
 
 /// Every pair of the v points lies in exactly lambda blocks and every block has k points.
-inline bool is_2_design(const std::vector<std::vector<VertexId>>& blocks, VertexId v, std::size_t k,
-                        int lambda) {
+inline bool is_2_design(const std::vector<std::vector<VertexId>>& blocks, VertexId v, std::size_t k, int lambda) {
     std::vector<std::vector<int>> cover(v, std::vector<int>(v, 0));
     for (const auto& b : blocks) {
         if (b.size() != k) return false;

@@ -40,13 +40,8 @@ void expect_rejected(const GeneratedPair& p, const std::string& needle) {
     }
 }
 
-Graph cube() {
-    return cartesian_product(cartesian_product(make_complete(2), make_complete(2)),
-                             make_complete(2));
-}
-Graph wagner() {
-    return lcf_graph({4}, 8);
-}  // Möbius ladder on 8 vertices: cubic, not bipartite
+Graph cube() { return cartesian_product(cartesian_product(make_complete(2), make_complete(2)), make_complete(2)); }
+Graph wagner() { return lcf_graph({4}, 8); }  // Möbius ladder on 8 vertices: cubic, not bipartite
 
 // ----- composition -----------------------------------------------------------------------------
 
@@ -62,8 +57,7 @@ TEST(Composition, DefaultIsBrecV3) {
 TEST(Composition, OneCategoryTakesTheCountAndSeveralShareItProportionally) {
     GenerateOptions opt;
     opt.with_categories({"str"}).with_pairs(7);
-    EXPECT_EQ(resolve_composition(opt),
-              (std::vector<std::pair<std::string, std::size_t>>{{"strongly_regular", 7}}));
+    EXPECT_EQ(resolve_composition(opt), (std::vector<std::pair<std::string, std::size_t>>{{"strongly_regular", 7}}));
     opt.with_categories({}).with_pairs(40);  // 400 / 40 = 10 divides every BREC v3 count
     const auto c = resolve_composition(opt);
     std::map<std::string, std::size_t> got(c.begin(), c.end());
@@ -86,10 +80,8 @@ TEST(Composition, BadArgumentsAreInvalidArguments) {
         resolve_composition(opt);
         FAIL();
     } catch (const InvalidArgument& e) {
-        EXPECT_NE(std::string(e.what()).find("unknown category 'frobnicate'"), std::string::npos)
-            << e.what();
-        EXPECT_NE(std::string(e.what()).find("four_vertex_condition"), std::string::npos)
-            << e.what();
+        EXPECT_NE(std::string(e.what()).find("unknown category 'frobnicate'"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("four_vertex_condition"), std::string::npos) << e.what();
     }
     for (long long bad : {0LL, -2LL, -100LL}) {
         GenerateOptions o;
@@ -103,8 +95,7 @@ TEST(Composition, BadArgumentsAreInvalidArguments) {
 // ----- verify_pair -----------------------------------------------------------------------------
 
 TEST(VerifyPair, AcceptsGoodPairsAndRecomputesTheirParameters) {
-    const auto srg = verify_pair(
-        pair_of("strongly_regular", "srg(16,6,2,2)", rook_graph(4), shrikhande_graph()));
+    const auto srg = verify_pair(pair_of("strongly_regular", "srg(16,6,2,2)", rook_graph(4), shrikhande_graph()));
     EXPECT_EQ(srg["srg"], "srg(16,6,2,2)");
     EXPECT_EQ(srg["n"], 16);
     EXPECT_EQ(srg["aut"], nlohmann::json::array({"1152", "192"}));
@@ -113,13 +104,12 @@ TEST(VerifyPair, AcceptsGoodPairsAndRecomputesTheirParameters) {
     EXPECT_EQ(dr["intersection_array"], "{6,4,4;1,1,3}");
     const auto reg = verify_pair(pair_of("regular", "regular(8,3)", cube(), wagner()));
     EXPECT_EQ(reg["degree"], 3);
-    const auto ext =
-        verify_pair(pair_of("extension", "C2l vs Cl,l + virtual node",
-                            add_universal_vertex(disjoint_union(make_cycle(5), make_cycle(5))),
-                            add_universal_vertex(make_cycle(10))));
+    const auto ext = verify_pair(pair_of("extension", "C2l vs Cl,l + virtual node",
+                                         add_universal_vertex(disjoint_union(make_cycle(5), make_cycle(5))),
+                                         add_universal_vertex(make_cycle(10))));
     EXPECT_EQ(ext["n"], 11);
-    const auto cfi = verify_pair(pair_of("cfi", "tw=2", cfi_graph(make_complete(3), false),
-                                         cfi_graph(make_complete(3), true)));
+    const auto cfi =
+        verify_pair(pair_of("cfi", "tw=2", cfi_graph(make_complete(3), false), cfi_graph(make_complete(3), true)));
     EXPECT_EQ(cfi["n"], 18);
 }
 
@@ -131,9 +121,7 @@ TEST(VerifyPair, RejectsEachFailedCheckByName) {
     const Graph path4 = make_path(4), star = make_graph(4, {{0, 1}, {0, 2}, {0, 3}});
     expect_rejected(pair_of("basic", "x", path4, star), "1-WL distinguishes");
     expect_rejected(pair_of("basic", "x", rook, make_cycle(5)), "different sizes");
-    expect_rejected(
-        pair_of("basic", "x", make_cycle(6), disjoint_union(make_cycle(3), make_cycle(3))),
-        "regular");
+    expect_rejected(pair_of("basic", "x", make_cycle(6), disjoint_union(make_cycle(3), make_cycle(3))), "regular");
     expect_rejected(pair_of("regular", "x", rook, shr), "strongly regular");
     expect_rejected(pair_of("strongly_regular", "x", cube(), wagner()), "not strongly regular");
     expect_rejected(pair_of("four_vertex_condition", "x", rook, shr), "4-vertex condition");
@@ -144,12 +132,11 @@ TEST(VerifyPair, RejectsEachFailedCheckByName) {
     const Graph c33u = add_universal_vertex(disjoint_union(make_cycle(3), make_cycle(3)));
     ASSERT_TRUE(wl1_equivalent(c6u, c33u));
     expect_rejected(pair_of("extension", "S3", c6u, c33u), "s3 distinguishes");
-    expect_rejected(pair_of("extension", "virtual node (regular)",
-                            cfi_graph(make_complete(3), false), cfi_graph(make_complete(3), true)),
+    expect_rejected(pair_of("extension", "virtual node (regular)", cfi_graph(make_complete(3), false),
+                            cfi_graph(make_complete(3), true)),
                     "no virtual node");
     try {
-        verify_pair(
-            pair_of("nonsense", "x", make_cycle(6), disjoint_union(make_cycle(3), make_cycle(3))));
+        verify_pair(pair_of("nonsense", "x", make_cycle(6), disjoint_union(make_cycle(3), make_cycle(3))));
         FAIL();
     } catch (const InvalidArgument& e) {
         EXPECT_NE(std::string(e.what()).find("unknown category 'nonsense'"), std::string::npos);
@@ -294,9 +281,8 @@ TEST(GenerateDataset, ACancelledRunStopsWithAnError) {
 TEST(GenerateDataset, CfiPairsCarryTheirCertifiedHardness) {
     GenerateOptions opt;
     opt.with_seed(5).with_categories({"cfi"}).with_pairs(10);
-    opt.cfi_max_vertices = 100;  // K5 (80) and the Petersen graph (100) are the smallest tw-4 bases
-    opt.cfi_fwl3_max_vertices =
-        64;  // larger pairs are labelled by theory (the full run is in gen_slow)
+    opt.cfi_max_vertices = 100;      // K5 (80) and the Petersen graph (100) are the smallest tw-4 bases
+    opt.cfi_fwl3_max_vertices = 64;  // larger pairs are labelled by theory (the full run is in gen_slow)
     const auto d = generate(opt, 2);
     ASSERT_EQ(d.pairs.size(), 10u);
     std::map<std::string, std::size_t> kinds;
@@ -311,9 +297,7 @@ TEST(GenerateDataset, CfiPairsCarryTheirCertifiedHardness) {
         // The untwisted and twisted graphs over the recorded base (independent rebuild).
         EXPECT_TRUE(are_isomorphic(p.a, testing::cfi_graph(base, false)));
         EXPECT_TRUE(are_isomorphic(p.b, testing::cfi_graph(base, true)));
-        const std::string want = tw <= 2   ? "3-WL (2-FWL)"
-                                 : tw == 3 ? "4-WL (3-FWL)"
-                                           : "beyond 4-WL";
+        const std::string want = tw <= 2 ? "3-WL (2-FWL)" : tw == 3 ? "4-WL (3-FWL)" : "beyond 4-WL";
         EXPECT_EQ(p.params.at("hardness"), want) << to_graph6(base);
         const bool fwl2 = gentest::separates("2fwl", p.a, p.b);
         EXPECT_EQ(fwl2, tw <= 2);

@@ -52,9 +52,7 @@ private:
 };
 
 TEST(Geng, CountsMatchTheKnownEnumerations) {
-    const auto count = [](const GengQuery& q) {
-        return stream_geng(q, [](std::string_view) { return true; });
-    };
+    const auto count = [](const GengQuery& q) { return stream_geng(q, [](std::string_view) { return true; }); };
     EXPECT_EQ(count(query(5, false)), 34u);  // all graphs on 5 vertices
     EXPECT_EQ(count(query(5, true)), 21u);   // connected
     EXPECT_EQ(count(query(7, true)), 853u);
@@ -123,8 +121,7 @@ TEST(Geng, AnEarlyStopEndsGengAtOnce) {
     const auto t0 = std::chrono::steady_clock::now();
     std::size_t seen = 0;
     const auto n = stream_geng(query(10, true), [&](std::string_view) { return ++seen < 1000; });
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     EXPECT_EQ(n, 1000u);
     EXPECT_LT(seconds, 2.0);
     EXPECT_EQ(child_processes(), before) << "geng left running or unreaped";
@@ -170,8 +167,7 @@ TEST(Geng, CommandLine) {
 }
 
 TEST(Geng, BadQueriesAreRejected) {
-    EXPECT_THROW(stream_geng(query(33, true), [](std::string_view) { return true; }),
-                 InvalidArgument);
+    EXPECT_THROW(stream_geng(query(33, true), [](std::string_view) { return true; }), InvalidArgument);
     GengQuery q = query(5, true);
     q.res = 2;
     q.mod = 2;
@@ -186,9 +182,7 @@ TEST(Geng, MissingGengIsAnUnsupportedErrorThatSaysWhatToInstall) {
             stream_geng(query(5, true), [](std::string_view) { return true; });
             FAIL();
         } catch (const Unsupported& e) {
-            EXPECT_NE(std::string(e.what()).find("install the Debian package 'nauty'"),
-                      std::string::npos)
-                << e.what();
+            EXPECT_NE(std::string(e.what()).find("install the Debian package 'nauty'"), std::string::npos) << e.what();
         }
     }
     {
@@ -197,8 +191,7 @@ TEST(Geng, MissingGengIsAnUnsupportedErrorThatSaysWhatToInstall) {
             find_geng();
             FAIL();
         } catch (const Unsupported& e) {
-            EXPECT_NE(std::string(e.what()).find("BREC_GENG=/nonexistent/geng"), std::string::npos)
-                << e.what();
+            EXPECT_NE(std::string(e.what()).find("BREC_GENG=/nonexistent/geng"), std::string::npos) << e.what();
         }
     }
     EXPECT_FALSE(find_geng().empty());  // restored

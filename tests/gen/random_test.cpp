@@ -24,8 +24,7 @@ TEST(ErdosRenyi, SizeDensityAndDeterminism) {
     const double pairs = 200.0 * 199 / 2;
     EXPECT_LT(z_score(static_cast<double>(g.m()), pairs, 0.1), 5.0) << g.m();
     Rng a(99), b(99), c(100);
-    const Graph ga = erdos_renyi(60, 0.3, a), gb = erdos_renyi(60, 0.3, b),
-                gc = erdos_renyi(60, 0.3, c);
+    const Graph ga = erdos_renyi(60, 0.3, a), gb = erdos_renyi(60, 0.3, b), gc = erdos_renyi(60, 0.3, c);
     EXPECT_EQ(ga.edges(), gb.edges());
     EXPECT_NE(ga.edges(), gc.edges());
 }
@@ -41,8 +40,7 @@ TEST(ErdosRenyi, ExtremeProbabilitiesAndBadInput) {
             erdos_renyi(10, p, rng);
             FAIL() << p;
         } catch (const InvalidArgument& e) {
-            EXPECT_NE(std::string(e.what()).find("p must be in [0, 1]"), std::string::npos)
-                << e.what();
+            EXPECT_NE(std::string(e.what()).find("p must be in [0, 1]"), std::string::npos) << e.what();
         }
     }
 }
@@ -67,8 +65,7 @@ TEST(StochasticBlockModel, BlockDensitiesAndLabels) {
     EXPECT_EQ(g.node_label(60), 1);
     EXPECT_FALSE(stochastic_block_model(sizes, probs, rng).has_node_labels());
     Rng a(8), b(8);
-    EXPECT_EQ(stochastic_block_model(sizes, probs, a).edges(),
-              stochastic_block_model(sizes, probs, b).edges());
+    EXPECT_EQ(stochastic_block_model(sizes, probs, a).edges(), stochastic_block_model(sizes, probs, b).edges());
 }
 
 TEST(StochasticBlockModel, RejectsMalformedProbabilityMatrices) {

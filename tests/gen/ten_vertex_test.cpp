@@ -27,8 +27,7 @@ ClassSet pool_classes(const detail::TenVertexPool& pool) {
     ClassSet out;
     for (const auto& cl : pool.classes) {
         std::set<std::string> s;
-        for (auto code : cl)
-            s.insert(canonical_certificate(detail::graph_from_code(code, pool.n)).bytes);
+        for (auto code : cl) s.insert(canonical_certificate(detail::graph_from_code(code, pool.n)).bytes);
         EXPECT_EQ(s.size(), cl.size()) << "a class repeats a graph";
         out.insert(s);
     }
@@ -44,9 +43,8 @@ ClassSet reference_classes(VertexId n) {
     for (const Graph& g : geng_graphs(q)) {
         if (g.is_regular()) continue;
         auto& classes = buckets[g.degree_sequence()];
-        auto it = std::find_if(classes.begin(), classes.end(), [&](const std::vector<Graph>& c) {
-            return wl1_equivalent(c[0], g);
-        });
+        auto it = std::find_if(classes.begin(), classes.end(),
+                               [&](const std::vector<Graph>& c) { return wl1_equivalent(c[0], g); });
         if (it == classes.end())
             classes.push_back({g});
         else
@@ -73,8 +71,7 @@ TEST(TenVertexPool, IsExactlyTheNonRegularOneWlClassesOnEightVertices) {
     EXPECT_EQ(got, reference_classes(8));
     for (const auto& cl : pool.classes)
         for (std::size_t i = 1; i < cl.size(); ++i)
-            EXPECT_TRUE(wl1_equivalent(detail::graph_from_code(cl[0], 8),
-                                       detail::graph_from_code(cl[i], 8)));
+            EXPECT_TRUE(wl1_equivalent(detail::graph_from_code(cl[0], 8), detail::graph_from_code(cl[i], 8)));
 }
 
 TEST(TenVertexPool, DoesNotDependOnTheThreadCount) {
@@ -99,10 +96,9 @@ TEST(TenVertexPool, Graph6CodesRoundTrip) {
             EXPECT_EQ(detail::graph_from_code(code, n).edges(), g.edges()) << s;
         }
     std::uint64_t code = 0;
-    EXPECT_FALSE(detail::graph6_code("I", 1, 10, code));   // truncated
-    EXPECT_FALSE(detail::graph6_code("C~", 2, 10, code));  // wrong n
-    EXPECT_FALSE(
-        detail::graph6_code("I\x20\x20\x20\x20\x20\x20\x20\x20", 9, 10, code));  // bad characters
+    EXPECT_FALSE(detail::graph6_code("I", 1, 10, code));                                  // truncated
+    EXPECT_FALSE(detail::graph6_code("C~", 2, 10, code));                                 // wrong n
+    EXPECT_FALSE(detail::graph6_code("I\x20\x20\x20\x20\x20\x20\x20\x20", 9, 10, code));  // bad characters
 }
 
 TEST(TenVertexPool, WlHashIsInvariantAndSeparatesWhatOneWlSeparates) {
@@ -115,10 +111,8 @@ TEST(TenVertexPool, WlHashIsInvariantAndSeparatesWhatOneWlSeparates) {
         EXPECT_EQ(detail::wl_hash(g), detail::wl_hash(permute(g, p)));
     }
     // C6 and two triangles are 1-WL-equivalent; the path and the star on 4 vertices are not.
-    EXPECT_EQ(detail::wl_hash(make_cycle(6)),
-              detail::wl_hash(disjoint_union(make_cycle(3), make_cycle(3))));
-    EXPECT_NE(detail::wl_hash(make_path(4)),
-              detail::wl_hash(make_graph(4, {{0, 1}, {0, 2}, {0, 3}})));
+    EXPECT_EQ(detail::wl_hash(make_cycle(6)), detail::wl_hash(disjoint_union(make_cycle(3), make_cycle(3))));
+    EXPECT_NE(detail::wl_hash(make_path(4)), detail::wl_hash(make_graph(4, {{0, 1}, {0, 2}, {0, 3}})));
 }
 
 TEST(TenVertexPool, ExtensionSubclassesRefineTheClass) {

@@ -54,9 +54,8 @@ TEST(SlowGenerate, StronglyRegularFiftyPairs) {
         const auto sa = gentest::dense_srg(p.a), sb = gentest::dense_srg(p.b);
         ASSERT_TRUE(sa && sb) << p.kind;
         EXPECT_EQ(*sa, *sb);
-        const std::string name = "srg(" + std::to_string(sa->v) + "," + std::to_string(sa->k) +
-                                 "," + std::to_string(sa->lambda) + "," + std::to_string(sa->mu) +
-                                 ")";
+        const std::string name = "srg(" + std::to_string(sa->v) + "," + std::to_string(sa->k) + "," +
+                                 std::to_string(sa->lambda) + "," + std::to_string(sa->mu) + ")";
         EXPECT_EQ(name, p.kind);
         EXPECT_TRUE(wl1_equivalent(p.a, p.b));
         EXPECT_FALSE(gentest::separates("2fwl", p.a, p.b)) << p.kind;  // equal srg parameters
@@ -70,12 +69,9 @@ TEST(SlowGenerate, DistanceRegularTwentyPairs) {
     // BREC v3's layout; a symmetric 2-(v,k,lambda) design's incidence graph has the array
     // {k,k-1,k-lambda; 1,lambda,k}.
     const std::map<std::string, std::pair<std::size_t, std::string>> want = {
-        {"GH(2,2) vs dual", {1, "{6,4,4;1,1,3}"}},
-        {"2-(15,7,3) designs", {2, "{7,6,4;1,3,7}"}},
-        {"2-(16,6,2) biplanes", {1, "{6,5,4;1,2,6}"}},
-        {"2-(16,10,6) complements of biplanes", {1, "{10,9,4;1,6,10}"}},
-        {"2-(19,9,4) designs", {3, "{9,8,5;1,4,9}"}},
-        {"2-(23,11,5) designs", {8, "{11,10,6;1,5,11}"}},
+        {"GH(2,2) vs dual", {1, "{6,4,4;1,1,3}"}},     {"2-(15,7,3) designs", {2, "{7,6,4;1,3,7}"}},
+        {"2-(16,6,2) biplanes", {1, "{6,5,4;1,2,6}"}}, {"2-(16,10,6) complements of biplanes", {1, "{10,9,4;1,6,10}"}},
+        {"2-(19,9,4) designs", {3, "{9,8,5;1,4,9}"}},  {"2-(23,11,5) designs", {8, "{11,10,6;1,5,11}"}},
         {"2-(25,9,3) designs", {4, "{9,8,6;1,3,9}"}}};
     const auto got = kinds(d);
     ASSERT_EQ(got.size(), want.size());
@@ -114,12 +110,9 @@ TEST(SlowGenerate, CfiComputesEveryHardnessAndKeepsTheMix) {
         const Graph base = parse_graph6(p.params.at("base").get<std::string>());
         const std::uint32_t tw = treewidth(base);
         EXPECT_LE(p.a.n(), 200u);
-        EXPECT_EQ(p.params.at("hardness"), tw <= 2   ? "3-WL (2-FWL)"
-                                           : tw == 3 ? "4-WL (3-FWL)"
-                                                     : "beyond 4-WL");
+        EXPECT_EQ(p.params.at("hardness"), tw <= 2 ? "3-WL (2-FWL)" : tw == 3 ? "4-WL (3-FWL)" : "beyond 4-WL");
         const std::string source = p.params.at("hardness_source");
-        EXPECT_EQ(source, tw <= 2 ? "2-FWL computed" : "2-FWL and 3-FWL computed")
-            << to_graph6(base);
+        EXPECT_EQ(source, tw <= 2 ? "2-FWL computed" : "2-FWL and 3-FWL computed") << to_graph6(base);
     }
 }
 

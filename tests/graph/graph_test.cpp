@@ -218,8 +218,7 @@ TEST(Graph, BfsDistancesMatchFloydWarshall) {
         for (const auto& [u, v] : g.edges()) fw[u * n + v] = fw[v * n + u] = 1;
         for (VertexId k = 0; k < n; ++k)
             for (VertexId i = 0; i < n; ++i)
-                for (VertexId j = 0; j < n; ++j)
-                    fw[i * n + j] = std::min(fw[i * n + j], fw[i * n + k] + fw[k * n + j]);
+                for (VertexId j = 0; j < n; ++j) fw[i * n + j] = std::min(fw[i * n + j], fw[i * n + k] + fw[k * n + j]);
         for (auto& d : fw)
             if (d >= (1 << 20)) d = kUnreachable;
         EXPECT_EQ(all_pairs_distances(g), fw);
@@ -231,7 +230,8 @@ TEST(Graph, BfsDistancesMatchFloydWarshall) {
             EXPECT_EQ(ego[0], root);
             std::vector<VertexId> want;
             for (VertexId v = 0; v < n; ++v)
-                if (fw[root * n + v] != kUnreachable && fw[root * n + v] <= static_cast<std::int32_t>(k)) want.push_back(v);
+                if (fw[root * n + v] != kUnreachable && fw[root * n + v] <= static_cast<std::int32_t>(k))
+                    want.push_back(v);
             auto got = ego;
             std::sort(got.begin(), got.end());
             EXPECT_EQ(got, want);
@@ -342,7 +342,8 @@ TEST(GraphProperties, FourVertexCondition) {
     EXPECT_EQ(rook->first, 1u);
     EXPECT_EQ(rook->second, 0u);
     // K4 with a pendant vertex: adjacent pairs see 1 edge (0,1) or none (0,4).
-    EXPECT_FALSE(four_vertex_constants(make_graph(5, {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}, {0, 4}})).has_value());
+    EXPECT_FALSE(
+        four_vertex_constants(make_graph(5, {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}, {0, 4}})).has_value());
 }
 
 }  // namespace

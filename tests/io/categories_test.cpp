@@ -15,19 +15,17 @@ namespace {
 const std::string kBrecPairs = std::string(BREC_SOURCE_DIR) + "/datasets/brec/brec_v3_pairs.tsv";
 
 TEST(BrecCategories, TableIsTheOfficialLayout) {
-    const std::vector<std::string> names = {"basic",           "regular", "strongly_regular",
-                                            "extension",       "cfi",     "four_vertex_condition",
-                                            "distance_regular"};
+    const std::vector<std::string> names = {
+        "basic", "regular", "strongly_regular", "extension", "cfi", "four_vertex_condition", "distance_regular"};
     const auto& table = brec_categories();
     ASSERT_EQ(table.size(), names.size());
-    const std::map<std::string, std::pair<PairId, PairId>> ranges = {
-        {"basic", {0, 59}},
-        {"regular", {60, 109}},
-        {"strongly_regular", {110, 159}},
-        {"extension", {160, 259}},
-        {"cfi", {260, 359}},
-        {"four_vertex_condition", {360, 379}},
-        {"distance_regular", {380, 399}}};
+    const std::map<std::string, std::pair<PairId, PairId>> ranges = {{"basic", {0, 59}},
+                                                                     {"regular", {60, 109}},
+                                                                     {"strongly_regular", {110, 159}},
+                                                                     {"extension", {160, 259}},
+                                                                     {"cfi", {260, 359}},
+                                                                     {"four_vertex_condition", {360, 379}},
+                                                                     {"distance_regular", {380, 399}}};
     PairId next = 0;
     for (std::size_t i = 0; i < table.size(); ++i) {
         EXPECT_EQ(table[i].name, names[i]);
@@ -63,8 +61,8 @@ TEST(BrecCategories, GroupsAreTheFourReportGroups) {
     // and distance-regular.
     std::map<std::string, std::size_t> size;
     for (const auto& c : brec_categories()) size[c.group] += c.v3_pairs();
-    EXPECT_EQ(size, (std::map<std::string, std::size_t>{
-                        {"Basic", 60}, {"Regular", 140}, {"Extension", 100}, {"CFI", 100}}));
+    EXPECT_EQ(size,
+              (std::map<std::string, std::size_t>{{"Basic", 60}, {"Regular", 140}, {"Extension", 100}, {"CFI", 100}}));
     EXPECT_EQ(brec_group_of("regular"), "Regular");
     EXPECT_EQ(brec_group_of("four_vertex_condition"), "Regular");
     EXPECT_EQ(brec_group_of("dr"), "Regular");
@@ -75,19 +73,18 @@ TEST(BrecCategories, GroupsAreTheFourReportGroups) {
 }
 
 TEST(BrecCategories, AliasesResolveCaseInsensitively) {
-    const std::map<std::string, std::string> want = {
-        {"str", "strongly_regular"},
-        {"SRG", "strongly_regular"},
-        {"strongly-regular", "strongly_regular"},
-        {"4vtx", "four_vertex_condition"},
-        {"4-vertex_condition", "four_vertex_condition"},
-        {"four-vertex-condition", "four_vertex_condition"},
-        {"dr", "distance_regular"},
-        {"distance-regular", "distance_regular"},
-        {"simple_regular", "regular"},
-        {"ext", "extension"},
-        {"CFI", "cfi"},
-        {"Basic", "basic"}};
+    const std::map<std::string, std::string> want = {{"str", "strongly_regular"},
+                                                     {"SRG", "strongly_regular"},
+                                                     {"strongly-regular", "strongly_regular"},
+                                                     {"4vtx", "four_vertex_condition"},
+                                                     {"4-vertex_condition", "four_vertex_condition"},
+                                                     {"four-vertex-condition", "four_vertex_condition"},
+                                                     {"dr", "distance_regular"},
+                                                     {"distance-regular", "distance_regular"},
+                                                     {"simple_regular", "regular"},
+                                                     {"ext", "extension"},
+                                                     {"CFI", "cfi"},
+                                                     {"Basic", "basic"}};
     for (const auto& [alias, name] : want) {
         EXPECT_EQ(canonical_category(alias), name) << alias;
         const BrecCategory* c = find_brec_category(alias);

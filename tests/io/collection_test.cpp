@@ -28,8 +28,8 @@ TEST(Collections, OfficialPairsThroughEveryFormatComeBackIdentical) {
     const GraphCollection brec = read_collection(kBrec, GraphFormat::pairs);
     ASSERT_EQ(brec.graphs.size(), 800u);
     ASSERT_TRUE(brec.paired);
-    for (GraphFormat f : {GraphFormat::graph6, GraphFormat::sparse6, GraphFormat::edgelist,
-                          GraphFormat::tu, GraphFormat::json, GraphFormat::pairs}) {
+    for (GraphFormat f : {GraphFormat::graph6, GraphFormat::sparse6, GraphFormat::edgelist, GraphFormat::tu,
+                          GraphFormat::json, GraphFormat::pairs}) {
         const std::string path = tmp("all_" + format_name(f) + (f == GraphFormat::pairs ? ".tsv" : ""));
         write_collection(path, f, brec);
         EXPECT_EQ(detect_format(path), f) << format_name(f);
@@ -82,8 +82,9 @@ TEST(Collections, NpyInputAndUnsupportedOutputs) {
     EXPECT_THROW(write_collection(tmp("x.npy"), GraphFormat::npy, c), Unsupported);
     GraphCollection odd;
     odd.graphs = {make_path(2), make_path(3), make_path(4)};
-    EXPECT_NE(error_of([&] { write_collection(tmp("odd.tsv"), GraphFormat::pairs, odd); }).find("even number of graphs"),
-              std::string::npos);
+    EXPECT_NE(
+        error_of([&] { write_collection(tmp("odd.tsv"), GraphFormat::pairs, odd); }).find("even number of graphs"),
+        std::string::npos);
     EXPECT_FALSE(file_exists(tmp("odd.tsv")));
 }
 

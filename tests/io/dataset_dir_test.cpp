@@ -109,8 +109,7 @@ TEST(DatasetDir, ARefusedCommitInACreatedDirectoryLeavesNothing) {
             w.commit(pairs, {{"seed", 1}}, "");
             FAIL() << "commit succeeded";
         } catch (const InvalidArgument& e) {
-            EXPECT_NE(std::string(e.what()).find("pair 1 has category"), std::string::npos)
-                << e.what();
+            EXPECT_NE(std::string(e.what()).find("pair 1 has category"), std::string::npos) << e.what();
         }
         EXPECT_TRUE(listing(dir).empty());
     }
@@ -120,15 +119,12 @@ TEST(DatasetDir, ARefusedCommitInACreatedDirectoryLeavesNothing) {
 TEST(DatasetDir, BadDirectoriesAreIoErrorsThatNameTheOutputDirectory) {
     const std::string file = testing::fresh_temp_file("dsdir", "plain_file");
     write_text_file_atomic(file, "x\n");
-    const auto message = [](const std::string& dir) {
-        return testing::error_of([&] { DatasetDirWriter w(dir); });
-    };
+    const auto message = [](const std::string& dir) { return testing::error_of([&] { DatasetDirWriter w(dir); }); };
     EXPECT_EQ(message(file), "output directory " + file + " exists and is not a directory");
     const std::string below = message(file + "/sub");
     EXPECT_EQ(below.rfind("cannot create output directory " + file + "/sub: ", 0), 0u) << below;
     EXPECT_EQ(read_text_file(file), "x\n");
-    for (const std::string& m : {message(file), below})
-        EXPECT_EQ(m.find("--"), std::string::npos) << m;
+    for (const std::string& m : {message(file), below}) EXPECT_EQ(m.find("--"), std::string::npos) << m;
 }
 
 }  // namespace

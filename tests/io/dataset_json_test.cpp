@@ -40,7 +40,8 @@ TEST(DatasetJson, GraphObjectHasTheDocumentedShape) {
 
 TEST(DatasetJson, GraphsAndPairsRoundTripThroughFiles) {
     Rng rng(4);
-    const std::vector<Graph> graphs{labelled_graph(), testing::random_graph(12, 0.3, rng), Graph(), GraphBuilder(2).build()};
+    const std::vector<Graph> graphs{labelled_graph(), testing::random_graph(12, 0.3, rng), Graph(),
+                                    GraphBuilder(2).build()};
     const std::string path = ::testing::TempDir() + "brec_json_" + std::to_string(::getpid()) + ".json";
     write_json_file(path, graphs_to_json(graphs, {3, 1, 4, 1}));
     const JsonDataset back = read_dataset_json(path);
@@ -70,14 +71,19 @@ TEST(DatasetJson, ErrorsNameLineColumnOrJsonPath) {
     EXPECT_NE(err(R"({"format": "other", "graphs": []})").find("\"format\" is \"other\""), std::string::npos);
     EXPECT_NE(err(R"({"version": 2, "graphs": []})").find("unsupported \"version\" 2"), std::string::npos);
     EXPECT_NE(err(R"({"graphs": [{"edges": []}]})").find("d.json: /graphs/0: graph has no \"n\""), std::string::npos);
-    EXPECT_NE(err(R"({"graphs": [{"n": 2, "edges": [[0, 2]]}]})").find("/graphs/0/edges/0: edge [0, 2] has a vertex id out of range"),
+    EXPECT_NE(err(R"({"graphs": [{"n": 2, "edges": [[0, 2]]}]})")
+                  .find("/graphs/0/edges/0: edge [0, 2] has a vertex id out of range"),
               std::string::npos);
     EXPECT_NE(err(R"({"graphs": [{"n": 2, "edges": [[1, 1]]}]})").find("self-loop"), std::string::npos);
     EXPECT_NE(err(R"({"graphs": [{"n": 2, "edges": [[0, 1], [1, 0]]}]})").find("duplicate edge"), std::string::npos);
-    EXPECT_NE(err(R"({"graphs": [{"n": 2, "edges": [[0, "a"]]}]})").find("expected an integer vertex id"), std::string::npos);
-    EXPECT_NE(err(R"({"graphs": [{"n": 2, "edges": [], "node_labels": [1]}]})").find("one label per vertex (2)"), std::string::npos);
-    EXPECT_NE(err(R"({"graphs": [{"n": 2, "edges": [[0, 1]], "edge_labels": []}]})").find("one label per edge (1)"), std::string::npos);
-    EXPECT_NE(err(R"({"graphs": [{"n": 1, "edges": [], "label": 1}, {"n": 1, "edges": []}]})").find("either every graph has a \"label\""),
+    EXPECT_NE(err(R"({"graphs": [{"n": 2, "edges": [[0, "a"]]}]})").find("expected an integer vertex id"),
+              std::string::npos);
+    EXPECT_NE(err(R"({"graphs": [{"n": 2, "edges": [], "node_labels": [1]}]})").find("one label per vertex (2)"),
+              std::string::npos);
+    EXPECT_NE(err(R"({"graphs": [{"n": 2, "edges": [[0, 1]], "edge_labels": []}]})").find("one label per edge (1)"),
+              std::string::npos);
+    EXPECT_NE(err(R"({"graphs": [{"n": 1, "edges": [], "label": 1}, {"n": 1, "edges": []}]})")
+                  .find("either every graph has a \"label\""),
               std::string::npos);
     const std::string pair = R"({"id": 1, "category": "x", "a": {"n": 1, "edges": []}, "b": {"n": 1, "edges": []}})";
     EXPECT_NE(err("{\"pairs\": [" + pair + ", " + pair + "]}").find("pair id 1 is repeated"), std::string::npos);
@@ -104,7 +110,8 @@ TEST(DatasetJson, MultiColumnLabelRowsRoundTrip) {
     // Label ids must have rows; rows must be non-empty arrays of integers.
     nlohmann::json short_table = j;
     short_table["node_label_rows"] = nlohmann::json::parse("[[0, 2], [1, 0]]");
-    EXPECT_NE(err(short_table.dump()).find("d.json: /graphs/0/node_labels: node label 2 has no row in \"node_label_rows\" (2 rows)"),
+    EXPECT_NE(err(short_table.dump())
+                  .find("d.json: /graphs/0/node_labels: node label 2 has no row in \"node_label_rows\" (2 rows)"),
               std::string::npos)
         << err(short_table.dump());
     nlohmann::json bad_row = j;
@@ -117,8 +124,7 @@ TEST(DatasetJson, MultiColumnLabelRowsRoundTrip) {
 TEST(DatasetJson, NlohmannExceptionsBecomeParseErrorsWithAPosition) {
     // The fuzzing reproducer: a number beyond the range of a double makes nlohmann throw
     // out_of_range, not parse_error; it escaped the reader ("internal error", exit 1).
-    const std::string repro =
-        read_text_file(std::string(BREC_SOURCE_DIR) + "/tests/fuzz/corpus/json/json-abort.bin");
+    const std::string repro = read_text_file(std::string(BREC_SOURCE_DIR) + "/tests/fuzz/corpus/json/json-abort.bin");
     const std::string e = err(repro);
     EXPECT_NE(e.find("d.json:1:"), std::string::npos) << e;
     EXPECT_NE(e.find("invalid JSON: number overflow parsing '4.4"), std::string::npos) << e;

@@ -48,8 +48,8 @@ TEST(EdgeList, RoundTripIsExact) {
     GraphBuilder lb(5);
     lb.add_edge(0, 4, 3);
     lb.add_edge(1, 2, 0);
-    std::vector<Graph> graphs{testing::random_graph(30, 0.2, rng), GraphBuilder(3).build(), Graph(),
-                              make_petersen(), lb.build()};
+    std::vector<Graph> graphs{testing::random_graph(30, 0.2, rng), GraphBuilder(3).build(), Graph(), make_petersen(),
+                              lb.build()};
     for (bool one_based : {false, true}) {
         const std::string text = format_edge_lists(graphs, one_based);
         EXPECT_EQ(parse(text, EdgeListOptions().set_one_based(one_based)), graphs);
@@ -72,7 +72,8 @@ TEST(EdgeList, LoopsAndDuplicatesRejectedWithLinesOrDroppedAndCounted) {
     EXPECT_EQ(st.self_loops, 1u);
     EXPECT_EQ(st.edge_lines, 5u);
     // A dropped duplicate with a different label is still an error.
-    EXPECT_NE(err("0 1 5\n1 0 6\n", EdgeListOptions().set_duplicates(EdgePolicy::drop)).find("has label 6 but label 5 on line 1"),
+    EXPECT_NE(err("0 1 5\n1 0 6\n", EdgeListOptions().set_duplicates(EdgePolicy::drop))
+                  .find("has label 6 but label 5 on line 1"),
               std::string::npos);
 }
 
@@ -83,7 +84,8 @@ TEST(EdgeList, MalformedLinesNameLineAndExpectation) {
     EXPECT_NE(err("0 1 x\n").find("integer edge label"), std::string::npos);
     EXPECT_NE(err("n 2\n0 5\n").find("g.el:2: vertex id 5 out of range for 'n 2' (line 1)"), std::string::npos);
     EXPECT_NE(err("1 0\n0 -1\n").find("g.el:2: vertex id -1 is below 0"), std::string::npos);
-    EXPECT_NE(err("0 1\n", EdgeListOptions().set_one_based(true)).find("is below 1 (ids are 1-based)"), std::string::npos);
+    EXPECT_NE(err("0 1\n", EdgeListOptions().set_one_based(true)).find("is below 1 (ids are 1-based)"),
+              std::string::npos);
     EXPECT_NE(err("n x\n").find("expected 'n N'"), std::string::npos);
     EXPECT_NE(err("n -3\n").find("expected 'n N'"), std::string::npos);
     EXPECT_NE(err("0 1\nn 3\n").find("g.el:2: 'n' line after edges"), std::string::npos);

@@ -66,8 +66,10 @@ TEST(Graph6, SizeFieldForms) {
         Rng rng(n);
         const Graph g = testing::random_graph(n, 0.3, rng);
         const std::string s = to_graph6(g);
-        if (n <= 62) EXPECT_EQ(static_cast<unsigned char>(s[0]), n + 63);
-        else EXPECT_EQ(s[0], '~');
+        if (n <= 62)
+            EXPECT_EQ(static_cast<unsigned char>(s[0]), n + 63);
+        else
+            EXPECT_EQ(s[0], '~');
         EXPECT_EQ(parse_graph6(s), g) << n;
         EXPECT_EQ(parse_sparse6(to_sparse6(g)), g) << n;
     }
@@ -80,13 +82,15 @@ TEST(Graph6, SizeFieldForms) {
         const Graph g = b.build();
         const std::string s = to_sparse6(g);
         EXPECT_EQ(s[1], '~');
-        if (n == 258048u) EXPECT_EQ(s[2], '~');  // 8-byte form
-        else EXPECT_NE(s[2], '~');
+        if (n == 258048u)
+            EXPECT_EQ(s[2], '~');  // 8-byte form
+        else
+            EXPECT_NE(s[2], '~');
         EXPECT_EQ(parse_sparse6(s), g);
     }
     // Header of a graph6 record with n = 258047 decodes (then fails as truncated, not as bad size).
-    const std::string head = "~" + std::string(1, static_cast<char>(63 + 62)) + std::string(1, static_cast<char>(63 + 63)) +
-                             std::string(1, static_cast<char>(63 + 63));
+    const std::string head = "~" + std::string(1, static_cast<char>(63 + 62)) +
+                             std::string(1, static_cast<char>(63 + 63)) + std::string(1, static_cast<char>(63 + 63));
     EXPECT_NE(error_of([&] { parse_graph6(head + "??"); }).find("n=258047"), std::string::npos);
 }
 
@@ -154,8 +158,8 @@ TEST(Graph6, SizeFieldBytesOfEveryForm) {
     // n <= 62: one byte n + 63; 63 <= n <= 258047: '~' and 18 bits; above: "~~" and 36 bits.
     EXPECT_EQ(to_graph6(GraphBuilder(62).build()).substr(0, 1), std::string(1, static_cast<char>(62 + 63)));
     EXPECT_EQ(to_graph6(GraphBuilder(63).build()).substr(0, 4), "~??~");  // 63 = 000000 000000 111111
-    EXPECT_EQ(to_sparse6(GraphBuilder(258047).build()), ":~}~~");          // 111110 111111 111111
-    EXPECT_EQ(to_sparse6(GraphBuilder(258048).build()), ":~~???~??");      // 36 bits, 258048 = 63 * 2^12
+    EXPECT_EQ(to_sparse6(GraphBuilder(258047).build()), ":~}~~");         // 111110 111111 111111
+    EXPECT_EQ(to_sparse6(GraphBuilder(258048).build()), ":~~???~??");     // 36 bits, 258048 = 63 * 2^12
     EXPECT_EQ(parse_sparse6(":~}~~").n(), 258047u);
     EXPECT_EQ(parse_sparse6(":~~???~??").n(), 258048u);
     // Non-canonical longer forms of a small n are accepted, as nauty does.
@@ -171,7 +175,7 @@ TEST(Graph6, SizeFieldBytesOfEveryForm) {
               "f.g6:3:3: bad character in graph6 size field (byte 33, expected 63..126)");
     EXPECT_EQ(error_of([&] { parse_sparse6(":~~?\?!", pos); }),
               "f.g6:3:6: bad character in sparse6 size field (byte 33, expected 63..126)");
-    EXPECT_THROW(parse_graph6("~~~~~~~~"), ResourceLimit);   // 2^36 - 1 vertices
+    EXPECT_THROW(parse_graph6("~~~~~~~~"), ResourceLimit);    // 2^36 - 1 vertices
     EXPECT_THROW(parse_sparse6(":~~~~~~~~"), ResourceLimit);  // no 2^36-vertex allocation
 }
 
@@ -210,10 +214,16 @@ TEST(PairFile, ParsesAndRejectsBadLines) {
     ASSERT_EQ(ds.pairs.size(), 2u);
     EXPECT_EQ(ds.pairs[1].id, 7);
     EXPECT_EQ(ds.pairs[1].line, 4);
-    EXPECT_NE(error_of([] { parse_pair_text("0\tbasic\tC~\n", "x.tsv"); }).find("x.tsv:1: expected 4 tab-separated columns"), std::string::npos);
+    EXPECT_NE(
+        error_of([] { parse_pair_text("0\tbasic\tC~\n", "x.tsv"); }).find("x.tsv:1: expected 4 tab-separated columns"),
+        std::string::npos);
     EXPECT_NE(error_of([] { parse_pair_text("-3\tbasic\tC~\tC~\n", "x.tsv"); }).find("negative"), std::string::npos);
-    EXPECT_NE(error_of([] { parse_pair_text("a\tbasic\tC~\tC~\n", "x.tsv"); }).find("not an integer"), std::string::npos);
-    EXPECT_NE(error_of([] { parse_pair_text("1\tbasic\tC~\tC~\n1\tbasic\tC~\tC~\n", "x.tsv"); }).find("x.tsv:2: pair id 1 is repeated"), std::string::npos);
+    EXPECT_NE(error_of([] { parse_pair_text("a\tbasic\tC~\tC~\n", "x.tsv"); }).find("not an integer"),
+              std::string::npos);
+    EXPECT_NE(error_of([] {
+                  parse_pair_text("1\tbasic\tC~\tC~\n1\tbasic\tC~\tC~\n", "x.tsv");
+              }).find("x.tsv:2: pair id 1 is repeated"),
+              std::string::npos);
     EXPECT_NE(error_of([] { parse_pair_text("", "x.tsv"); }).find("no pairs"), std::string::npos);
     EXPECT_NE(error_of([] { parse_pair_text("1\tbasic\tC~\tC\n", "x.tsv"); }).find("x.tsv:1"), std::string::npos);
     EXPECT_THROW(read_pair_file("/nonexistent/file.tsv"), IoError);
@@ -244,7 +254,8 @@ TEST(PairSelection, CategoriesGroupsRangesShards) {
     EXPECT_THROW(parse_shard("0/4", i, n), InvalidArgument);
     EXPECT_THROW(parse_shard("x", i, n), InvalidArgument);
     // Found by fuzz_pairs: N beyond int used to wrap around instead of failing.
-    EXPECT_NE(error_of([&] { parse_shard("9000000/700014500000000", i, n); }).find("N is too large"), std::string::npos);
+    EXPECT_NE(error_of([&] { parse_shard("9000000/700014500000000", i, n); }).find("N is too large"),
+              std::string::npos);
     parse_shard("3/2147483647", i, n);
     EXPECT_EQ(n, 2147483647);
     EXPECT_THROW(parse_id_ranges("5-3"), InvalidArgument);
@@ -302,7 +313,10 @@ TEST(PairSelection, IdRangesStayIntervals) {
     EXPECT_NE(error_of([] { parse_id_ranges("-1"); }).find("must be non-negative"), std::string::npos);
     // A wide selection over the official file names the first id it lacks, at once.
     const PairDataset ds = read_pair_file(std::string(BREC_SOURCE_DIR) + "/datasets/brec/brec_v3_pairs.tsv");
-    EXPECT_NE(error_of([&] { select_pairs(ds, {{}, "0-70981333", 0, 0}); }).find("id 400 is not in"), std::string::npos);
+    EXPECT_NE(error_of([&] {
+                  select_pairs(ds, {{}, "0-70981333", 0, 0});
+              }).find("id 400 is not in"),
+              std::string::npos);
     EXPECT_EQ(select_pairs(ds, {{}, "0-399", 0, 0}).size(), 400u);
 }
 

@@ -26,7 +26,8 @@ std::uint32_t get16(const std::string& s, std::size_t at) {
 }
 
 TEST(NpyNumbers, ReadsNumpyFilesInEveryDtypeAndOrder) {
-    for (const char* name : {"numbers_f4.npy", "numbers_fortran_f4.npy", "numbers_bigendian_f8.npy", "numbers_i8.npy"}) {
+    for (const char* name :
+         {"numbers_f4.npy", "numbers_fortran_f4.npy", "numbers_bigendian_f8.npy", "numbers_i8.npy"}) {
         SCOPED_TRACE(name);
         const NpyNumbers a = read_npy_numbers(kNpy + name);
         ASSERT_EQ(a.shape, (std::vector<std::size_t>{2, 3, 2}));
@@ -41,7 +42,8 @@ TEST(NpyNumbers, ReadsNumpyFilesInEveryDtypeAndOrder) {
 TEST(NpyNumbers, RejectsOtherDtypesAndWrongSizesByName) {
     EXPECT_NE(error_of([] { read_npy_numbers(kNpy + "numbers_f2.npy"); }).find("dtype '<f2' is not read here"),
               std::string::npos);
-    EXPECT_NE(error_of([] { read_npy_numbers(kNpy + "pairs_flat_U_v1.npy"); }).find("astype(np.float32)"), std::string::npos);
+    EXPECT_NE(error_of([] { read_npy_numbers(kNpy + "pairs_flat_U_v1.npy"); }).find("astype(np.float32)"),
+              std::string::npos);
     std::string bytes = format_npy_float32({1, 2, 3, 4}, {2, 2});
     EXPECT_NE(error_of([&] { parse_npy_numbers(bytes.substr(0, bytes.size() - 1), "x.npy"); }).find("truncated"),
               std::string::npos);

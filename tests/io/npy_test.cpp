@@ -60,8 +60,8 @@ TEST(Npy, ReadsEveryVariantNumpyWrites) {
         int version;
     };
     const Case cases[] = {
-        {"pairs_flat_U_v1.npy", {6}, "<U9", 1},       {"pairs_rows_S_v1.npy", {3, 2}, "|S9", 1},
-        {"pairs_rows_U_v2.npy", {3, 2}, "<U9", 2},    {"pairs_flat_S_v3.npy", {6}, "|S9", 3},
+        {"pairs_flat_U_v1.npy", {6}, "<U9", 1},        {"pairs_rows_S_v1.npy", {3, 2}, "|S9", 1},
+        {"pairs_rows_U_v2.npy", {3, 2}, "<U9", 2},     {"pairs_flat_S_v3.npy", {6}, "|S9", 3},
         {"pairs_flat_bigendian_U.npy", {6}, ">U9", 1}, {"pairs_rows_fortran_U.npy", {3, 2}, "<U9", 1},
     };
     for (const Case& c : cases) {
@@ -89,10 +89,8 @@ TEST(Npy, ReadsEveryVariantNumpyWrites) {
 
 TEST(Npy, WriterIsByteIdenticalToNumpy) {
     const auto flat = first_three_flat();
-    EXPECT_EQ(format_npy_strings(flat, {3, 2}, NpyStringKind::bytes),
-              read_text_file(kNpy + "pairs_rows_S_v1.npy"));
-    EXPECT_EQ(format_npy_strings(flat, {6}, NpyStringKind::unicode),
-              read_text_file(kNpy + "pairs_flat_U_v1.npy"));
+    EXPECT_EQ(format_npy_strings(flat, {3, 2}, NpyStringKind::bytes), read_text_file(kNpy + "pairs_rows_S_v1.npy"));
+    EXPECT_EQ(format_npy_strings(flat, {6}, NpyStringKind::unicode), read_text_file(kNpy + "pairs_flat_U_v1.npy"));
     const std::string path = tmp("w.npy");
     write_npy_strings(path, flat, {6});
     EXPECT_EQ(read_npy_strings(path).values, flat);
@@ -123,8 +121,13 @@ TEST(Npy, RelabelledLayoutOfTheBrecAuthors) {
         EXPECT_EQ(p.dataset.pairs[i].category, "basic");
     }
     // The same strings as a (6, 8) array are read as blocks of 8.
-    const NpyPairs rows = npy_pairs_from_array(
-        NpyStringArray{[&] { NpyHeader h = a.header; h.shape = {6, 8}; return h; }(), a.values}, "rows");
+    const NpyPairs rows = npy_pairs_from_array(NpyStringArray{[&] {
+                                                                  NpyHeader h = a.header;
+                                                                  h.shape = {6, 8};
+                                                                  return h;
+                                                              }(),
+                                                              a.values},
+                                               "rows");
     EXPECT_EQ(rows.relabelings, 4u);
     EXPECT_EQ(rows.dataset.pairs[2].b, official().pairs[2].b);
     // A wrong R is caught where relabelings would change vertex or edge counts.
@@ -132,8 +135,9 @@ TEST(Npy, RelabelledLayoutOfTheBrecAuthors) {
         const std::string e = error_of([&] { read_npy_pairs(kNpy + "relabelled_R4.npy", NpyPairOptions{r, "", 0}); });
         EXPECT_NE(e.find("check --relabelings"), std::string::npos) << r << ": " << e;
     }
-    EXPECT_NE(error_of([&] { read_npy_pairs(kNpy + "relabelled_R4.npy", NpyPairOptions{5, "", 0}); })
-                  .find("do not form P traintest and P reliability blocks"),
+    EXPECT_NE(error_of([&] {
+                  read_npy_pairs(kNpy + "relabelled_R4.npy", NpyPairOptions{5, "", 0});
+              }).find("do not form P traintest and P reliability blocks"),
               std::string::npos);
 }
 
@@ -171,9 +175,7 @@ TEST(Npy, FullSizeBrecLayoutIsDetectedAndNamedByCategory) {
 
 TEST(Npy, MalformedFilesGiveClearErrors) {
     const std::string good = read_text_file(kNpy + "pairs_flat_S_v3.npy");
-    auto err = [](const std::string& bytes) {
-        return error_of([&] { parse_npy_strings(bytes, "x.npy"); });
-    };
+    auto err = [](const std::string& bytes) { return error_of([&] { parse_npy_strings(bytes, "x.npy"); }); };
     EXPECT_NE(err("").find("bad magic"), std::string::npos);
     EXPECT_NE(error_of([] { read_npy_strings(kBrec); }).find("bad magic"), std::string::npos);
     std::string v4 = good;
@@ -190,10 +192,8 @@ TEST(Npy, MalformedFilesGiveClearErrors) {
     EXPECT_NE(err(npy_bytes("{'descr': [('a', '<i4')], 'fortran_order': False, 'shape': (1,), }", "xxxx"))
                   .find("structured dtypes"),
               std::string::npos);
-    EXPECT_NE(err(npy_bytes("{'descr': '|S2', 'shape': (1,), }", "C~")).find("no 'fortran_order'"),
-              std::string::npos);
-    EXPECT_NE(err(npy_bytes("{'descr': '|S2', 'fortran_order': Maybe, 'shape': (1,), }", "C~"))
-                  .find("True or False"),
+    EXPECT_NE(err(npy_bytes("{'descr': '|S2', 'shape': (1,), }", "C~")).find("no 'fortran_order'"), std::string::npos);
+    EXPECT_NE(err(npy_bytes("{'descr': '|S2', 'fortran_order': Maybe, 'shape': (1,), }", "C~")).find("True or False"),
               std::string::npos);
     EXPECT_NE(err(npy_bytes("{'descr': '|S2', 'fortran_order': False, 'shape': (1,-2), }", "C~"))
                   .find("non-negative integer"),
@@ -211,9 +211,7 @@ TEST(Npy, MalformedFilesGiveClearErrors) {
 }
 
 TEST(Npy, HeaderSizesAreCheckedAgainstTheBytesPresentBeforeAllocating) {
-    auto err = [](const std::string& bytes) {
-        return error_of([&] { parse_npy_strings(bytes, "x.npy"); });
-    };
+    auto err = [](const std::string& bytes) { return error_of([&] { parse_npy_strings(bytes, "x.npy"); }); };
     // The fuzzing reproducer: '|S0' items take no bytes, so shape (1, 8e16, 2) passed the size
     // check and reached vector::reserve (std::length_error, "internal error").
     const std::string repro =
@@ -238,13 +236,20 @@ TEST(Npy, PairErrorsNameTheItem) {
         a.values = v;
         return npy_pairs_from_array(a, "p.npy");
     };
-    EXPECT_NE(error_of([&] { pairs_of({"C~", "C~", "C~"}, {3}); }).find("odd number of strings (3)"), std::string::npos);
-    EXPECT_NE(error_of([&] { pairs_of({"C~", "C~", "C~", "C~"}, {1, 2, 2}); }).find("more than 2 dimensions"), std::string::npos);
+    EXPECT_NE(error_of([&] {
+                  pairs_of({"C~", "C~", "C~"}, {3});
+              }).find("odd number of strings (3)"),
+              std::string::npos);
+    EXPECT_NE(error_of([&] {
+                  pairs_of({"C~", "C~", "C~", "C~"}, {1, 2, 2});
+              }).find("more than 2 dimensions"),
+              std::string::npos);
     EXPECT_NE(error_of([&] { pairs_of({}, {0}); }).find("holds no graphs"), std::string::npos);
     const std::string e = error_of([&] { pairs_of({"C~", "Cr", "C~", "C"}, {2, 2}); });
     EXPECT_NE(e.find("p.npy: item 3 [1, 1]"), std::string::npos) << e;
     EXPECT_NE(e.find("truncated"), std::string::npos) << e;
-    EXPECT_NE(error_of([&] { read_npy_pairs("/no/such/file.npy"); }).find("cannot open /no/such/file.npy"), std::string::npos);
+    EXPECT_NE(error_of([&] { read_npy_pairs("/no/such/file.npy"); }).find("cannot open /no/such/file.npy"),
+              std::string::npos);
 }
 
 }  // namespace

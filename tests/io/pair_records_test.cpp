@@ -125,7 +125,10 @@ TEST(PairRecords, ALastRecordWithoutItsNewlineIsKeptAndEndedBeforeAppending) {
     EXPECT_EQ(nlohmann::json::parse(lines[2])["id"], 3);
     // A torn last line is cut off the file itself, not only skipped.
     { std::ofstream(path, std::ios::app) << "{\"id\": 4, \"x"; }
-    { PairRecords r(path, true); EXPECT_EQ(r.loaded(), 3u); }
+    {
+        PairRecords r(path, true);
+        EXPECT_EQ(r.loaded(), 3u);
+    }
     EXPECT_EQ(read_text_file(path).back(), '\n');
     EXPECT_EQ(read_text_file(path).find("\"x"), std::string::npos);
     std::remove(path.c_str());

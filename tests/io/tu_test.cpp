@@ -88,7 +88,8 @@ TEST(TuFormat, MalformedFilesNameFileLineAndProblem) {
     const std::string cols = make("cols", "1, 2\n2, 1, 7\n", "1\n1\n", "0\n");
     EXPECT_NE(error_of([&] { read_tu_dataset(cols); }).find("X_A.txt:2: expected 2 columns"), std::string::npos);
     const std::string range = make("range", "1, 2\n2, 9\n", "1\n1\n", "0\n");
-    EXPECT_NE(error_of([&] { read_tu_dataset(range); }).find("X_A.txt:2: node id 9 out of range [1,2]"), std::string::npos);
+    EXPECT_NE(error_of([&] { read_tu_dataset(range); }).find("X_A.txt:2: node id 9 out of range [1,2]"),
+              std::string::npos);
     const std::string negative = make("negative", "1, -2\n", "1\n1\n", "0\n");
     EXPECT_NE(error_of([&] { read_tu_dataset(negative); }).find("node id -2 out of range"), std::string::npos);
     const std::string across = make("across", "1, 2\n", "1\n2\n", "0\n1\n");
@@ -104,24 +105,29 @@ TEST(TuFormat, MalformedFilesNameFileLineAndProblem) {
     EXPECT_EQ(edgeless.graphs[0].n(), 2u);
     EXPECT_EQ(edgeless.stats.isolated_nodes, 3u);
     write(empty + "/X_graph_indicator.txt", "\n\n");
-    EXPECT_NE(error_of([&] { read_tu_dataset(empty); }).find("X_graph_indicator.txt: file is empty"), std::string::npos);
+    EXPECT_NE(error_of([&] { read_tu_dataset(empty); }).find("X_graph_indicator.txt: file is empty"),
+              std::string::npos);
     const std::string gap = make("gap", "1, 2\n", "1\n1\n3\n", "0\n1\n0\n");
     EXPECT_NE(error_of([&] { read_tu_dataset(gap); }).find("graph 2 has no nodes"), std::string::npos);
     const std::string nl = make("nodelabels", "1, 2\n", "1\n1\n", "0\n");
     write(nl + "/X_node_labels.txt", "1\n2\n3\n");
-    EXPECT_NE(error_of([&] { read_tu_dataset(nl); }).find("X_node_labels.txt:3: has 3 lines for 2 nodes"), std::string::npos);
+    EXPECT_NE(error_of([&] { read_tu_dataset(nl); }).find("X_node_labels.txt:3: has 3 lines for 2 nodes"),
+              std::string::npos);
     const std::string el = make("edgelabels", "1, 2\n2, 1\n", "1\n1\n", "0\n");
     write(el + "/X_edge_labels.txt", "4\n");
     EXPECT_NE(error_of([&] { read_tu_dataset(el); }).find("has 1 lines for 2 edge lines"), std::string::npos);
     write(el + "/X_edge_labels.txt", "4\n5\n");
-    EXPECT_NE(error_of([&] { read_tu_dataset(el); }).find("X_edge_labels.txt:2: edge 1,2 has label 5 here but label 4 at line 1"),
+    EXPECT_NE(error_of([&] {
+                  read_tu_dataset(el);
+              }).find("X_edge_labels.txt:2: edge 1,2 has label 5 here but label 4 at line 1"),
               std::string::npos);
     const std::string attr = make("attr", "1, 2\n", "1\n1\n", "0\n");
     write(attr + "/X_node_attributes.txt", "0.5, 1\n2, abc\n");
     EXPECT_NE(error_of([&] { read_tu_dataset(attr); }).find("X_node_attributes.txt:2: attribute 'abc' is not a number"),
               std::string::npos);
     const std::string gid = make("gid", "1, 2\n", "1\n0\n", "0\n");
-    EXPECT_NE(error_of([&] { read_tu_dataset(gid); }).find("X_graph_indicator.txt:2: graph id 0 must be >= 1"), std::string::npos);
+    EXPECT_NE(error_of([&] { read_tu_dataset(gid); }).find("X_graph_indicator.txt:2: graph id 0 must be >= 1"),
+              std::string::npos);
     const std::string noind = make("noind", "1, 2\n", "", "");
     EXPECT_NE(error_of([&] { read_tu_dataset(noind); }).find("cannot open"), std::string::npos);
     EXPECT_THROW(read_tu_dataset("/nonexistent/dir"), IoError);
@@ -138,8 +144,7 @@ TEST(TuFormat, IntegersAreParsedAsIntegersWithRangeChecks) {
     };
     // The fuzzing reproducer: a label beyond the int64 range used to go through a double and an
     // undefined conversion back to an integer.
-    const std::string repro =
-        read_text_file(std::string(BREC_SOURCE_DIR) + "/tests/fuzz/corpus/tu/tu-float-label.bin");
+    const std::string repro = read_text_file(std::string(BREC_SOURCE_DIR) + "/tests/fuzz/corpus/tu/tu-float-label.bin");
     const std::string label = repro.substr(repro.rfind('\0') + 1, 11);
     ASSERT_EQ(label, "6.66667e+24");
     EXPECT_NE(graph_label(label).find("X_graph_labels.txt:2: graph label '6.66667e+24' is not an integer"),
@@ -152,14 +157,18 @@ TEST(TuFormat, IntegersAreParsedAsIntegersWithRangeChecks) {
     EXPECT_NE(graph_label("3.5").find("'3.5' is not an integer"), std::string::npos);
     EXPECT_NE(graph_label("3.").find("'3.' is not an integer"), std::string::npos);
     // Integral decimals (written by some exports) and the int64 extremes are read exactly.
-    for (const auto& [text, value] : std::vector<std::pair<std::string, Label>>{
-             {"3.0", 3}, {"-2.00", -2}, {"+7", 7}, {"9223372036854775807", std::numeric_limits<Label>::max()},
-             {"-9223372036854775808", std::numeric_limits<Label>::min()}}) {
+    for (const auto& [text, value] :
+         std::vector<std::pair<std::string, Label>>{{"3.0", 3},
+                                                    {"-2.00", -2},
+                                                    {"+7", 7},
+                                                    {"9223372036854775807", std::numeric_limits<Label>::max()},
+                                                    {"-9223372036854775808", std::numeric_limits<Label>::min()}}) {
         EXPECT_EQ(graph_label(text), "") << text;
         EXPECT_EQ(read_tu_dataset(d).graph_labels, (std::vector<Label>{value})) << text;
     }
     write(d + "/X_A.txt", "1, 2\n2, 1e0\n");
-    EXPECT_NE(error_of([&] { read_tu_dataset(d); }).find("X_A.txt:2: node id '1e0' is not an integer"), std::string::npos);
+    EXPECT_NE(error_of([&] { read_tu_dataset(d); }).find("X_A.txt:2: node id '1e0' is not an integer"),
+              std::string::npos);
 }
 
 /// Two 2-node graphs (one edge each) whose node labels differ only in their second column.
@@ -214,7 +223,9 @@ TEST(TuFormat, AMultiColumnLabelIsTheWholeRow) {
               std::string::npos);
     write(bad + "/M_node_labels.txt", "0, 2\n1, 0\n0, 3\n1, 0\n");
     write(bad + "/M_edge_labels.txt", "7, 1\n7, 2\n7, 1\n7, 1\n");
-    EXPECT_NE(error_of([&] { read_tu_dataset(bad); }).find("M_edge_labels.txt:2: edge 1,2 has label 7, 2 here but label 7, 1"),
+    EXPECT_NE(error_of([&] {
+                  read_tu_dataset(bad);
+              }).find("M_edge_labels.txt:2: edge 1,2 has label 7, 2 here but label 7, 1"),
               std::string::npos);
 }
 

@@ -116,7 +116,8 @@ TEST(Nauty, LargeGraphsAndThreadSafety) {
     std::vector<std::thread> pool;
     for (int t = 0; t < 4; ++t)
         pool.emplace_back([&, t] {
-            for (std::size_t i = static_cast<std::size_t>(t); i < graphs.size(); i += 4) par[i] = canonical_certificate(graphs[i]);
+            for (std::size_t i = static_cast<std::size_t>(t); i < graphs.size(); i += 4)
+                par[i] = canonical_certificate(graphs[i]);
         });
     for (auto& th : pool) th.join();
     EXPECT_EQ(seq, par);
@@ -243,7 +244,8 @@ TEST(Nauty, ManyThreadsAgreeWithOneThreadAndCallsDoNotInterfere) {
 }
 
 TEST(Nauty, CertificatesDifferAcrossSizesAndStructures) {
-    EXPECT_NE(canonical_certificate(make_cycle(6)), canonical_certificate(disjoint_union(make_cycle(3), make_cycle(3))));
+    EXPECT_NE(canonical_certificate(make_cycle(6)),
+              canonical_certificate(disjoint_union(make_cycle(3), make_cycle(3))));
     EXPECT_NE(canonical_certificate(GraphBuilder(3).build()), canonical_certificate(GraphBuilder(4).build()));
     EXPECT_NE(canonical_certificate(testing::rook_4x4()), canonical_certificate(testing::shrikhande()));
 }

@@ -124,8 +124,9 @@ TEST(Ppgn, ChannelMajorKernelsMatchTheReferenceFormulationAndGradients) {
         for (const auto& [name, t] : params) scale = std::max(scale, t.grad().abs().max().item<double>());
         ASSERT_GT(scale, 1e-3);
         for (const auto& [name, t] : params)
-            EXPECT_TRUE(torch::allclose(grads[name], t.grad(), 1e-3, 1e-4 * scale))
-                << kernel << " " << name << "\n" << grads[name] << "\n" << t.grad();
+            EXPECT_TRUE(torch::allclose(grads[name], t.grad(), 1e-3, 1e-4 * scale)) << kernel << " " << name << "\n"
+                                                                                    << grads[name] << "\n"
+                                                                                    << t.grad();
     }
 }
 

@@ -55,7 +55,7 @@ std::int64_t parameter_count(const torch::nn::Module& m) {
 //   3 × Linear(16,32) = 1,632, Linear(96,32) no bias 3,072, BN 64: 18,482; decoder Linear(32,32)
 //   no bias 1,024 + BN 64 + Linear(32,16) 528 = 1,616.  32 + 4 × 18,482 + 1,616 = 75,576.
 TEST(SubgraphModels, ParameterCountsAtTheBrecSettingsMatchTheArchitectures) {
-    const std::map<std::string, std::int64_t> expected{{"ngnn", 3568},    {"de_ngnn", 201488}, {"ds_gnn", 44400},
+    const std::map<std::string, std::int64_t> expected{{"ngnn", 3568},     {"de_ngnn", 201488}, {"ds_gnn", 44400},
                                                        {"dss_gnn", 41616}, {"sun", 192016},     {"gnn_ak", 75576}};
     for (const auto& [name, count] : expected) {
         ModelRandom random = make_model_random(1, torch::kCPU);
@@ -65,7 +65,7 @@ TEST(SubgraphModels, ParameterCountsAtTheBrecSettingsMatchTheArchitectures) {
 }
 
 TEST(SubgraphModels, SpecsCarryTheBrecSettingsSubsetsAndInverses) {
-    EXPECT_EQ(find_model("ngnn").spec.defaults.epochs, 30);      // the script's argparse default
+    EXPECT_EQ(find_model("ngnn").spec.defaults.epochs, 30);  // the script's argparse default
     EXPECT_EQ(find_model("gnn_ak").spec.defaults.weight_decay, 1e-5);
     EXPECT_EQ(find_model("ds_gnn").spec.defaults.loss_threshold, 0.0);
     EXPECT_EQ(find_model("de_ngnn").spec.defaults.radius, 8);
@@ -79,8 +79,8 @@ TEST(SubgraphModels, SpecsCarryTheBrecSettingsSubsetsAndInverses) {
         EXPECT_EQ(find_model(name).spec.reference_inverse, T2Inverse::regularised_inverse) << name;
     EXPECT_EQ(find_model("gnn_ak").spec.reference_inverse, T2Inverse::pinv);
     // Table 2 totals of the BREC paper.
-    const std::map<std::string, int> totals{{"ngnn", 166}, {"de_ngnn", 231}, {"ds_gnn", 222},
-                                            {"dss_gnn", 221}, {"sun", 223},   {"gnn_ak", 222}};
+    const std::map<std::string, int> totals{{"ngnn", 166},    {"de_ngnn", 231}, {"ds_gnn", 222},
+                                            {"dss_gnn", 221}, {"sun", 223},     {"gnn_ak", 222}};
     for (const auto& [name, total] : totals) {
         EXPECT_EQ(find_model(name).spec.paper.total(), total) << name;
         EXPECT_EQ(find_model(name).spec.bound, "2fwl") << name;
@@ -101,8 +101,12 @@ ModelConfig small(const std::string& name, int radius) {
 /// Graphs of different sizes, a disconnected one and an edgeless one in one batch.
 std::vector<Graph> mixed_graphs() {
     Rng rng(6);
-    return {make_cycle(6), disjoint_union(make_cycle(3), make_cycle(3)), testing::random_graph(9, 0.3, rng),
-            make_graph(4, {}), make_path(5), testing::shrikhande()};
+    return {make_cycle(6),
+            disjoint_union(make_cycle(3), make_cycle(3)),
+            testing::random_graph(9, 0.3, rng),
+            make_graph(4, {}),
+            make_path(5),
+            testing::shrikhande()};
 }
 
 TEST_P(SubgraphModel, EmbedsBatchesOfMixedGraphsWithTheirShapes) {

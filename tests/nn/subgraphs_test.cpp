@@ -75,8 +75,7 @@ TEST(EgoBall, DistancesInBfsOrderAndBulkMatchesSingle) {
 
 TEST(SubgraphBatch, PathEgoNetsOfRadiusOne) {
     // 0-1-2: ego-nets {0,1}, {1,0,2}, {2,1}, root first then BFS order.
-    const nn::SubgraphBatch b =
-        nn::make_subgraph_batch({make_path(3)}, 0, 1, SubgraphPolicy::ego_net, 1, torch::kCPU);
+    const nn::SubgraphBatch b = nn::make_subgraph_batch({make_path(3)}, 0, 1, SubgraphPolicy::ego_net, 1, torch::kCPU);
     EXPECT_EQ(b.graphs, 1);
     EXPECT_EQ(b.nodes, 3);
     EXPECT_EQ(b.subgraphs, 3);
@@ -108,18 +107,10 @@ TEST(SubgraphBatch, StarKeepsAllNodesAndOnlyTheBallsEdges) {
     EXPECT_EQ(values(b.copy_subgraph), (Ints{0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3}));
     EXPECT_EQ(values(b.copy_distance), (Ints{0, 1, 1, 1, 1, 0, -1, -1, 1, -1, 0, -1, 1, -1, -1, 0}));
     EXPECT_EQ(values(b.root_copy), (Ints{0, 5, 10, 15}));
-    EXPECT_EQ(arc_set(b.copy_arcs), (std::vector<std::pair<std::int64_t, std::int64_t>>{{0, 1},
-                                                                                       {0, 2},
-                                                                                       {0, 3},
-                                                                                       {1, 0},
-                                                                                       {2, 0},
-                                                                                       {3, 0},
-                                                                                       {4, 5},
-                                                                                       {5, 4},
-                                                                                       {8, 10},
-                                                                                       {10, 8},
-                                                                                       {12, 15},
-                                                                                       {15, 12}}));
+    EXPECT_EQ(
+        arc_set(b.copy_arcs),
+        (std::vector<std::pair<std::int64_t, std::int64_t>>{
+            {0, 1}, {0, 2}, {0, 3}, {1, 0}, {2, 0}, {3, 0}, {4, 5}, {5, 4}, {8, 10}, {10, 8}, {12, 15}, {15, 12}}));
     expect_consistent_adjacency(b.copy_arcs);
     // With radius 2 every subgraph is the whole star.
     const auto whole = nn::make_subgraph_batch({star}, 0, 1, SubgraphPolicy::ego_edges, 2, torch::kCPU);
@@ -153,7 +144,8 @@ TEST(SubgraphBatch, DisconnectedGraphsAndBatchOffsets) {
     // −1 where it is outside the ball.
     const auto all = nn::make_subgraph_batch(graphs, 0, 1, SubgraphPolicy::ego_edges, 3, torch::kCPU);
     EXPECT_EQ(values(all.copy_distance), (Ints{0, 1, -1, 1, 0, -1, -1, -1, 0}));
-    EXPECT_EQ(arc_set(all.copy_arcs), (std::vector<std::pair<std::int64_t, std::int64_t>>{{0, 1}, {1, 0}, {3, 4}, {4, 3}}));
+    EXPECT_EQ(arc_set(all.copy_arcs),
+              (std::vector<std::pair<std::int64_t, std::int64_t>>{{0, 1}, {1, 0}, {3, 4}, {4, 3}}));
     // An empty range, and a range outside the list.
     EXPECT_EQ(nn::make_subgraph_batch(graphs, 1, 1, SubgraphPolicy::ego_net, 1, torch::kCPU).copies, 0);
     EXPECT_THROW(nn::make_subgraph_batch(graphs, 1, 3, SubgraphPolicy::ego_net, 1, torch::kCPU), InvalidArgument);

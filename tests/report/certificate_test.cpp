@@ -46,8 +46,7 @@ std::vector<PairId> ids(const std::vector<CertifiedPair>& pairs) {
 /// (distinguished, pairs, reliability failures) of each level, 1wl to beyond.
 std::vector<std::vector<int>> levels(const RunCertificate& r) {
     std::vector<std::vector<int>> out;
-    for (const auto& l : r.levels)
-        out.push_back({l.distinguished, l.pairs, l.reliability_failures});
+    for (const auto& l : r.levels) out.push_back({l.distinguished, l.pairs, l.reliability_failures});
     return out;
 }
 
@@ -61,14 +60,12 @@ std::string error_of(const std::string& text) {
 }
 
 TEST(CertificateView, CountsPerLevelAndAgainstTheBoundUnderHotelling) {
-    const auto v =
-        view({kData + "report_eval_both_ppgn.jsonl", kData + "report_eval_both_gin.jsonl"});
+    const auto v = view({kData + "report_eval_both_ppgn.jsonl", kData + "report_eval_both_gin.jsonl"});
     EXPECT_TRUE(v.bounds_known);
     ASSERT_EQ(v.runs.size(), 2u);
     const auto& ppgn = run(v, "ppgn");
     EXPECT_EQ(ppgn.bound, "2fwl");
-    EXPECT_EQ(levels(ppgn),
-              (std::vector<std::vector<int>>{{0, 0, 0}, {3, 4, 0}, {1, 1, 0}, {0, 1, 1}}));
+    EXPECT_EQ(levels(ppgn), (std::vector<std::vector<int>>{{0, 0, 0}, {3, 4, 0}, {1, 1, 0}, {0, 1, 1}}));
     EXPECT_EQ(ppgn.within_bound, 4);
     EXPECT_EQ(ppgn.within_bound_distinguished, 3);
     EXPECT_EQ(ids(ppgn.failed_within_bound), (std::vector<PairId>{61}));
@@ -77,15 +74,13 @@ TEST(CertificateView, CountsPerLevelAndAgainstTheBoundUnderHotelling) {
     EXPECT_EQ(ppgn.uncertified, 0);
     const auto& gin = run(v, "gin");
     EXPECT_EQ(gin.bound, "1wl");
-    EXPECT_EQ(levels(gin),
-              (std::vector<std::vector<int>>{{0, 0, 0}, {1, 4, 0}, {0, 1, 0}, {0, 1, 0}}));
+    EXPECT_EQ(levels(gin), (std::vector<std::vector<int>>{{0, 0, 0}, {1, 4, 0}, {0, 1, 0}, {0, 1, 0}}));
     EXPECT_EQ(gin.within_bound, 0);  // BREC pairs are all beyond 1-WL
     EXPECT_TRUE(gin.failed_within_bound.empty());
     EXPECT_EQ(ids(gin.distinguished_beyond_bound), (std::vector<PairId>{1}));
 
     const std::string md = certificate_markdown(v);
-    EXPECT_NE(md.find("| ppgn | 3-WL (2-FWL) | 0 / 0 | 3 / 4 | 1 / 1 | 0 / 1 [rf 1] | 3 / 4 |"),
-              std::string::npos)
+    EXPECT_NE(md.find("| ppgn | 3-WL (2-FWL) | 0 / 0 | 3 / 4 | 1 / 1 | 0 / 1 [rf 1] | 3 / 4 |"), std::string::npos)
         << md;
     EXPECT_NE(md.find("| gin | 1-WL | 0 / 0 | 1 / 4 | 0 / 1 | 0 / 1 | 0 / 0 |"), std::string::npos);
     EXPECT_NE(md.find("## Failed within the bound"), std::string::npos);
@@ -106,16 +101,13 @@ TEST(CertificateView, CountsPerLevelAndAgainstTheBoundUnderHotelling) {
 
 TEST(CertificateView, TheProtocolReadDecides) {
     const auto v =
-        view({kData + "report_eval_both_ppgn.jsonl", kData + "report_eval_both_gin.jsonl"},
-             Protocol::brec_reference);
+        view({kData + "report_eval_both_ppgn.jsonl", kData + "report_eval_both_gin.jsonl"}, Protocol::brec_reference);
     const auto& ppgn = run(v, "ppgn");
-    EXPECT_EQ(levels(ppgn),
-              (std::vector<std::vector<int>>{{0, 0, 0}, {2, 4, 0}, {0, 1, 0}, {0, 1, 0}}));
+    EXPECT_EQ(levels(ppgn), (std::vector<std::vector<int>>{{0, 0, 0}, {2, 4, 0}, {0, 1, 0}, {0, 1, 0}}));
     EXPECT_EQ(ids(ppgn.failed_within_bound), (std::vector<PairId>{1, 61}));
     EXPECT_TRUE(ppgn.distinguished_beyond_bound.empty());
     const auto& gin = run(v, "gin");
-    EXPECT_EQ(levels(gin),
-              (std::vector<std::vector<int>>{{0, 0, 0}, {0, 4, 0}, {0, 1, 0}, {0, 1, 1}}));
+    EXPECT_EQ(levels(gin), (std::vector<std::vector<int>>{{0, 0, 0}, {0, 4, 0}, {0, 1, 0}, {0, 1, 1}}));
     EXPECT_TRUE(gin.distinguished_beyond_bound.empty());
     EXPECT_NE(certificate_markdown(v).find("None."), std::string::npos);
 }
@@ -131,15 +123,13 @@ TEST(CertificateView, WithoutBoundsOnlyTheCountsAndSeveralSeeds) {
     for (const auto& r : v.runs)
         if (r.seed == 100) s100 = &r;
     ASSERT_NE(s100, nullptr);
-    EXPECT_EQ(levels(*s100),
-              (std::vector<std::vector<int>>{{0, 0, 0}, {4, 5, 0}, {0, 0, 0}, {1, 1, 0}}));
+    EXPECT_EQ(levels(*s100), (std::vector<std::vector<int>>{{0, 0, 0}, {4, 5, 0}, {0, 0, 0}, {1, 1, 0}}));
     EXPECT_EQ(s100->uncertified, 24);
     EXPECT_TRUE(s100->failed_within_bound.empty());
     const std::string md = certificate_markdown(v);
     EXPECT_NE(md.find("No record names its model's theoretical bound"), std::string::npos);
     EXPECT_EQ(md.find("## Failed within the bound"), std::string::npos);
-    EXPECT_NE(md.find("| ppgn (seed 100) | 0 / 0 | 4 / 5 | 0 / 0 | 1 / 1 |"), std::string::npos)
-        << md;
+    EXPECT_NE(md.find("| ppgn (seed 100) | 0 / 0 | 4 / 5 | 0 / 0 | 1 / 1 |"), std::string::npos) << md;
     EXPECT_NE(md.find("24 pair(s) run but not in the certificate"), std::string::npos);
     const auto j = certificate_json(v);
     EXPECT_FALSE(j["bounds_known"].get<bool>());
@@ -158,8 +148,7 @@ TEST(CertificateView, CertificatesThatStoppedBelowTheBound) {
 )";
     auto record = [](PairId id, const std::string& bound) {
         return R"({"model":"m","seed":1,"id":)" + std::to_string(id) +
-               R"(,"category":"basic","distinguished":true,"reliable":true,"t2_test":100,"bound":")" +
-               bound + "\"}\n";
+               R"(,"category":"basic","distinguished":true,"reliable":true,"t2_test":100,"bound":")" + bound + "\"}\n";
     };
     for (const std::string bound : {"3fwl", "2fwl"}) {
         ResultReader r;
@@ -168,8 +157,7 @@ TEST(CertificateView, CertificatesThatStoppedBelowTheBound) {
         const auto& m = v.runs[0];
         EXPECT_EQ(m.within_bound, 1) << bound;
         EXPECT_EQ(m.undetermined, bound == "3fwl" ? 1 : 0);
-        EXPECT_EQ(ids(m.distinguished_beyond_bound),
-                  bound == "3fwl" ? std::vector<PairId>{} : std::vector<PairId>{1});
+        EXPECT_EQ(ids(m.distinguished_beyond_bound), bound == "3fwl" ? std::vector<PairId>{} : std::vector<PairId>{1});
         EXPECT_FALSE(v.notes.empty());  // 'beyond' means beyond 2-FWL here
     }
 }
@@ -186,8 +174,7 @@ TEST(Certificate, ParsingSkipsTheSummaryAndNamesBadLines) {
     EXPECT_EQ(error_of("{\"id\":1,\"category\":\"basic\",\"level\":\"2fwl\"}\n"
                        "{\"id\":1,\"category\":\"basic\",\"level\":\"3fwl\"}\n"),
               "c.jsonl:2: pair 1 is certified 3fwl here but 2fwl at c.jsonl:1");
-    EXPECT_EQ(error_of("\n"),
-              "c.jsonl: no certify records: expected the JSON lines of brec certify");
+    EXPECT_EQ(error_of("\n"), "c.jsonl: no certify records: expected the JSON lines of brec certify");
     // The same record twice (a resumed run) and a torn last line are fine.
     const auto again = parse_certificate(
         "{\"id\":1,\"category\":\"basic\",\"level\":\"2fwl\"}\n"
@@ -218,12 +205,10 @@ TEST(Certificate, BoundsOfEvalRecords) {
     EXPECT_THROW(bad.add_text(rec + R"("id":0,"bound":"beyond"})", "b.jsonl"), ParseError);
     ResultReader two;
     try {
-        two.add_text(rec + R"("id":0,"bound":"2fwl"})" + "\n" + rec + R"("id":1,"bound":"3fwl"})",
-                     "b.jsonl");
+        two.add_text(rec + R"("id":0,"bound":"2fwl"})" + "\n" + rec + R"("id":1,"bound":"3fwl"})", "b.jsonl");
         FAIL() << "no error";
     } catch (const ParseError& err) {
-        EXPECT_EQ(std::string(err.what()),
-                  "b.jsonl:2: model m has bound 3fwl here but 2fwl at b.jsonl:1");
+        EXPECT_EQ(std::string(err.what()), "b.jsonl:2: model m has bound 3fwl here but 2fwl at b.jsonl:1");
     }
 }
 

@@ -38,8 +38,7 @@ Graph shrikhande_graph() {
     for (VertexId u = 0; u < 16; ++u)
         for (VertexId v = u + 1; v < 16; ++v) {
             const VertexId dx = (v / 4 + 4 - u / 4) % 4, dy = (v % 4 + 4 - u % 4) % 4;
-            const bool step = (dx == 0 && (dy == 1 || dy == 3)) ||
-                              (dy == 0 && (dx == 1 || dx == 3)) ||
+            const bool step = (dx == 0 && (dy == 1 || dy == 3)) || (dy == 0 && (dx == 1 || dx == 3)) ||
                               (dx == dy && (dx == 1 || dx == 3));
             if (step) e.emplace_back(u, v);
         }
@@ -55,14 +54,11 @@ Graph cube_graph() {
     return make_graph(8, e);
 }
 
-double dist(const Point& a, const Point& b) {
-    return std::hypot(a.x - b.x, a.y - b.y);
-}
+double dist(const Point& a, const Point& b) { return std::hypot(a.x - b.x, a.y - b.y); }
 
 TEST(Layout, CircularAndStressStayInTheUnitDisc) {
     const Graph path = make_path(12);
-    for (const auto& p :
-         {circular_layout(path), stress_layout(path), default_layout(make_petersen()).points})
+    for (const auto& p : {circular_layout(path), stress_layout(path), default_layout(make_petersen()).points})
         for (const Point& q : p) {
             EXPECT_TRUE(std::isfinite(q.x) && std::isfinite(q.y));
             EXPECT_LE(std::hypot(q.x, q.y), 1.0 + 1e-9);
@@ -124,8 +120,7 @@ TEST(Layout, DefaultIsCircularForRegularGraphsWithBipartiteClassesOnTwoArcs) {
 TEST(PairSvg, GraphsOnTheSameIdsThatDifferInFewEdgesShareTheirLayout) {
     // Like a CFI graph and its twist: the same ids, 4 of 12 edges differ.
     const Graph a = make_graph(6, {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {0, 5}});  // C6
-    const Graph b = make_graph(
-        6, {{0, 1}, {1, 2}, {2, 3}, {0, 3}, {4, 5}, {0, 4}});  // -{3,4},{0,5} +{0,3},{0,4}
+    const Graph b = make_graph(6, {{0, 1}, {1, 2}, {2, 3}, {0, 3}, {4, 5}, {0, 4}});  // -{3,4},{0,5} +{0,3},{0,4}
     const std::string d = pair_layout_description(a, b);
     EXPECT_NE(d.find("same positions in both drawings"), std::string::npos) << d;
     EXPECT_NE(d.find("the 4 edges that differ"), std::string::npos) << d;
@@ -136,16 +131,13 @@ TEST(PairSvg, GraphsOnTheSameIdsThatDifferInFewEdgesShareTheirLayout) {
     const std::string far = render_pair_svg(rook_graph(4), shrikhande_graph(), "a", "b", {});
     EXPECT_EQ(far.find("#d62728"), std::string::npos);
     EXPECT_EQ(pair_layout_description(rook_graph(4), shrikhande_graph()), "layout: circular");
-    EXPECT_EQ(pair_layout_description(make_path(5), make_complete(5)),
-              "layout: stress majorization / circular");
-    EXPECT_NE(pair_layout_description(make_path(5), make_cycle(5)).find("the edge that differs"),
-              std::string::npos);
+    EXPECT_EQ(pair_layout_description(make_path(5), make_complete(5)), "layout: stress majorization / circular");
+    EXPECT_NE(pair_layout_description(make_path(5), make_cycle(5)).find("the edge that differs"), std::string::npos);
 }
 
 TEST(PairSvg, OneCirclePerVertexOneLinePerEdgeAndEscapedCaption) {
     const Graph a = rook_graph(4), b = shrikhande_graph();
-    const std::string svg =
-        render_pair_svg(a, b, "rook <4x4>", "Shrikhande & co", {"srg(16,6,2,2)", "\"quoted\""});
+    const std::string svg = render_pair_svg(a, b, "rook <4x4>", "Shrikhande & co", {"srg(16,6,2,2)", "\"quoted\""});
     EXPECT_EQ(svg.rfind("<?xml", 0), 0u);
     EXPECT_EQ(occurrences(svg, "<svg "), 1u);
     EXPECT_EQ(occurrences(svg, "</svg>"), 1u);
@@ -165,8 +157,7 @@ TEST(PairSvg, OneCirclePerVertexOneLinePerEdgeAndEscapedCaption) {
     ASSERT_TRUE(std::regex_search(svg, m, size_re));
     const double w = std::stod(m[1]), h = std::stod(m[2]);
     const std::regex circle_re("<circle cx=\"([-0-9.]+)\" cy=\"([-0-9.]+)\"");
-    for (auto it = std::sregex_iterator(svg.begin(), svg.end(), circle_re);
-         it != std::sregex_iterator(); ++it) {
+    for (auto it = std::sregex_iterator(svg.begin(), svg.end(), circle_re); it != std::sregex_iterator(); ++it) {
         const double x = std::stod((*it)[1]), y = std::stod((*it)[2]);
         EXPECT_GT(x, 0);
         EXPECT_LT(x, w);

@@ -34,8 +34,7 @@ TEST(PairFigure, StructureLines) {
 }
 
 TEST(PairFigure, DrawsAPairOfAFileWithItsCaption) {
-    const auto dir =
-        std::filesystem::temp_directory_path() / ("brec_pair_figure_" + std::to_string(::getpid()));
+    const auto dir = std::filesystem::temp_directory_path() / ("brec_pair_figure_" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
     const std::string path = (dir / "pairs.tsv").string();
     // C6 against two triangles, which are strongly regular: srg(6,2,1,0).

@@ -100,16 +100,13 @@ TEST(Protocols, ReportShowsBothSideBySide) {
 
     const std::string md = report_markdown(a);
     EXPECT_NE(md.find("## Both RPC protocols"), std::string::npos);
-    EXPECT_NE(md.find("| ppgn | **hotelling** | 2 [rf 1] | 1 | 1 | 4 [rf 1] |"), std::string::npos)
-        << md;
+    EXPECT_NE(md.find("| ppgn | **hotelling** | 2 [rf 1] | 1 | 1 | 4 [rf 1] |"), std::string::npos) << md;
     EXPECT_NE(md.find("| ppgn | brec\\_reference | 1 | 1 | 0 | 2 |"), std::string::npos);
-    EXPECT_NE(md.find("| gin | brec\\_reference | 0 [rf 1] | 0 | 0 | 0 [rf 1] |"),
-              std::string::npos);
+    EXPECT_NE(md.find("| gin | brec\\_reference | 0 [rf 1] | 0 | 0 | 0 [rf 1] |"), std::string::npos);
     EXPECT_NE(md.find("counted under the hotelling RPC protocol"), std::string::npos);
     const std::string tex = report_latex(a);
     EXPECT_NE(tex.find("ppgn & brec\\_reference & 1 & 1 & 0 & 2 \\\\"), std::string::npos) << tex;
-    EXPECT_NE(tex.find("ppgn & \\textbf{hotelling} & 2 [rf 1] & 1 & 1 & 4 [rf 1] \\\\"),
-              std::string::npos);
+    EXPECT_NE(tex.find("ppgn & \\textbf{hotelling} & 2 [rf 1] & 1 & 1 & 4 [rf 1] \\\\"), std::string::npos);
     const auto j = report_json(a);
     EXPECT_EQ(j["protocol"], "hotelling");
     EXPECT_EQ(j["protocols"]["hotelling"]["ppgn"]["total"]["distinguished"], 4.0);
@@ -159,8 +156,7 @@ TEST(Protocols, OlderRecordsAreReadAsHotellingOnly) {
     EXPECT_TRUE(mixed.results.both_protocols);  // gin carries both
     EXPECT_FALSE(row(mixed, "ppgn", Protocol::brec_reference).total.known);
     EXPECT_TRUE(row(mixed, "ppgn", Protocol::hotelling).total.known);
-    EXPECT_NE(report_markdown(mixed).find("| ppgn | brec\\_reference | – | – | – | – |"),
-              std::string::npos);
+    EXPECT_NE(report_markdown(mixed).find("| ppgn | brec\\_reference | – | – | – | – |"), std::string::npos);
     EXPECT_TRUE(report_json(mixed)["protocols"]["brec_reference"]["ppgn"]["total"].is_null());
     // Only older records: no side-by-side section (nothing to compare), hotelling named.
     const auto legacy = analyse_results(read({kLegacyPpgn}));
@@ -168,11 +164,10 @@ TEST(Protocols, OlderRecordsAreReadAsHotellingOnly) {
     EXPECT_EQ(report_markdown(legacy).find("## Both RPC protocols"), std::string::npos);
     EXPECT_EQ(report_json(legacy)["protocol"], "hotelling");
     // They cannot be counted under brec_reference: the error names the file and line.
-    EXPECT_EQ(
-        parse_error({kBothGin, kLegacyPpgn}, Protocol::brec_reference),
-        kLegacyPpgn +
-            ":1: no brec_reference decision: the record was written before both RPC "
-            "protocols were recorded, so only the hotelling protocol can be reported from it");
+    EXPECT_EQ(parse_error({kBothGin, kLegacyPpgn}, Protocol::brec_reference),
+              kLegacyPpgn +
+                  ":1: no brec_reference decision: the record was written before both RPC "
+                  "protocols were recorded, so only the hotelling protocol can be reported from it");
     ResultReadOptions o;
     o.protocol = Protocol::brec_reference;
     ResultReader old_summary(o);
@@ -182,11 +177,10 @@ TEST(Protocols, OlderRecordsAreReadAsHotellingOnly) {
             "old.json");
         FAIL() << "no error";
     } catch (const ParseError& e) {
-        EXPECT_EQ(
-            std::string(e.what()),
-            "old.json:1: summary without the brec_reference protocol's counts (written before "
-            "both RPC protocols were recorded, so only the hotelling protocol can be reported "
-            "from it)");
+        EXPECT_EQ(std::string(e.what()),
+                  "old.json:1: summary without the brec_reference protocol's counts (written before "
+                  "both RPC protocols were recorded, so only the hotelling protocol can be reported "
+                  "from it)");
     }
     // WL records have one decision, which holds under either protocol, and are no RPC results.
     ResultReader wl(o);

@@ -18,8 +18,7 @@ namespace {
 
 const std::string kData = std::string(BREC_SOURCE_DIR) + "/tests/data/";
 
-ResultSet from_text(const std::string& text, const std::string& name = "mem.csv",
-                    bool fine = false) {
+ResultSet from_text(const std::string& text, const std::string& name = "mem.csv", bool fine = false) {
     ResultReader r(ResultReadOptions{fine});
     r.add_text(text, name);
     return r.finish();
@@ -35,8 +34,7 @@ std::string parse_error(const std::string& text, const std::string& name = "bad.
     return "";
 }
 
-const ResultRecord& find(const ResultSet& rs, const std::string& task, const std::string& model,
-                         std::uint64_t seed) {
+const ResultRecord& find(const ResultSet& rs, const std::string& task, const std::string& model, std::uint64_t seed) {
     for (const auto& r : rs.records)
         if (r.task == task && r.model == model && r.seed == seed) return r;
     throw std::runtime_error("no record " + task + "/" + model);
@@ -55,8 +53,7 @@ TEST(ResultCsv, ParsesHeaderQuotesCommentsAndDirections) {
     EXPECT_EQ(rs.tasks, (std::vector<std::string>{"acc", "mae"}));
     EXPECT_EQ(rs.models, (std::vector<std::string>{"gin", "ppgn, v2"}));
     EXPECT_DOUBLE_EQ(find(rs, "acc", "ppgn, v2", 1).value, 0.75);
-    EXPECT_FALSE(
-        find(rs, "mae", "gin", 2).higher_is_better);  // direction of the task applies to every row
+    EXPECT_FALSE(find(rs, "mae", "gin", 2).higher_is_better);  // direction of the task applies to every row
     EXPECT_TRUE(find(rs, "acc", "gin", 1).higher_is_better);
     EXPECT_EQ(find(rs, "acc", "gin", 1).source.str(), "mem.csv:3");
     EXPECT_FALSE(rs.brec);
@@ -65,19 +62,14 @@ TEST(ResultCsv, ParsesHeaderQuotesCommentsAndDirections) {
 TEST(ResultCsv, BadRowsNameFileAndLine) {
     EXPECT_EQ(parse_error("task,model,seed,value\nacc,gin,1\n"),
               "bad.csv:2: expected task,model,seed,value[,direction] but found 3 fields");
-    EXPECT_EQ(parse_error("acc,gin,-1,0.5\n"),
-              "bad.csv:1: seed must be a non-negative integer, found '-1'");
-    EXPECT_EQ(parse_error("acc,gin,1,0.5x\n"),
-              "bad.csv:1: value must be a finite number, found '0.5x'");
-    EXPECT_EQ(parse_error("acc,gin,1,nan\n"),
-              "bad.csv:1: value must be a finite number, found 'nan'");
-    EXPECT_EQ(parse_error("acc,gin,1,0.5,up\n"),
-              "bad.csv:1: direction must be max or min, found 'up'");
+    EXPECT_EQ(parse_error("acc,gin,-1,0.5\n"), "bad.csv:1: seed must be a non-negative integer, found '-1'");
+    EXPECT_EQ(parse_error("acc,gin,1,0.5x\n"), "bad.csv:1: value must be a finite number, found '0.5x'");
+    EXPECT_EQ(parse_error("acc,gin,1,nan\n"), "bad.csv:1: value must be a finite number, found 'nan'");
+    EXPECT_EQ(parse_error("acc,gin,1,0.5,up\n"), "bad.csv:1: direction must be max or min, found 'up'");
     EXPECT_EQ(parse_error("acc,gin,1,0.5,max\nacc,gin,2,0.5,min\n"),
               "bad.csv:2: task 'acc' has direction max at bad.csv:1");
     EXPECT_EQ(parse_error("acc,\"gin,1,0.5\n"), "bad.csv:1: unterminated double quote");
-    EXPECT_EQ(parse_error("acc,\"gin\"x,1,0.5\n"),
-              "bad.csv:1:10: unexpected text after a closing double quote");
+    EXPECT_EQ(parse_error("acc,\"gin\"x,1,0.5\n"), "bad.csv:1:10: unexpected text after a closing double quote");
     EXPECT_EQ(parse_error("acc,gin,1,0.5\n# c\nacc,gin,1,0.6\n"),
               "bad.csv:3: task 'acc', model 'gin', seed 1 given twice (also at bad.csv:1)");
     EXPECT_EQ(parse_error("\n\n"), "bad.csv: empty file: expected CSV rows or JSON results");
@@ -116,15 +108,13 @@ TEST(ResultJson, ConflictingDuplicateNamesBothPlaces) {
     r.add_text(kShardA, "a.jsonl");
     try {
         r.add_text(
-            "\n" +
-                std::string(
-                    R"({"model":"ppgn","seed":100,"id":2,"category":"basic","distinguished":true,"reliable":true})"),
+            "\n" + std::string(
+                       R"({"model":"ppgn","seed":100,"id":2,"category":"basic","distinguished":true,"reliable":true})"),
             "c.jsonl");
         FAIL() << "no error";
     } catch (const ParseError& e) {
-        EXPECT_EQ(
-            std::string(e.what()),
-            "c.jsonl:2: pair 2 of model ppgn seed 100 conflicts with the record at a.jsonl:3");
+        EXPECT_EQ(std::string(e.what()),
+                  "c.jsonl:2: pair 2 of model ppgn seed 100 conflicts with the record at a.jsonl:3");
     }
 }
 
@@ -191,8 +181,7 @@ TEST(ResultJson, ShardSummariesAreSummedAndPerPairRecordsWin) {
 }
 
 TEST(ResultJson, TornLastLineIsSkippedOtherBadLinesAreErrors) {
-    const auto rs =
-        from_text(kShardA + R"({"model":"ppgn","seed":100,"id":9,"categ)", "torn.jsonl");
+    const auto rs = from_text(kShardA + R"({"model":"ppgn","seed":100,"id":9,"categ)", "torn.jsonl");
     EXPECT_EQ(find(rs, "Basic", "ppgn", 100).pairs, 3);
     ASSERT_EQ(rs.notes.size(), 1u);
     EXPECT_EQ(rs.notes[0], "torn.jsonl:4: torn last line skipped (interrupted run?)");
@@ -200,18 +189,14 @@ TEST(ResultJson, TornLastLineIsSkippedOtherBadLinesAreErrors) {
               "x.jsonl:1: expected a summary object (with "
               "\"categories\") or a per-pair record (with \"id\" "
               "and \"distinguished\")");
-    EXPECT_EQ(parse_error(kShardA + "not json\n" + kShardA, "x.jsonl"),
-              "x.jsonl:4: expected one JSON object per line");
+    EXPECT_EQ(parse_error(kShardA + "not json\n" + kShardA, "x.jsonl"), "x.jsonl:4: expected one JSON object per line");
     EXPECT_EQ(parse_error(R"({"id":1,"category":"basic","distinguished":true})", "x.jsonl"),
               "x.jsonl:1: no \"model\" or \"method\" field to name the model");
+    EXPECT_EQ(parse_error(R"({"model":"m","seed":-3,"id":1,"category":"basic","distinguished":true})", "x.jsonl"),
+              "x.jsonl:1: \"seed\" must be a non-negative integer");
     EXPECT_EQ(
-        parse_error(R"({"model":"m","seed":-3,"id":1,"category":"basic","distinguished":true})",
-                    "x.jsonl"),
-        "x.jsonl:1: \"seed\" must be a non-negative integer");
-    EXPECT_EQ(
-        parse_error(
-            R"({"model":"m","categories":{"basic":{"pairs":2,"distinguished":3,"reliability_failures":0}}})",
-            "x.json"),
+        parse_error(R"({"model":"m","categories":{"basic":{"pairs":2,"distinguished":3,"reliability_failures":0}}})",
+                    "x.json"),
         "x.json:1: category 'basic' distinguishes more pairs than it has");
 }
 
@@ -247,8 +232,7 @@ TEST(Analysis, CellsTestsAndHolmOnTheFixture) {
     // With 5 seeds the smallest two-sided exact Wilcoxon p is 2/32: never below 0.05, so the
     // agreement column can only say "neither" or "t only".
     for (const auto& tc : a.comparisons)
-        for (const auto& r : tc.rows)
-            EXPECT_TRUE(r.agreement == "neither" || r.agreement == "t only") << r.agreement;
+        for (const auto& r : tc.rows) EXPECT_TRUE(r.agreement == "neither" || r.agreement == "t only") << r.agreement;
     // k = 4 models over N = 10 tasks: q_0.05 = 2.569 (Demšar 2006, Table 5a), CD = 2.569 · √(20/60)
     // = 1.48.
     ASSERT_TRUE(a.ranks.available);
@@ -324,9 +308,7 @@ TEST(Analysis, MissingCellsAndSingleSeeds) {
             EXPECT_EQ(c["mean"], 4.0);
         }
     const std::string md = report_markdown(a);
-    EXPECT_NE(md.find("| t1 | max | 1.50 ± 6.35 (2) | **4.00 ± 12.71** (2) | **4.00** (1) |"),
-              std::string::npos)
-        << md;
+    EXPECT_NE(md.find("| t1 | max | 1.50 ± 6.35 (2) | **4.00 ± 12.71** (2) | **4.00** (1) |"), std::string::npos) << md;
     EXPECT_NE(md.find("n/a: fewer than two seeds shared by A and B"), std::string::npos);
     EXPECT_THROW(analyse_results(rs, ReportOptions{1.5}), InvalidArgument);
 }
@@ -337,8 +319,8 @@ TEST(Analysis, NotesWhenTheWilcoxonTestCannotReject) {
     auto csv = [](int seeds) {
         std::string t;
         for (int s = 1; s <= seeds; ++s)
-            t += "acc,a," + std::to_string(s) + ",0." + std::to_string(50 + s) + "\nacc,b," +
-                 std::to_string(s) + ",0." + std::to_string(30 + 2 * s) + "\n";
+            t += "acc,a," + std::to_string(s) + ",0." + std::to_string(50 + s) + "\nacc,b," + std::to_string(s) +
+                 ",0." + std::to_string(30 + 2 * s) + "\n";
         return t;
     };
     auto has_note = [](const ReportAnalysis& a) {
@@ -403,8 +385,7 @@ void expect_well_formed_svg(const std::string& svg) {
 }
 
 /// Value of attribute `name` in the first element of `svg` whose opening tag contains `marker`.
-double attr(const std::string& svg, const std::string& marker, const std::string& name,
-            std::size_t from = 0) {
+double attr(const std::string& svg, const std::string& marker, const std::string& name, std::size_t from = 0) {
     const std::size_t at = svg.find(marker, from);
     if (at == std::string::npos) throw std::runtime_error("no element with " + marker);
     const std::size_t start = svg.rfind('<', at), end = svg.find('>', at);
@@ -421,9 +402,8 @@ std::size_t count(const std::string& s, const std::string& needle) {
 }
 
 /// Checks a CD diagram against its inputs: structure, labels, CD bar and clique bars in axis units.
-void expect_cd_diagram(const std::string& svg, const std::vector<std::string>& models,
-                       const std::vector<double>& ranks, double cd,
-                       const std::vector<std::vector<int>>& cliques) {
+void expect_cd_diagram(const std::string& svg, const std::vector<std::string>& models, const std::vector<double>& ranks,
+                       double cd, const std::vector<std::vector<int>>& cliques) {
     expect_well_formed_svg(svg);
     EXPECT_NE(svg.find("viewBox=\"0 0 "), std::string::npos);
     const double width = attr(svg, "<svg", "width");
@@ -456,8 +436,7 @@ void expect_cd_diagram(const std::string& svg, const std::vector<std::string>& m
 TEST(Svg, CdDiagramOfTheFixture) {
     const auto a = analyse_results(read_results({kData + "report_fixture.csv"}));
     const auto& r = a.ranks;
-    const std::string svg =
-        cd_diagram_svg(r.models, r.friedman.mean_ranks, r.cd, r.cliques, "t<1>");
+    const std::string svg = cd_diagram_svg(r.models, r.friedman.mean_ranks, r.cd, r.cliques, "t<1>");
     expect_cd_diagram(svg, r.models, r.friedman.mean_ranks, r.cd, r.cliques);
     EXPECT_NE(svg.find("CD = 1.48"), std::string::npos);
     EXPECT_NE(svg.find("t&lt;1&gt;"), std::string::npos);
@@ -479,11 +458,9 @@ TEST(Svg, CdDiagramOfTheFixture) {
 
 TEST(Svg, CdDiagramEdgeCases) {
     // CD longer than the axis (k = 2, CD = 3): the bar keeps its true length.
-    expect_cd_diagram(cd_diagram_svg({"a", "b"}, {1.2, 1.8}, 3.0, {{0, 1}}), {"a", "b"}, {1.2, 1.8},
-                      3.0, {{0, 1}});
+    expect_cd_diagram(cd_diagram_svg({"a", "b"}, {1.2, 1.8}, 3.0, {{0, 1}}), {"a", "b"}, {1.2, 1.8}, 3.0, {{0, 1}});
     // Many models with long, escaped names, tied ranks and overlapping cliques.
-    const std::vector<std::string> m = {
-        "gin", "a<b & c", "graphormer_with_a_very_long_name", "x", "y", "z", "w"};
+    const std::vector<std::string> m = {"gin", "a<b & c", "graphormer_with_a_very_long_name", "x", "y", "z", "w"};
     const std::vector<double> r = {7.0, 1.5, 1.5, 3.0, 4.25, 5.0, 5.75};
     const auto c = cd_cliques(r, 2.0);
     expect_cd_diagram(cd_diagram_svg(m, r, 2.0, c), m, r, 2.0, c);
@@ -504,16 +481,14 @@ TEST(Svg, CategoryChartForBrecEvalResults) {
     expect_well_formed_svg(bars);
     EXPECT_NE(bars.find("viewBox=\"0 0 "), std::string::npos);
     EXPECT_NE(bars.find("% of pairs distinguished"), std::string::npos);
-    for (const char* t : {"Basic (10)", "Regular (10)", "CFI (10)"})
-        EXPECT_NE(bars.find(t), std::string::npos) << t;
+    for (const char* t : {"Basic (10)", "Regular (10)", "CFI (10)"}) EXPECT_NE(bars.find(t), std::string::npos) << t;
     // One bar per cell, one legend entry per model.
     EXPECT_EQ(count(bars, "class=\"bar\""), b.cells.size());
     EXPECT_EQ(count(bars, "class=\"legend\""), b.results.models.size());
     // Every mark stays inside the drawing (error bars of a share are cut at 0 % and 100 %).
     const double height = attr(bars, "<svg", "height");
     for (std::size_t i = bars.find(" y"); i != std::string::npos; i = bars.find(" y", i + 1)) {
-        if (bars.compare(i, 4, " y=\"") != 0 && bars.compare(i, 5, " y1=\"") != 0 &&
-            bars.compare(i, 5, " y2=\"") != 0)
+        if (bars.compare(i, 4, " y=\"") != 0 && bars.compare(i, 5, " y1=\"") != 0 && bars.compare(i, 5, " y2=\"") != 0)
             continue;
         const double y = std::stod(bars.substr(bars.find('"', i) + 1));
         EXPECT_GE(y, 0.0);
@@ -521,8 +496,7 @@ TEST(Svg, CategoryChartForBrecEvalResults) {
     }
     // report_files adds it for BREC results only.
     bool has = false;
-    for (const auto& [name, content] : report_files(b, {"md"}))
-        has = has || name == "categories.svg";
+    for (const auto& [name, content] : report_files(b, {"md"})) has = has || name == "categories.svg";
     EXPECT_TRUE(has);
     const auto csv = analyse_results(read_results({kData + "report_fixture.csv"}));
     for (const auto& [name, content] : report_files(csv, {"md"})) EXPECT_NE(name, "categories.svg");
@@ -540,14 +514,14 @@ nlohmann::json without_sources(nlohmann::json j) {
 TEST(Shards, TwoShardFilesGiveTheReportOfOneUnshardedFile) {
     // report_eval_ppgn_full.jsonl is the unsharded run (90 pairs x seeds); the two shard files
     // split it (with six records present in both, as after a requeued job).
-    const auto full = analyse_results(
-        read_results({kData + "report_eval_ppgn_full.jsonl", kData + "report_eval_gin.jsonl"}));
-    const auto shards = analyse_results(
-        read_results({kData + "report_eval_ppgn_shard0.jsonl",
-                      kData + "report_eval_ppgn_shard1.jsonl", kData + "report_eval_gin.jsonl"}));
-    const auto reversed = analyse_results(
-        read_results({kData + "report_eval_gin.jsonl", kData + "report_eval_ppgn_shard1.jsonl",
-                      kData + "report_eval_ppgn_shard0.jsonl"}));
+    const auto full =
+        analyse_results(read_results({kData + "report_eval_ppgn_full.jsonl", kData + "report_eval_gin.jsonl"}));
+    const auto shards =
+        analyse_results(read_results({kData + "report_eval_ppgn_shard0.jsonl", kData + "report_eval_ppgn_shard1.jsonl",
+                                      kData + "report_eval_gin.jsonl"}));
+    const auto reversed =
+        analyse_results(read_results({kData + "report_eval_gin.jsonl", kData + "report_eval_ppgn_shard1.jsonl",
+                                      kData + "report_eval_ppgn_shard0.jsonl"}));
     EXPECT_EQ(without_sources(report_json(full)), without_sources(report_json(shards)));
     // File order changes the model order only: the cells are the same.
     ASSERT_EQ(reversed.cells.size(), full.cells.size());
@@ -569,9 +543,9 @@ TEST(Shards, DuplicatesAreCountedOnceConflictsAreErrors) {
     // The same file twice (a shard passed twice, or a shard and the unsharded file): every pair
     // counted once, the result unchanged.
     const auto once = analyse_results(read_results({kData + "report_eval_ppgn_full.jsonl"}));
-    const auto twice = analyse_results(
-        read_results({kData + "report_eval_ppgn_full.jsonl", kData + "report_eval_ppgn_full.jsonl",
-                      kData + "report_eval_ppgn_shard0.jsonl"}));
+    const auto twice =
+        analyse_results(read_results({kData + "report_eval_ppgn_full.jsonl", kData + "report_eval_ppgn_full.jsonl",
+                                      kData + "report_eval_ppgn_shard0.jsonl"}));
     EXPECT_EQ(without_sources(report_json(once)), without_sources(report_json(twice)));
     // The same pair and seed with a different outcome: an error naming both places.
     ResultReader r;
@@ -582,9 +556,8 @@ TEST(Shards, DuplicatesAreCountedOnceConflictsAreErrors) {
             "other.jsonl");
         FAIL() << "no error";
     } catch (const ParseError& e) {
-        EXPECT_EQ(std::string(e.what()),
-                  "other.jsonl:1: pair 0 of model ppgn seed 100 conflicts with the record at " +
-                      kData + "report_eval_ppgn_full.jsonl:1");
+        EXPECT_EQ(std::string(e.what()), "other.jsonl:1: pair 0 of model ppgn seed 100 conflicts with the record at " +
+                                             kData + "report_eval_ppgn_full.jsonl:1");
     }
 }
 
@@ -599,14 +572,12 @@ TEST(Render, OnlyTheWrittenFilesAreDrawn) {
     // No format given: all three documents.
     EXPECT_EQ(report_files(a, std::vector<ReportFormat>{}).size(), 4u);
     EXPECT_EQ(parse_report_formats("md,,tex,json"),
-              (std::vector<ReportFormat>{ReportFormat::markdown, ReportFormat::latex,
-                                         ReportFormat::json}));
+              (std::vector<ReportFormat>{ReportFormat::markdown, ReportFormat::latex, ReportFormat::json}));
     try {
         parse_report_formats("md,pdf");
         FAIL() << "no error";
     } catch (const InvalidArgument& e) {
-        EXPECT_EQ(std::string(e.what()),
-                  "unknown report format 'pdf' (expected md, latex or json)");
+        EXPECT_EQ(std::string(e.what()), "unknown report format 'pdf' (expected md, latex or json)");
     }
     // Without ranks there is no CD diagram to draw.
     const auto one = analyse_results(from_text("acc,a,1,0.5\n"));
@@ -623,21 +594,18 @@ TEST(MakeReport, OneCallRendersWhatIsAskedFor) {
     ReportRequest req;
     req.inputs = {kData + "report_eval_both_ppgn.jsonl", kData + "report_eval_both_gin.jsonl"};
     EXPECT_EQ(names(make_report(req)),
-              (std::vector<std::string>{"report.md", "report.tex", "report.json", "cd.svg",
-                                        "categories.svg"}));
+              (std::vector<std::string>{"report.md", "report.tex", "report.json", "cd.svg", "categories.svg"}));
     req.formats = {ReportFormat::json};
     req.figures = false;
     const auto printed = make_report(req);
     EXPECT_EQ(names(printed), (std::vector<std::string>{"report.json"}));
     EXPECT_EQ(nlohmann::json::parse(printed.files[0].content)["protocol"], "hotelling");
     req.read.protocol = Protocol::brec_reference;
-    EXPECT_EQ(nlohmann::json::parse(make_report(req).files[0].content)["protocol"],
-              "brec_reference");
+    EXPECT_EQ(nlohmann::json::parse(make_report(req).files[0].content)["protocol"], "brec_reference");
     // The certificate view instead of the statistics.
     req.certificate = kData + "report_certify.jsonl";
     req.formats.clear();
-    EXPECT_EQ(names(make_report(req)),
-              (std::vector<std::string>{"certificate.md", "certificate.json"}));
+    EXPECT_EQ(names(make_report(req)), (std::vector<std::string>{"certificate.md", "certificate.json"}));
     req.formats = {ReportFormat::latex};
     EXPECT_THROW(make_report(req), InvalidArgument);
 }
@@ -654,8 +622,8 @@ TEST(Render, MarkdownLatexJsonAgree) {
     EXPECT_EQ(j["cells"].size(), 40u);
     EXPECT_EQ(j["cells"][0]["values"].size(), 5u);
     EXPECT_NEAR(j["friedman"]["cd"].get<double>(), a.ranks.cd, 0);
-    for (const char* key : {"mean_ranks", "ranks", "chi2", "df", "p_value", "chi2_ties",
-                            "p_value_ties", "q_alpha", "cliques"})
+    for (const char* key :
+         {"mean_ranks", "ranks", "chi2", "df", "p_value", "chi2_ties", "p_value_ties", "q_alpha", "cliques"})
         EXPECT_TRUE(j["friedman"].contains(key)) << key;
     EXPECT_EQ(j["comparisons"][0]["rows"].size(), 6u);
     // Every per-seed number of the JSON is one of the CSV's.

@@ -56,7 +56,8 @@ void save(const std::string& path, const Eigen::MatrixXd& m) {
     std::vector<float> v;
     for (Eigen::Index i = 0; i < m.rows(); ++i)
         for (Eigen::Index j = 0; j < m.cols(); ++j) v.push_back(static_cast<float>(m(i, j)));
-    write_text_file_atomic(path, format_npy_float32(v, {static_cast<std::size_t>(m.rows()), static_cast<std::size_t>(m.cols())}));
+    write_text_file_atomic(
+        path, format_npy_float32(v, {static_cast<std::size_t>(m.rows()), static_cast<std::size_t>(m.cols())}));
 }
 
 /// 4q × d embeddings: traintest rows G → g, H → h; reliability rows all r.
@@ -200,14 +201,17 @@ TEST(JudgeEmbeddings, SeveralSeedsGiveTheMultiSeedProtocol) {
     EXPECT_EQ(r.summary["best_reliable_seed"], 100);
     EXPECT_EQ(r.summary["multi_seed"]["hotelling"]["brec_rule"]["total"]["distinguished"], 1);
     sources[1] = sources[0];
-    EXPECT_NE(error_of([&] { judge_embeddings(sources, opt, RunContext{}); }).find("seed 100 is given twice"), std::string::npos);
+    EXPECT_NE(error_of([&] { judge_embeddings(sources, opt, RunContext{}); }).find("seed 100 is given twice"),
+              std::string::npos);
 }
 
 TEST(JudgeEmbeddings, BadFilesAreNamedWithTheProblem) {
     const std::string dir = fresh_dir("bad");
     export_tiny(dir);
     const std::string p0 = dir + "/pair_0.npy", p7 = dir + "/pair_7.npy";
-    const auto judge = [&] { return error_of([&] { judge_embeddings({{dir, ""}}, EmbeddingJudgeOptions{}, RunContext{}); }); };
+    const auto judge = [&] {
+        return error_of([&] { judge_embeddings({{dir, ""}}, EmbeddingJudgeOptions{}, RunContext{}); });
+    };
     save(p0, constant_rows(8, 4, 1, 1, 1));
     EXPECT_NE(judge().find(p7 + ": missing: pair 7"), std::string::npos) << judge();
     save(p7, constant_rows(8, 4, 1, 1, 1).topRows(31));

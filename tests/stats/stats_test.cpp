@@ -133,8 +133,7 @@ TEST(Intervals, StudentAndBootstrap) {
     const auto t = t_interval({1, 2, 3, 4, 5});
     EXPECT_DOUBLE_EQ(t.mean, 3.0);
     EXPECT_NEAR(t.half_width, 2.776445 * 0.7071068, 1e-5);
-    const auto b1 = bootstrap_interval({1, 2, 3, 4, 5}, 42),
-               b2 = bootstrap_interval({1, 2, 3, 4, 5}, 42);
+    const auto b1 = bootstrap_interval({1, 2, 3, 4, 5}, 42), b2 = bootstrap_interval({1, 2, 3, 4, 5}, 42);
     EXPECT_DOUBLE_EQ(b1.half_width, b2.half_width);  // seeded
     EXPECT_GT(b1.half_width, 0.5);
     EXPECT_LT(b1.half_width, t.half_width);  // the percentile bootstrap is narrower for n = 5
@@ -143,8 +142,7 @@ TEST(Intervals, StudentAndBootstrap) {
 
 TEST(Friedman, RanksAndStatistic) {
     // Model 0 always best, model 2 always worst: mean ranks 1, 2, 3; chi2 = 8 on 2 df, p = e^-4.
-    const std::vector<std::vector<double>> s = {
-        {0.9, 0.5, 0.1}, {0.8, 0.6, 0.2}, {0.7, 0.4, 0.3}, {0.95, 0.9, 0.0}};
+    const std::vector<std::vector<double>> s = {{0.9, 0.5, 0.1}, {0.8, 0.6, 0.2}, {0.7, 0.4, 0.3}, {0.95, 0.9, 0.0}};
     const auto f = friedman_test(s, {});
     EXPECT_EQ(f.mean_ranks, (std::vector<double>{1, 2, 3}));
     EXPECT_NEAR(f.chi2, 8.0, 1e-12);
@@ -158,8 +156,7 @@ TEST(Nemenyi, StudentizedRangeMatchesDemsarTable) {
     // Demšar (2006), Table 5(a): q_0.05 for k = 2..10.
     const double table[] = {1.960, 2.343, 2.569, 2.728, 2.850, 2.949, 3.031, 3.102, 3.164};
     for (int k = 2; k <= 10; ++k)
-        EXPECT_NEAR(studentized_range_quantile(0.05, k) / std::sqrt(2.0), table[k - 2], 1.5e-3)
-            << "k=" << k;
+        EXPECT_NEAR(studentized_range_quantile(0.05, k) / std::sqrt(2.0), table[k - 2], 1.5e-3) << "k=" << k;
     EXPECT_NEAR(nemenyi_cd(4, 10, 0.05), 1.48, 0.005);
     EXPECT_NEAR(studentized_range_cdf(3.633, 4), 0.95, 1e-3);
 }
@@ -215,14 +212,12 @@ TEST(RpcThreshold, OtherQAndDAgainstIndependentFQuantiles) {
         int q, d;
         double alpha, f;
     };
-    const Case cases[] = {{32, 16, 0.05, 2.33348362747}, {64, 16, 0.05, 1.85916701285},
-                          {32, 4, 0.05, 2.71407580415},  {128, 32, 0.05, 1.56404849692},
-                          {20, 19, 0.05, 247.686053919}, {10, 4, 0.05, 4.53367695028},
+    const Case cases[] = {{32, 16, 0.05, 2.33348362747},  {64, 16, 0.05, 1.85916701285}, {32, 4, 0.05, 2.71407580415},
+                          {128, 32, 0.05, 1.56404849692}, {20, 19, 0.05, 247.686053919}, {10, 4, 0.05, 4.53367695028},
                           {32, 8, 0.01, 3.36286711995}};
     for (const auto& c : cases) {
         const double expected = (c.q - 1.0) * c.d / (c.q - c.d) * c.f;
-        EXPECT_NEAR(rpc_threshold(c.q, c.d, c.alpha), expected, 1e-9 * expected)
-            << "q=" << c.q << " d=" << c.d;
+        EXPECT_NEAR(rpc_threshold(c.q, c.d, c.alpha), expected, 1e-9 * expected) << "q=" << c.q << " d=" << c.d;
     }
     EXPECT_NEAR(rpc_threshold(32, 16, 0.05), 72.3379924515, 1e-8);
     EXPECT_THROW(rpc_threshold(32, 0, 0.05), InvalidArgument);
@@ -235,8 +230,7 @@ TEST(Hotelling, OneDimensionIsTheSquaredPairedT) {
     const std::vector<double> a = {0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0};
     const std::vector<double> b = {1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4};
     Eigen::MatrixXd x(10, 1), y(10, 1);
-    for (int i = 0; i < 10; ++i)
-        x(i, 0) = a[static_cast<std::size_t>(i)], y(i, 0) = b[static_cast<std::size_t>(i)];
+    for (int i = 0; i < 10; ++i) x(i, 0) = a[static_cast<std::size_t>(i)], y(i, 0) = b[static_cast<std::size_t>(i)];
     const auto r = hotelling_t2_paired(x, y);
     EXPECT_NEAR(r.t2, 4.0621277 * 4.0621277, 1e-5);
     EXPECT_EQ(r.rank, 1);
@@ -292,8 +286,7 @@ TEST(Hotelling, RankDeficientCovarianceUsesOnlyItsRange) {
     const auto thin = hotelling_t2_paired(u, v);
     EXPECT_EQ(thin.rank, 7);
     EXPECT_TRUE(std::isfinite(thin.t2));
-    EXPECT_THROW(hotelling_t2_paired(Eigen::MatrixXd(1, 3), Eigen::MatrixXd(1, 3)),
-                 InvalidArgument);
+    EXPECT_THROW(hotelling_t2_paired(Eigen::MatrixXd(1, 3), Eigen::MatrixXd(1, 3)), InvalidArgument);
 }
 
 TEST(PairedTests, StudentTOnHollanderWolfeData) {
@@ -314,8 +307,7 @@ TEST(PairedTests, WilcoxonExactNullMatchesTheTable) {
     // α = 0.05 two-sided for n = 10; R's wilcox.test(..., exact = TRUE) gives p-value = 0.04883).
     // Differences with |d| ranks 1..10, positive ranks {1, 7}: W+ = 8.
     std::vector<double> x(10), y(10, 0.0);
-    for (int i = 0; i < 10; ++i)
-        x[static_cast<std::size_t>(i)] = (i == 0 || i == 6) ? (i + 1) : -(i + 1.0);
+    for (int i = 0; i < 10; ++i) x[static_cast<std::size_t>(i)] = (i == 0 || i == 6) ? (i + 1) : -(i + 1.0);
     const auto r = wilcoxon_signed_rank(x, y);
     EXPECT_TRUE(r.exact);
     EXPECT_DOUBLE_EQ(r.statistic, 8.0);
@@ -358,8 +350,7 @@ TEST(PairedTests, WilcoxonNormalApproximationAboveTheExactLimit) {
 TEST(PairedTests, WilcoxonSwitchesToTheApproximationAtTheDocumentedN) {
     // Default exact_limit = 50: 50 non-zero differences are exact, 51 are not.
     std::vector<double> d(51), zero(51, 0.0);
-    for (int i = 0; i < 51; ++i)
-        d[static_cast<std::size_t>(i)] = (i % 3 == 0 ? -1.0 : 1.0) * (i + 1);
+    for (int i = 0; i < 51; ++i) d[static_cast<std::size_t>(i)] = (i % 3 == 0 ? -1.0 : 1.0) * (i + 1);
     EXPECT_FALSE(wilcoxon_signed_rank(d, zero).exact);
     const std::vector<double> d50(d.begin(), d.begin() + 50), zero50(50, 0.0);
     const auto exact = wilcoxon_signed_rank(d50, zero50);
@@ -381,8 +372,7 @@ TEST(MultipleComparisons, HolmMatchesRPAdjust) {
 
 TEST(Intervals, BootstrapIsSeededAndConsistent) {
     const std::vector<double> v = {0.6113, 0.5871, 0.6642, 0.7019, 0.5934, 0.6457, 0.6251, 0.6838};
-    const auto a = bootstrap_interval(v, 7), b = bootstrap_interval(v, 7),
-               c = bootstrap_interval(v, 8);
+    const auto a = bootstrap_interval(v, 7), b = bootstrap_interval(v, 7), c = bootstrap_interval(v, 8);
     EXPECT_EQ(a.half_width, b.half_width);  // same seed, same interval, bit for bit
     EXPECT_NE(a.half_width, c.half_width);  // another seed, other resamples
     EXPECT_NEAR(a.half_width, c.half_width, 0.2 * a.half_width);
@@ -408,14 +398,12 @@ TEST(Friedman, RoundingTimesExampleOfR) {
     // R corrects for ties; Demšar's formula (2006, chi2) does not: chi2 = chi2_ties · C with
     // C = 1 − Σ(t³ − t) / (N k (k² − 1)) = 1 − 24 / 528 (four rows hold one tied pair each).
     const std::vector<std::vector<double>> times = {
-        {5.40, 5.50, 5.55}, {5.85, 5.70, 5.75}, {5.20, 5.60, 5.50}, {5.55, 5.50, 5.40},
-        {5.90, 5.85, 5.70}, {5.45, 5.55, 5.60}, {5.40, 5.40, 5.35}, {5.45, 5.50, 5.35},
-        {5.25, 5.15, 5.00}, {5.85, 5.80, 5.70}, {5.25, 5.20, 5.10}, {5.65, 5.55, 5.45},
-        {5.60, 5.35, 5.45}, {5.05, 5.00, 4.95}, {5.50, 5.50, 5.40}, {5.45, 5.55, 5.50},
-        {5.55, 5.55, 5.35}, {5.45, 5.50, 5.55}, {5.50, 5.45, 5.25}, {5.65, 5.60, 5.40},
+        {5.40, 5.50, 5.55}, {5.85, 5.70, 5.75}, {5.20, 5.60, 5.50}, {5.55, 5.50, 5.40}, {5.90, 5.85, 5.70},
+        {5.45, 5.55, 5.60}, {5.40, 5.40, 5.35}, {5.45, 5.50, 5.35}, {5.25, 5.15, 5.00}, {5.85, 5.80, 5.70},
+        {5.25, 5.20, 5.10}, {5.65, 5.55, 5.45}, {5.60, 5.35, 5.45}, {5.05, 5.00, 4.95}, {5.50, 5.50, 5.40},
+        {5.45, 5.55, 5.50}, {5.55, 5.55, 5.35}, {5.45, 5.50, 5.55}, {5.50, 5.45, 5.25}, {5.65, 5.60, 5.40},
         {5.70, 5.65, 5.55}, {6.30, 6.30, 6.25}};
-    const auto f =
-        friedman_test(times, std::vector<bool>(times.size(), false));  // shorter time is better
+    const auto f = friedman_test(times, std::vector<bool>(times.size(), false));  // shorter time is better
     EXPECT_EQ(f.tasks, 22);
     EXPECT_EQ(f.models, 3);
     EXPECT_NEAR(f.chi2_ties, 11.143, 5e-4);
@@ -457,8 +445,7 @@ TEST(Nemenyi, StudentizedRangeMatchesDemsarTableAtAlpha10) {
     // Demšar (2006), Table 5(b): q_0.10 for k = 2..10.
     const double table[] = {1.645, 2.052, 2.291, 2.459, 2.589, 2.693, 2.780, 2.855, 2.920};
     for (int k = 2; k <= 10; ++k)
-        EXPECT_NEAR(studentized_range_quantile(0.10, k) / std::sqrt(2.0), table[k - 2], 6e-4)
-            << "k=" << k;
+        EXPECT_NEAR(studentized_range_quantile(0.10, k) / std::sqrt(2.0), table[k - 2], 6e-4) << "k=" << k;
     // Unrounded: 2.56903 for k = 4 at α = 0.05 (reference_values.py), so CD(4, 10) = 1.48323.
     EXPECT_NEAR(nemenyi_cd(4, 10, 0.05), 1.4832312, 1e-5);
     // CD shrinks like 1/√N.
@@ -466,7 +453,6 @@ TEST(Nemenyi, StudentizedRangeMatchesDemsarTableAtAlpha10) {
     EXPECT_THROW(nemenyi_cd(4, 0, 0.05), InvalidArgument);
     EXPECT_THROW(studentized_range_quantile(1.5, 4), InvalidArgument);
 }
-
 
 TEST(Rpc, TheTwoProtocolsDecideEqualityDifferently) {
     const double thr = rpc_threshold(32, 16, 0.05);

@@ -30,8 +30,8 @@ PairDataset cfi_dataset() {
     ds.path = "cfi-test";
     const Graph star = make_graph(4, {{0, 1}, {0, 2}, {0, 3}});
     for (const auto& [id, base] : {std::pair<PairId, Graph>{7, star}, {8, make_complete(3)}, {9, make_complete(4)}})
-        ds.pairs.push_back(pair_of(id, id == 7 ? "basic" : "cfi", testing::cfi_graph(base, false),
-                                   testing::cfi_graph(base, true)));
+        ds.pairs.push_back(
+            pair_of(id, id == 7 ? "basic" : "cfi", testing::cfi_graph(base, false), testing::cfi_graph(base, true)));
     return ds;
 }
 
@@ -98,7 +98,8 @@ TEST(WlRun, WritesTypedRecordsResumesAndSummarises) {
     ASSERT_EQ(lines.size(), 3u);
     for (const auto& line : lines) {
         const WlRecord back = wl_record_from_json(nlohmann::json::parse(line), out, 1);
-        const auto it = std::find_if(r.records.begin(), r.records.end(), [&](const WlRecord& x) { return x.id == back.id; });
+        const auto it =
+            std::find_if(r.records.begin(), r.records.end(), [&](const WlRecord& x) { return x.id == back.id; });
         ASSERT_NE(it, r.records.end());
         EXPECT_EQ(to_json(*it), to_json(back));
     }

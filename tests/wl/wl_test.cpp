@@ -154,7 +154,7 @@ TEST(WlHierarchy, RookGraphVersusShrikhande) {
     EXPECT_FALSE(separates("2fwl", rook, shr));  // both srg(16,6,2,2): 2-FWL sees only parameters
     EXPECT_FALSE(separates("3wl", rook, shr));
     EXPECT_TRUE(separates("3fwl", rook, shr));
-    EXPECT_TRUE(separates("n:1", rook, shr));  // neighbourhoods: 2 triangles vs a 6-cycle
+    EXPECT_TRUE(separates("n:1", rook, shr));   // neighbourhoods: 2 triangles vs a 6-cycle
     EXPECT_FALSE(separates("spd", rook, shr));  // both have diameter 2 with identical SPD profile
 }
 
@@ -232,8 +232,8 @@ TEST_P(NoMethodSeparatesRelabelings, RandomGraphs) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllMethods, NoMethodSeparatesRelabelings,
-                         ::testing::Values("1wl", "2wl", "3wl", "1fwl", "2fwl", "3fwl", "spd", "gd", "s3",
-                                           "s4", "n:1", "n:2", "m1"),
+                         ::testing::Values("1wl", "2wl", "3wl", "1fwl", "2fwl", "3fwl", "spd", "gd", "s3", "s4", "n:1",
+                                           "n:2", "m1"),
                          [](const auto& info) {
                              std::string s = info.param;
                              for (char& c : s)

@@ -5,7 +5,8 @@
 namespace brec::cli {
 
 void add_eval_forward(CLI::App& root, Action& action, int, char**) {
-    auto* sub = root.add_subcommand("eval", "Siamese training + RPC (unavailable: this brec was built without LibTorch)");
+    auto* sub =
+        root.add_subcommand("eval", "Siamese training + RPC (unavailable: this brec was built without LibTorch)");
     sub->prefix_command();
     sub->allow_extras();
     sub->fallthrough(false);
@@ -18,7 +19,8 @@ void add_eval_forward(CLI::App& root, Action& action, int, char**) {
 }
 
 void add_attack_forward(CLI::App& root, Action& action, int, char**) {
-    auto* sub = root.add_subcommand("attack", "Counting regressors and attacks (unavailable: this brec was built without LibTorch)");
+    auto* sub = root.add_subcommand(
+        "attack", "Counting regressors and attacks (unavailable: this brec was built without LibTorch)");
     sub->prefix_command();
     sub->allow_extras();
     sub->fallthrough(false);

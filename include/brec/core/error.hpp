@@ -17,8 +17,7 @@ public:
 /// the column or byte offset where known, and what was expected.
 class ParseError : public Error {
 public:
-    ParseError(std::string source, std::int64_t line, const std::string& problem,
-               std::int64_t column = -1);
+    ParseError(std::string source, std::int64_t line, const std::string& problem, std::int64_t column = -1);
 
     const std::string& source() const { return source_; }
     std::int64_t line() const { return line_; }
@@ -68,11 +67,11 @@ public:
 
 /// Internal invariant check: on with BREC_EXPENSIVE_CHECKS or in Debug builds; never for user input.
 #if defined(BREC_EXPENSIVE_CHECKS) || !defined(NDEBUG)
-#define BREC_ASSERT(cond)                                                                     \
-    do {                                                                                      \
-        if (!(cond))                                                                          \
-            throw ::brec::Error(std::string("internal error: assertion failed: ") + #cond + \
-                                " at " + __FILE__ + ":" + std::to_string(__LINE__));          \
+#define BREC_ASSERT(cond)                                                                                             \
+    do {                                                                                                              \
+        if (!(cond))                                                                                                  \
+            throw ::brec::Error(std::string("internal error: assertion failed: ") + #cond + " at " + __FILE__ + ":" + \
+                                std::to_string(__LINE__));                                                            \
     } while (0)
 #else
 #define BREC_ASSERT(cond) \

@@ -30,14 +30,14 @@ namespace brec {
 
 /// Connected induced patterns on 3 and 4 vertices.
 enum class Pattern : int {
-    path2 = 0,          ///< 3 vertices, 2 edges (P3)
-    triangle = 1,       ///< K3
-    path3 = 2,          ///< 4 vertices, P4
-    star3 = 3,          ///< K1,3
-    cycle4 = 4,         ///< C4
-    tailed_triangle = 5,///< triangle with a pendant edge (paw)
-    diamond = 6,        ///< K4 minus an edge (chordal 4-cycle)
-    clique4 = 7,        ///< K4
+    path2 = 0,            ///< 3 vertices, 2 edges (P3)
+    triangle = 1,         ///< K3
+    path3 = 2,            ///< 4 vertices, P4
+    star3 = 3,            ///< K1,3
+    cycle4 = 4,           ///< C4
+    tailed_triangle = 5,  ///< triangle with a pendant edge (paw)
+    diamond = 6,          ///< K4 minus an edge (chordal 4-cycle)
+    clique4 = 7,          ///< K4
     /// Not induced: a centre with 3 of its neighbours (K1,3 as a subgraph, edges among the
     /// leaves allowed). Occurrences are (centre, leaf set) choices, not vertex sets.
     star3_noninduced = 8,

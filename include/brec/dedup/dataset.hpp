@@ -19,14 +19,14 @@ enum class DedupSource { tu, graph_lines, pairs };
 struct LabelledGraphs {
     std::string path;
     DedupSource source = DedupSource::graph_lines;
-    std::string name;                 ///< TU dataset name, or the file's base name
+    std::string name;  ///< TU dataset name, or the file's base name
     std::vector<Graph> graphs;
-    std::vector<Label> labels;        ///< target labels; empty when there are none
-    std::vector<std::string> ids;     ///< display id per graph
+    std::vector<Label> labels;     ///< target labels; empty when there are none
+    std::vector<std::string> ids;  ///< display id per graph
     bool has_node_labels = false;
     bool has_edge_labels = false;
-    LabelRows label_rows;             ///< TU inputs only: rows of multi-column label ids
-    TuStats tu_stats;                 ///< TU inputs only
+    LabelRows label_rows;                              ///< TU inputs only: rows of multi-column label ids
+    TuStats tu_stats;                                  ///< TU inputs only
     std::vector<std::vector<double>> node_attributes;  ///< TU inputs only; per node in file order
 };
 
@@ -40,15 +40,15 @@ LabelledGraphs read_graph_lines_with_labels(const std::string& path, const std::
 
 /// The cleaned dataset: one representative (the smallest index) per orbit whose labels agree.
 struct CleanResult {
-    std::vector<std::size_t> kept;                    ///< old index of each new graph (ascending)
-    std::vector<std::size_t> kept_orbit;              ///< orbit of each new graph
-    std::size_t dropped_duplicates = 0;               ///< graphs merged into a representative
-    std::size_t dropped_mixed_orbits = 0;             ///< orbits removed for mixed labels
+    std::vector<std::size_t> kept;         ///< old index of each new graph (ascending)
+    std::vector<std::size_t> kept_orbit;   ///< orbit of each new graph
+    std::size_t dropped_duplicates = 0;    ///< graphs merged into a representative
+    std::size_t dropped_mixed_orbits = 0;  ///< orbits removed for mixed labels
     std::size_t dropped_mixed_graphs = 0;
     struct Retention {
         std::size_t before = 0, after = 0;
     };
-    std::map<Label, Retention> per_class;             ///< empty without labels
+    std::map<Label, Retention> per_class;  ///< empty without labels
 };
 CleanResult clean_dataset(const Orbits& orbits, const std::vector<Label>& labels);
 

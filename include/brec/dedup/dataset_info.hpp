@@ -47,8 +47,7 @@ struct DatasetInfo {
 /// Parameters of regular graphs are computed from adjacency; repeated graphs are found by
 /// canonical certificates. Throws Cancelled when `ctx` is cancelled.
 /// Complexity: one canonical labelling and one parameter analysis per graph.
-DatasetInfo describe_pairs(const PairDataset& ds, const std::vector<std::size_t>& indices,
-                           RunContext& ctx);
+DatasetInfo describe_pairs(const PairDataset& ds, const std::vector<std::size_t>& indices, RunContext& ctx);
 
 /// The JSON form of `brec info --json`: {command, dataset, pairs, graphs, categories{NAME: {pairs,
 /// ids, nodes, edges, connected_graphs, regular_graphs, parameters}}, repeated_graphs,

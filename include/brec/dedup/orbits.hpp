@@ -66,9 +66,9 @@ struct BiasReport {
     double i_pct = 0;                    ///< 100 I / N
     double ip_pct = 0;                   ///< 100 isomorphic pairs / (N(N-1)/2)
     bool has_labels = false;
-    std::size_t mismatched_graphs = 0;   ///< graphs whose orbit holds more than one target label
+    std::size_t mismatched_graphs = 0;  ///< graphs whose orbit holds more than one target label
     std::size_t mismatched_orbits = 0;
-    double mismatched_pct = 0;           ///< 100 mismatched graphs / N
+    double mismatched_pct = 0;                          ///< 100 mismatched graphs / N
     std::map<std::size_t, std::size_t> size_histogram;  ///< orbit size -> number of orbits
 };
 BiasReport bias_report(const Orbits& orbits, const std::vector<Label>& labels);

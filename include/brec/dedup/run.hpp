@@ -37,16 +37,16 @@ struct DedupOptions {
 /// What run_dedup found.
 struct DedupResult {
     LabelledGraphs data;
-    std::string format;                  ///< "tu", "graph6" or "pairs"
+    std::string format;  ///< "tu", "graph6" or "pairs"
     OrbitMode mode = OrbitMode::topology;
     std::string method;
     Orbits orbits;
     BiasReport report;
-    std::vector<std::size_t> largest;    ///< the largest orbits (largest_orbits), at most `top`
-    std::vector<FoldReport> folds;       ///< one per fold of the split
-    std::string clean_dir;               ///< where the cleaned dataset went ("" = not written)
+    std::vector<std::size_t> largest;  ///< the largest orbits (largest_orbits), at most `top`
+    std::vector<FoldReport> folds;     ///< one per fold of the split
+    std::string clean_dir;             ///< where the cleaned dataset went ("" = not written)
     CleanResult clean;
-    std::uint64_t comparisons = 0;       ///< isomorphism tests of the pairwise method
+    std::uint64_t comparisons = 0;  ///< isomorphism tests of the pairwise method
     double seconds_load = 0, seconds_orbits = 0, seconds = 0;
 };
 

@@ -36,7 +36,7 @@ std::vector<Fold> read_split_file(const std::string& path, std::size_t n_graphs,
 /// Model predictions: either one table for all folds (each graph is predicted when it is in the
 /// test set) or one table per fold.
 struct Predictions {
-    bool per_fold = false;                              ///< false: by_fold[0] serves every fold
+    bool per_fold = false;  ///< false: by_fold[0] serves every fold
     std::vector<std::map<std::size_t, Label>> by_fold;
     std::optional<Label> get(std::size_t fold, std::size_t graph) const;
 };

@@ -21,11 +21,11 @@ namespace brec {
 struct EvalRunOptions {
     EvalOptions eval;
     std::vector<std::uint64_t> seeds{100};
-    int jobs = 1;          ///< pairs evaluated in parallel
-    std::string out;       ///< JSONL of per-pair records ("" = keep in memory only)
-    bool resume = false;   ///< keep the records already in `out` and skip their (seed, pair)
-    std::string dataset;   ///< the dataset's name for the summaries
-    std::string shard;     ///< "i/N" when the selection is a shard (recorded in the summaries)
+    int jobs = 1;         ///< pairs evaluated in parallel
+    std::string out;      ///< JSONL of per-pair records ("" = keep in memory only)
+    bool resume = false;  ///< keep the records already in `out` and skip their (seed, pair)
+    std::string dataset;  ///< the dataset's name for the summaries
+    std::string shard;    ///< "i/N" when the selection is a shard (recorded in the summaries)
     /// The protocol of the headline numbers (summary "categories"/"total", baseline, JUnit
     /// failures); both protocols are always computed and recorded.
     Protocol protocol = Protocol::hotelling;

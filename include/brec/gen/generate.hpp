@@ -80,7 +80,7 @@ struct GeneratedDataset {
     std::uint64_t seed = 0;            ///< the seed it was generated from
     std::vector<GeneratedPair> pairs;  ///< ids are the indices
     std::vector<CategoryReport> reports;
-    nlohmann::json meta;               ///< the content of meta.json
+    nlohmann::json meta;  ///< the content of meta.json
 };
 
 /// The seven fine categories with their BREC v3 pair counts, in BREC id order.

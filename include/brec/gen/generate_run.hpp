@@ -32,8 +32,7 @@ void write_generated_dataset(const GeneratedDataset& dataset, const std::string&
 /// arguments fail at once; on any later failure, cancellation included, nothing is left behind:
 /// neither file, nor a directory this call created. Throws what resolve_composition,
 /// generate_dataset and DatasetDirWriter throw.
-GenerateRun generate_to_directory(const GenerateOptions& opt, const std::string& dir,
-                                  RunContext& ctx);
+GenerateRun generate_to_directory(const GenerateOptions& opt, const std::string& dir, RunContext& ctx);
 
 /// The summary for people: a table of the categories (pairs, vertex range, seconds), the families
 /// of each category, and a last line saying how many pairs were written where.

@@ -21,8 +21,7 @@ Graph erdos_renyi(VertexId n, double p, Rng& rng);
 /// Stochastic block model: block sizes, symmetric matrix probs[i][j] of edge probabilities between
 /// blocks. Vertices of block 0 come first. The block of every vertex is stored as its node label
 /// when `label_blocks` is true. Complexity O(n^2).
-Graph stochastic_block_model(const std::vector<VertexId>& sizes,
-                             const std::vector<std::vector<double>>& probs, Rng& rng,
-                             bool label_blocks = false);
+Graph stochastic_block_model(const std::vector<VertexId>& sizes, const std::vector<std::vector<double>>& probs,
+                             Rng& rng, bool label_blocks = false);
 
 }  // namespace brec

@@ -25,9 +25,7 @@ public:
 
     std::uint32_t degree(VertexId v) const { return offsets_[v + 1] - offsets_[v]; }
     /// Sorted neighbours of v.
-    Span<const VertexId> neighbors(VertexId v) const {
-        return {neighbors_.data() + offsets_[v], degree(v)};
-    }
+    Span<const VertexId> neighbors(VertexId v) const { return {neighbors_.data() + offsets_[v], degree(v)}; }
     /// O(log deg) adjacency test.
     bool has_edge(VertexId u, VertexId v) const;
 
@@ -56,8 +54,8 @@ public:
     std::vector<std::uint8_t> adjacency_matrix() const;
 
     bool operator==(const Graph& other) const {
-        return offsets_ == other.offsets_ && neighbors_ == other.neighbors_ &&
-               node_labels_ == other.node_labels_ && edge_labels_ == other.edge_labels_;
+        return offsets_ == other.offsets_ && neighbors_ == other.neighbors_ && node_labels_ == other.node_labels_ &&
+               edge_labels_ == other.edge_labels_;
     }
     bool operator!=(const Graph& other) const { return !(*this == other); }
 

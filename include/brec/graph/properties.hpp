@@ -14,9 +14,7 @@ namespace brec {
 /// srg(v, k, lambda, mu).
 struct SrgParameters {
     std::uint32_t v = 0, k = 0, lambda = 0, mu = 0;
-    bool operator==(const SrgParameters& o) const {
-        return v == o.v && k == o.k && lambda == o.lambda && mu == o.mu;
-    }
+    bool operator==(const SrgParameters& o) const { return v == o.v && k == o.k && lambda == o.lambda && mu == o.mu; }
     std::string str() const;
 };
 

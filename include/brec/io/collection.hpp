@@ -21,8 +21,8 @@ namespace brec {
 /// structure (graphs 2i and 2i+1 form pair i).
 struct GraphCollection {
     std::vector<Graph> graphs;
-    std::vector<Label> graph_labels;      ///< empty or one per graph
-    LabelRows label_rows;                 ///< rows of multi-column label ids (TU, JSON)
+    std::vector<Label> graph_labels;  ///< empty or one per graph
+    LabelRows label_rows;             ///< rows of multi-column label ids (TU, JSON)
     bool paired = false;
     std::vector<PairId> pair_ids;         ///< when paired
     std::vector<std::string> categories;  ///< when paired
@@ -49,24 +49,22 @@ std::vector<Graph> read_graph_lines(const std::string& path);
 
 /// Options of read_collection / write_collection.
 struct CollectionOptions {
-    EdgeListOptions edge_list;   ///< edge-list input (ids, loop/duplicate policies)
-    bool one_based = false;      ///< edge-list output: 1-based ids
-    NpyPairOptions npy;          ///< .npy input
-    std::string tu_name;         ///< TU: dataset name (input: empty = detect; output: empty = the
-                                 ///< directory's name)
+    EdgeListOptions edge_list;  ///< edge-list input (ids, loop/duplicate policies)
+    bool one_based = false;     ///< edge-list output: 1-based ids
+    NpyPairOptions npy;         ///< .npy input
+    std::string tu_name;        ///< TU: dataset name (input: empty = detect; output: empty = the
+                                ///< directory's name)
 };
 
 /// Reads any supported input into a collection.
-GraphCollection read_collection(const std::string& path, GraphFormat format,
-                                const CollectionOptions& options);
+GraphCollection read_collection(const std::string& path, GraphFormat format, const CollectionOptions& options);
 /// As above with edge-list ids 0-based (one_based = false) or 1-based.
 GraphCollection read_collection(const std::string& path, GraphFormat format, bool one_based = false);
 /// Writes a collection atomically (TU: a directory named `path`). npy is input only
 /// (Unsupported); pair output needs a paired collection or an even number of graphs.
 void write_collection(const std::string& path, GraphFormat format, const GraphCollection& c,
                       const CollectionOptions& options);
-void write_collection(const std::string& path, GraphFormat format, const GraphCollection& c,
-                      bool one_based = false);
+void write_collection(const std::string& path, GraphFormat format, const GraphCollection& c, bool one_based = false);
 
 /// The dataset JSON (dataset_json.hpp) of a collection: pairs when paired, else graphs.
 nlohmann::json collection_to_json(const GraphCollection& c);

@@ -31,8 +31,7 @@ public:
     /// afterwards both files are new or neither exists. Throws InvalidArgument for a category that
     /// a pair file cannot hold (empty, or with a tab or line break) and IoError when writing
     /// fails; may be called once.
-    void commit(const std::vector<GraphPairRecord>& pairs, const nlohmann::json& meta,
-                const std::string& comment);
+    void commit(const std::vector<GraphPairRecord>& pairs, const nlohmann::json& meta, const std::string& comment);
 
     const std::string& dir() const { return dir_; }
     std::string pairs_path() const { return dir_ + "/pairs.tsv"; }

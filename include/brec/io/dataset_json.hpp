@@ -33,8 +33,7 @@ Graph graph_from_json(const nlohmann::json& j, const std::string& where);
 
 /// {"format": "brec-dataset", "version": 1, "graphs": [...]}; graph_labels is empty or has one
 /// label per graph; label_rows as read (written when not empty).
-nlohmann::json graphs_to_json(const std::vector<Graph>& graphs,
-                              const std::vector<Label>& graph_labels = {},
+nlohmann::json graphs_to_json(const std::vector<Graph>& graphs, const std::vector<Label>& graph_labels = {},
                               const LabelRows& label_rows = {});
 /// {"format": "brec-dataset", "version": 1, "pairs": [...]}.
 nlohmann::json pairs_to_json(const std::vector<GraphPairRecord>& pairs);
@@ -42,9 +41,9 @@ nlohmann::json pairs_to_json(const std::vector<GraphPairRecord>& pairs);
 /// A dataset read back from JSON: either graphs (with optional labels) or pairs.
 struct JsonDataset {
     bool paired = false;
-    std::vector<Graph> graphs;         ///< when !paired
-    std::vector<Label> graph_labels;   ///< when !paired: empty or one per graph
-    LabelRows label_rows;              ///< when !paired: rows of multi-column label ids
+    std::vector<Graph> graphs;           ///< when !paired
+    std::vector<Label> graph_labels;     ///< when !paired: empty or one per graph
+    LabelRows label_rows;                ///< when !paired: rows of multi-column label ids
     std::vector<GraphPairRecord> pairs;  ///< when paired
 };
 

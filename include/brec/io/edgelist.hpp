@@ -25,7 +25,7 @@
 namespace brec {
 
 struct EdgeListOptions {
-    bool one_based = false;                     ///< ids start at 1
+    bool one_based = false;                      ///< ids start at 1
     EdgePolicy self_loops = EdgePolicy::reject;  ///< "v v" lines
     EdgePolicy duplicates = EdgePolicy::reject;  ///< an edge listed again (either direction)
     /// Largest vertex count accepted (a guard against a stray huge id allocating gigabytes).
@@ -58,8 +58,7 @@ struct EdgeListStats {
 /// EdgePolicy::reject, or text without any graph; ResourceLimit above options.max_vertices.
 /// Complexity O(L log L) for L edge lines.
 std::vector<Graph> parse_edge_lists(std::string_view text, const std::string& source,
-                                    const EdgeListOptions& options = {},
-                                    EdgeListStats* stats = nullptr);
+                                    const EdgeListOptions& options = {}, EdgeListStats* stats = nullptr);
 /// Reads an edge-list file (IoError when it cannot be read).
 std::vector<Graph> read_edge_lists(const std::string& path, const EdgeListOptions& options = {},
                                    EdgeListStats* stats = nullptr);
@@ -69,7 +68,6 @@ std::vector<Graph> read_edge_lists(const std::string& path, const EdgeListOption
 /// gives the same graphs (node labels excepted).
 std::string format_edge_lists(const std::vector<Graph>& graphs, bool one_based = false);
 /// Writes format_edge_lists(...) atomically (no partial file on failure).
-void write_edge_lists(const std::string& path, const std::vector<Graph>& graphs,
-                      bool one_based = false);
+void write_edge_lists(const std::string& path, const std::vector<Graph>& graphs, bool one_based = false);
 
 }  // namespace brec

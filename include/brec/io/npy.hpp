@@ -37,15 +37,15 @@ enum class NpyStringKind {
 struct NpyHeader {
     int version_major = 1;
     int version_minor = 0;
-    std::string descr;                ///< as written, e.g. "<U9" or "|S60"
+    std::string descr;  ///< as written, e.g. "<U9" or "|S60"
     NpyStringKind kind = NpyStringKind::bytes;
-    bool big_endian = false;          ///< '>U k'
-    std::size_t width = 0;            ///< k (characters per item)
+    bool big_endian = false;  ///< '>U k'
+    std::size_t width = 0;    ///< k (characters per item)
     bool fortran_order = false;
-    std::vector<std::size_t> shape;   ///< () for a scalar
-    std::size_t data_offset = 0;      ///< byte offset of the first item
-    std::size_t item_bytes = 0;       ///< k or 4k
-    std::size_t count() const;        ///< product of the shape
+    std::vector<std::size_t> shape;  ///< () for a scalar
+    std::size_t data_offset = 0;     ///< byte offset of the first item
+    std::size_t item_bytes = 0;      ///< k or 4k
+    std::size_t count() const;       ///< product of the shape
 };
 
 /// A string array, items in C (row-major) order whatever the file's order.
@@ -72,19 +72,16 @@ NpyStringArray parse_npy_strings(std::string_view bytes, const std::string& sour
 /// Reads an .npy string array. Throws IoError (missing file) or ParseError.
 NpyStringArray read_npy_strings(const std::string& path);
 /// The graph6 strings of an .npy file in C order; `shape` receives the array's shape.
-std::vector<std::string> read_npy_graph6(const std::string& path,
-                                         std::vector<std::size_t>* shape = nullptr);
+std::vector<std::string> read_npy_graph6(const std::string& path, std::vector<std::size_t>* shape = nullptr);
 
 /// Encodes a string array as .npy bytes (format 1.0, or 2.0 when the header needs it; C order),
 /// readable by numpy.load. Items must be ASCII without NUL (graph6 records are). Used to hand
 /// data back to Python tools and to write test fixtures.
-std::string format_npy_strings(const std::vector<std::string>& values,
-                               const std::vector<std::size_t>& shape,
+std::string format_npy_strings(const std::vector<std::string>& values, const std::vector<std::size_t>& shape,
                                NpyStringKind kind = NpyStringKind::bytes);
 /// Writes format_npy_strings(...) atomically.
 void write_npy_strings(const std::string& path, const std::vector<std::string>& values,
-                       const std::vector<std::size_t>& shape,
-                       NpyStringKind kind = NpyStringKind::bytes);
+                       const std::vector<std::size_t>& shape, NpyStringKind kind = NpyStringKind::bytes);
 
 /// How the strings of an array form pairs.
 enum class NpyPairLayout {
@@ -108,7 +105,7 @@ struct NpyPairOptions {
 
 /// Pairs read from an .npy file.
 struct NpyPairs {
-    PairDataset dataset;        ///< pairs with ids, categories and the graphs (line = 0)
+    PairDataset dataset;  ///< pairs with ids, categories and the graphs (line = 0)
     NpyPairLayout layout = NpyPairLayout::consecutive;
     std::size_t relabelings = 0;  ///< R of the relabelled layout (0 otherwise)
     std::size_t strings = 0;      ///< strings in the file

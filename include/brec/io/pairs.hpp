@@ -33,8 +33,7 @@ PairDataset read_pair_file(const std::string& path);
 /// Parses pair TSV text (used by read_pair_file and tests); `source` names it in errors.
 PairDataset parse_pair_text(const std::string& text, const std::string& source);
 /// The text of a pair TSV: `comment` as '#' lines, a '# columns' line, one line per pair.
-std::string format_pair_file(const std::vector<GraphPairRecord>& pairs,
-                             const std::string& comment = "");
+std::string format_pair_file(const std::vector<GraphPairRecord>& pairs, const std::string& comment = "");
 /// Writes a pair TSV (with a comment header) atomically: no partial file on failure.
 void write_pair_file(const std::string& path, const std::vector<GraphPairRecord>& pairs,
                      const std::string& comment = "");

@@ -21,8 +21,8 @@ struct PairOutcome {
 };
 
 struct SummaryHeader {
-    std::string command;   ///< "wl", "certify", "eval"
-    std::string method;    ///< method or model name
+    std::string command;  ///< "wl", "certify", "eval"
+    std::string method;   ///< method or model name
     std::string dataset;
     std::uint64_t seed = 0;
     double seconds = 0.0;

@@ -42,8 +42,8 @@ struct TuStats {
     std::size_t isolated_nodes = 0;        ///< degree-0 nodes after dropping loops
     std::size_t graphs_with_self_loops = 0;
     std::size_t graphs_with_duplicates = 0;
-    std::size_t max_nodes = 0;             ///< largest graph (nodes)
-    std::size_t max_edges = 0;             ///< largest graph (edges)
+    std::size_t max_nodes = 0;  ///< largest graph (nodes)
+    std::size_t max_edges = 0;  ///< largest graph (edges)
 };
 
 /// What to load besides the structure.
@@ -74,8 +74,7 @@ struct TuDataset {
 /// node id out of range, edge between different graphs, graph ids with gaps, line-count mismatches
 /// between files, conflicting labels on repeated edge lines, empty files).
 /// Complexity: O(L log L) for L lines of DS_A.txt, O(nodes) for the other files.
-TuDataset read_tu_dataset(const std::string& dir, const std::string& name = "",
-                          const TuReadOptions& options = {});
+TuDataset read_tu_dataset(const std::string& dir, const std::string& name = "", const TuReadOptions& options = {});
 
 /// Optional content of a written dataset.
 struct TuWriteOptions {
@@ -96,9 +95,8 @@ struct TuWriteOptions {
 /// is then created by one rename, an existing one receives each file by rename (and loses stale
 /// optional DS_* files of the same name), so a failure never leaves a partial dataset.
 /// Throws InvalidArgument (bad name, label/attribute counts, a label id without a row) or IoError.
-void write_tu_dataset(const std::string& dir, const std::string& name,
-                      const std::vector<Graph>& graphs, const std::vector<Label>& graph_labels,
-                      const TuWriteOptions& options = {});
+void write_tu_dataset(const std::string& dir, const std::string& name, const std::vector<Graph>& graphs,
+                      const std::vector<Label>& graph_labels, const TuWriteOptions& options = {});
 
 /// Is `dir` a directory containing a *_A.txt file?
 bool looks_like_tu_dir(const std::string& dir);

@@ -66,8 +66,9 @@ torch::Tensor neighbour_sum(const torch::Tensor& x, const torch::Tensor& src, co
 /// undirected graphs and subgraphs), kept both as arc lists and as CSR rows by receiver.
 struct Adjacency {
     std::int64_t rows = 0;
-    torch::Tensor src, dst;      ///< [E] int64 on the model's device
-    torch::Tensor row_ptr, col;  ///< [rows + 1], [E] int64 on the CPU: the senders of row v are col[row_ptr[v] .. row_ptr[v+1])
+    torch::Tensor src, dst;  ///< [E] int64 on the model's device
+    torch::Tensor row_ptr,
+        col;  ///< [rows + 1], [E] int64 on the CPU: the senders of row v are col[row_ptr[v] .. row_ptr[v+1])
 };
 
 /// The Adjacency of arcs src → dst (int64, any device) over `rows` rows; the CSR keeps, per
@@ -86,8 +87,8 @@ torch::Tensor neighbour_sum(const torch::Tensor& x, const Adjacency& adj);
 /// each group's rows, for sums and means that do not depend on the order of the rows.
 struct Grouping {
     std::int64_t groups = 0;
-    torch::Tensor index;          ///< [R] int64: the group of each row, on the model's device
-    torch::Tensor ptr, members;   ///< [groups + 1], [R] int64 on the CPU: group g's rows are members[ptr[g] .. ptr[g+1])
+    torch::Tensor index;         ///< [R] int64: the group of each row, on the model's device
+    torch::Tensor ptr, members;  ///< [groups + 1], [R] int64 on the CPU: group g's rows are members[ptr[g] .. ptr[g+1])
     torch::Tensor inverse_count;  ///< [groups, 1] float on the device: 1 / rows of each group (0 if none)
 };
 /// The Grouping of rows by `index` (values in [0, groups)); InvalidArgument for values outside.

@@ -34,7 +34,9 @@ TORCH_MODULE(Linear);
 /// A lookup table [count, dim] ~ N(0, 1) (PyTorch's default), or N(0, std²) when std > 0.
 struct EmbeddingImpl : torch::nn::Module {
     EmbeddingImpl(std::int64_t count, std::int64_t dim, torch::Generator& gen, double std = 0.0);
-    torch::Tensor forward(const torch::Tensor& index) { return weight.index_select(0, index.reshape(-1)).view(out_shape(index)); }
+    torch::Tensor forward(const torch::Tensor& index) {
+        return weight.index_select(0, index.reshape(-1)).view(out_shape(index));
+    }
     torch::Tensor weight;
 
 private:

@@ -37,7 +37,7 @@ enum class Head { embedding, regression };
 /// The architecture settings a model is built with (the training settings live in eval).
 struct ModelConfig {
     Head head = Head::embedding;
-    int radius = 0;    ///< subgraph radius / hop count / distance cap, as the model defines it
+    int radius = 0;  ///< subgraph radius / hop count / distance cap, as the model defines it
     int layers = 4;
     int hidden = 32;
     int out_dim = 16;  ///< d, the embedding dimension judged by RPC

@@ -19,10 +19,8 @@ namespace brec {
 /// joining models whose mean ranks span less than CD. The drawing is sized from the label lengths.
 /// Throws InvalidArgument if names and ranks differ in size, fewer than 2 models are given, CD is
 /// not positive or a clique names no model.
-std::string cd_diagram_svg(const std::vector<std::string>& models,
-                           const std::vector<double>& mean_ranks, double cd,
-                           const std::vector<std::vector<int>>& cliques,
-                           const std::string& title = "");
+std::string cd_diagram_svg(const std::vector<std::string>& models, const std::vector<double>& mean_ranks, double cd,
+                           const std::vector<std::vector<int>>& cliques, const std::string& title = "");
 
 /// The CD diagram of a report's rank analysis, titled with α and N. Throws InvalidArgument when
 /// the ranks were not computed.

@@ -77,12 +77,11 @@ std::string pair_layout_description(const Graph& a, const Graph& b);
 /// with `layout` (which must be plan_pair_layout(a, b)); the two classes of a bipartite graph get
 /// two colours, and edges get lighter as the graph gets denser.
 /// Throws InvalidArgument when the layout does not have one point per vertex.
-std::string render_pair_svg(const Graph& a, const Graph& b, const PairLayout& layout,
-                            const std::string& title_a, const std::string& title_b,
-                            const std::vector<std::string>& caption);
+std::string render_pair_svg(const Graph& a, const Graph& b, const PairLayout& layout, const std::string& title_a,
+                            const std::string& title_b, const std::vector<std::string>& caption);
 
 /// The same, with the layout planned here.
-std::string render_pair_svg(const Graph& a, const Graph& b, const std::string& title_a,
-                            const std::string& title_b, const std::vector<std::string>& caption);
+std::string render_pair_svg(const Graph& a, const Graph& b, const std::string& title_a, const std::string& title_b,
+                            const std::vector<std::string>& caption);
 
 }  // namespace brec

@@ -55,11 +55,10 @@ struct ReportFile {
 /// The files of a report: report.md, report.tex and report.json for the requested formats (all
 /// three when none is given) and, with `figures`, cd.svg when the ranks could be computed and
 /// categories.svg for BREC results. A figure is drawn only when asked for, to be written.
-std::vector<ReportFile> report_files(const ReportAnalysis& a,
-                                     const std::vector<ReportFormat>& formats, bool figures = true);
+std::vector<ReportFile> report_files(const ReportAnalysis& a, const std::vector<ReportFormat>& formats,
+                                     bool figures = true);
 
 /// The same with format names ("md", "latex", "json"). Throws InvalidArgument for an unknown one.
-std::vector<ReportFile> report_files(const ReportAnalysis& a,
-                                     const std::vector<std::string>& formats);
+std::vector<ReportFile> report_files(const ReportAnalysis& a, const std::vector<std::string>& formats);
 
 }  // namespace brec

@@ -61,9 +61,7 @@ struct ResultRecord {
     bool rpc = false;
     ProtocolCount hotelling, brec_reference;
 
-    const ProtocolCount& protocol(Protocol p) const {
-        return p == Protocol::hotelling ? hotelling : brec_reference;
-    }
+    const ProtocolCount& protocol(Protocol p) const { return p == Protocol::hotelling ? hotelling : brec_reference; }
 };
 
 /// One decision on a pair as the report counts it.
@@ -86,9 +84,7 @@ struct PairResult {
     bool skipped = false;  ///< not run (counted as not distinguished, not as a reliability failure)
     SourceLine source;
 
-    const PairDecision& decision(Protocol p) const {
-        return p == Protocol::hotelling ? hotelling : brec_reference;
-    }
+    const PairDecision& decision(Protocol p) const { return p == Protocol::hotelling ? hotelling : brec_reference; }
 };
 
 /// The per-pair records of one run (one model with one seed), merged over its shard files.
@@ -103,15 +99,15 @@ struct PairRun {
 /// All results read from a set of files.
 struct ResultSet {
     std::vector<ResultRecord> records;
-    std::vector<std::string> tasks;   ///< in report order (BREC categories in official order first)
-    std::vector<std::string> models;  ///< in the order first seen
-    std::vector<std::string> inputs;  ///< the files read
-    bool brec = false;  ///< every record is a BREC category count (distinguished pairs)
+    std::vector<std::string> tasks;           ///< in report order (BREC categories in official order first)
+    std::vector<std::string> models;          ///< in the order first seen
+    std::vector<std::string> inputs;          ///< the files read
+    bool brec = false;                        ///< every record is a BREC category count (distinguished pairs)
     Protocol protocol = Protocol::hotelling;  ///< whose counts form the values of RPC results
     bool rpc = false;                         ///< some record is an RPC result
-    bool both_protocols = false;     ///< some RPC record carries the brec_reference decision too
-    std::vector<PairRun> runs;       ///< runs read from per-pair records, in the order first seen
-    std::vector<std::string> notes;  ///< things the reader decided that a user should know about
+    bool both_protocols = false;              ///< some RPC record carries the brec_reference decision too
+    std::vector<PairRun> runs;                ///< runs read from per-pair records, in the order first seen
+    std::vector<std::string> notes;           ///< things the reader decided that a user should know about
 };
 
 struct ResultReadOptions {
@@ -182,8 +178,7 @@ private:
 
     ResultReadOptions options_;
     std::vector<ResultRecord> csv_;
-    std::map<std::string, std::pair<bool, SourceLine>>
-        csv_direction_;  ///< task -> (max?, where set)
+    std::map<std::string, std::pair<bool, SourceLine>> csv_direction_;  ///< task -> (max?, where set)
     std::map<RunKey, std::map<PairId, PairResult>> pairs_;
     std::map<RunKey, std::vector<Summary>> summaries_;
     std::map<std::string, std::pair<std::string, SourceLine>> bounds_;  ///< model -> (bound, where)
@@ -194,7 +189,6 @@ private:
 };
 
 /// Convenience: reads every path with a ResultReader.
-ResultSet read_results(const std::vector<std::string>& paths,
-                       const ResultReadOptions& options = {});
+ResultSet read_results(const std::vector<std::string>& paths, const ResultReadOptions& options = {});
 
 }  // namespace brec

@@ -43,7 +43,7 @@ struct EmbeddingSource {
 struct EmbeddingJudgeOptions {
     std::string model = "embeddings";  ///< the records' model name
     double alpha = 0.05;
-    double relative_noise = 1e-5;  ///< Hotelling protocol's noise floor (RpcSettings::relative_noise)
+    double relative_noise = 1e-5;             ///< Hotelling protocol's noise floor (RpcSettings::relative_noise)
     Protocol protocol = Protocol::hotelling;  ///< the headline protocol of the summaries
 };
 

@@ -23,9 +23,9 @@ struct RunDescription {
     std::string shard;             ///< "i/N" when the selection is a shard ("" = none)
     /// The protocol of the headline numbers ("categories", "total", baseline, JUnit failures).
     Protocol protocol = Protocol::hotelling;
-    nlohmann::json settings;   ///< the settings that decide the results
-    std::string settings_id;   ///< settings_hash(settings)
-    nlohmann::json runtime;    ///< how the run was executed (devices, threads, inputs); not results
+    nlohmann::json settings;  ///< the settings that decide the results
+    std::string settings_id;  ///< settings_hash(settings)
+    nlohmann::json runtime;   ///< how the run was executed (devices, threads, inputs); not results
 };
 
 /// A short stable id of a settings object (16 hex digits of FNV-1a of its JSON text).
@@ -67,7 +67,8 @@ void summarise_seeds(EvalRunResult& result, Protocol protocol);
 /// compared by its headline counts), as "category: distinguished 3 < 5" lines. Throws ParseError
 /// (file name `baseline_name`) when `baseline` is not a brec summary.
 std::vector<std::string> baseline_regressions(const nlohmann::json& baseline, const nlohmann::json& summary,
-                                              const std::string& baseline_name, Protocol protocol = Protocol::hotelling);
+                                              const std::string& baseline_name,
+                                              Protocol protocol = Protocol::hotelling);
 
 /// JUnit XML with one test case per record (classname brec.CATEGORY, name "pair ID ..."); a
 /// reliability failure under `protocol` is a test failure; both protocols' T² are in system-out.

@@ -37,8 +37,8 @@ enum class T2Form { standard, reference };
 /// difference far above the noise (d̄ ≫ noise, S ≈ 0) still gives a huge T², as it should.
 /// rank and condition describe S itself.
 /// Throws InvalidArgument when shapes differ or q < 2.
-HotellingResult hotelling_t2_paired(const Eigen::MatrixXd& x, const Eigen::MatrixXd& y,
-                                    T2Form form = T2Form::standard, double noise_variance = 0.0);
+HotellingResult hotelling_t2_paired(const Eigen::MatrixXd& x, const Eigen::MatrixXd& y, T2Form form = T2Form::standard,
+                                    double noise_variance = 0.0);
 
 /// How a released BREC script inverts the covariance S in its T² (none multiplies by q).
 enum class T2Inverse {

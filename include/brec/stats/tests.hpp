@@ -21,8 +21,8 @@ struct Interval {
 Interval t_interval(const std::vector<double>& values, double alpha = 0.05);
 /// Percentile bootstrap of the mean (B resamples, seeded); half_width = (upper − lower) / 2 and
 /// mean = the sample mean. Deterministic for a seed.
-Interval bootstrap_interval(const std::vector<double>& values, std::uint64_t seed,
-                            int resamples = 10000, double alpha = 0.05);
+Interval bootstrap_interval(const std::vector<double>& values, std::uint64_t seed, int resamples = 10000,
+                            double alpha = 0.05);
 
 struct TestResult {
     double statistic = 0.0;
@@ -37,8 +37,7 @@ TestResult paired_t_test(const std::vector<double>& x, const std::vector<double>
 /// Exact null distribution (by dynamic programming over doubled ranks, valid with ties) for
 /// n <= exact_limit (default 50); above it the normal approximation with tie and continuity
 /// corrections. The statistic is W+ (sum of positive ranks).
-TestResult wilcoxon_signed_rank(const std::vector<double>& x, const std::vector<double>& y,
-                                int exact_limit = 50);
+TestResult wilcoxon_signed_rank(const std::vector<double>& x, const std::vector<double>& y, int exact_limit = 50);
 /// Holm–Bonferroni adjusted p-values, in the input order.
 std::vector<double> holm_adjust(const std::vector<double>& p);
 /// Cohen's d_z = mean(d) / sd(d) of the paired differences (0 when sd = 0 and mean = 0).
@@ -50,8 +49,8 @@ std::vector<std::vector<double>> rank_rows(const std::vector<std::vector<double>
 
 struct FriedmanResult {
     std::vector<double> mean_ranks;  ///< per model
-    double chi2 = 0.0;  ///< χ²_F = 12N/(k(k+1)) · [Σ r̄_i² − k(k+1)²/4] (Demšar 2006)
-    double p_value = 1.0;  ///< upper tail of χ²_{k−1} at chi2
+    double chi2 = 0.0;               ///< χ²_F = 12N/(k(k+1)) · [Σ r̄_i² − k(k+1)²/4] (Demšar 2006)
+    double p_value = 1.0;            ///< upper tail of χ²_{k−1} at chi2
     /// χ²_F divided by the tie correction 1 − Σ(t³ − t) / (N k (k² − 1)) over the tie groups of
     /// every task (the form of R's friedman.test); equals chi2 when no task has tied scores.
     double chi2_ties = 0.0;
@@ -61,8 +60,7 @@ struct FriedmanResult {
 };
 /// Friedman test on N tasks × k models (scores[task][model]). Throws InvalidArgument for no
 /// tasks, fewer than 2 models or ragged rows. Complexity O(N k log k).
-FriedmanResult friedman_test(const std::vector<std::vector<double>>& scores,
-                             const std::vector<bool>& higher_is_better);
+FriedmanResult friedman_test(const std::vector<std::vector<double>>& scores, const std::vector<bool>& higher_is_better);
 
 /// CDF of the studentised range of k standard normals with infinite degrees of freedom:
 /// P(R <= q) = k ∫ φ(z) [Φ(z) − Φ(z − q)]^(k−1) dz (Boost.Math Gauss–Kronrod quadrature).

@@ -18,28 +18,28 @@ namespace brec {
 
 /// Options of run_wl.
 struct WlRunOptions {
-    WlOptions wl;                ///< method, round limit, threads inside one comparison
-    bool reliability = false;    ///< also compare G with a random relabeling of G: "distinguished" is a failure
-    std::uint64_t seed = 0;      ///< seed of those relabelings (pair `id` uses stream `id`)
-    int jobs = 1;                ///< pairs compared in parallel
-    std::string out;             ///< JSONL results file; empty: results are kept in memory only
-    bool resume = false;         ///< keep the reusable records already in `out` and skip their pairs
-    std::string dataset;         ///< the dataset's name in the summary (default: its path)
+    WlOptions wl;              ///< method, round limit, threads inside one comparison
+    bool reliability = false;  ///< also compare G with a random relabeling of G: "distinguished" is a failure
+    std::uint64_t seed = 0;    ///< seed of those relabelings (pair `id` uses stream `id`)
+    int jobs = 1;              ///< pairs compared in parallel
+    std::string out;           ///< JSONL results file; empty: results are kept in memory only
+    bool resume = false;       ///< keep the reusable records already in `out` and skip their pairs
+    std::string dataset;       ///< the dataset's name in the summary (default: its path)
 };
 
 /// What run_wl found.
 struct WlRunResult {
-    std::string method;               ///< the method's canonical name, e.g. "2fwl"
-    std::vector<WlRecord> records;    ///< one per selected pair, in selection order
-    std::size_t resumed = 0;          ///< records taken over from the results file
-    std::size_t unsupported = 0;      ///< pairs the method cannot run on (counted as not distinguished)
-    double seconds = 0.0;             ///< wall time of the comparisons
-    double pair_seconds = 0.0;        ///< the per-pair times summed
-    std::string dataset;              ///< as in the summary
+    std::string method;             ///< the method's canonical name, e.g. "2fwl"
+    std::vector<WlRecord> records;  ///< one per selected pair, in selection order
+    std::size_t resumed = 0;        ///< records taken over from the results file
+    std::size_t unsupported = 0;    ///< pairs the method cannot run on (counted as not distinguished)
+    double seconds = 0.0;           ///< wall time of the comparisons
+    double pair_seconds = 0.0;      ///< the per-pair times summed
+    std::string dataset;            ///< as in the summary
     /// The summary object of every pair command, plus rounds_limit, reliability_check,
     /// unsupported_pairs, pair_seconds and jobs.
     nlohmann::json summary;
-    std::vector<std::string> notes;   ///< one line per unsupported pair, for the log
+    std::vector<std::string> notes;  ///< one line per unsupported pair, for the log
 };
 
 /// Runs one WL-family test on pairs `indices` of `dataset`. With opt.out, every record is
@@ -58,12 +58,12 @@ std::string wl_run_text(const WlRunResult& result, bool fine);
 
 /// Options of run_certify.
 struct CertifyRunOptions {
-    int max_fwl = 3;             ///< highest folklore level tried (1, 2 or 3)
-    int threads_per_pair = 1;    ///< threads inside one 2-/3-FWL comparison
-    int jobs = 1;                ///< pairs certified in parallel
-    std::string out;             ///< JSONL results file; empty: memory only
-    bool resume = false;         ///< keep records of `out` with the same max_fwl
-    std::string dataset;         ///< the dataset's name in the summary (default: its path)
+    int max_fwl = 3;           ///< highest folklore level tried (1, 2 or 3)
+    int threads_per_pair = 1;  ///< threads inside one 2-/3-FWL comparison
+    int jobs = 1;              ///< pairs certified in parallel
+    std::string out;           ///< JSONL results file; empty: memory only
+    bool resume = false;       ///< keep records of `out` with the same max_fwl
+    std::string dataset;       ///< the dataset's name in the summary (default: its path)
 };
 
 /// What run_certify found.

@@ -72,8 +72,8 @@ struct WlOptions {
 
 struct WlResult {
     bool distinguished = false;
-    int rounds = 0;            ///< refinement rounds performed
-    std::size_t colours = 0;   ///< colours in the shared palette at the end
+    int rounds = 0;           ///< refinement rounds performed
+    std::size_t colours = 0;  ///< colours in the shared palette at the end
     double seconds = 0.0;
 };
 
@@ -87,8 +87,7 @@ WlResult compare_pair(const Graph& g, const Graph& h, const WlOptions& options, 
 
 /// Stable 1-WL colouring of a single graph from given initial colours (empty = node labels or 1).
 /// Colours are dense ids 0..c-1 assigned by sorting signatures (canonical for the graph alone).
-std::vector<ColorId> refine_1wl(const Graph& g, const std::vector<ColorId>& initial = {},
-                                int* rounds = nullptr);
+std::vector<ColorId> refine_1wl(const Graph& g, const std::vector<ColorId>& initial = {}, int* rounds = nullptr);
 
 /// Are G and H 1-WL-equivalent (joint refinement to stability)?
 bool wl1_equivalent(const Graph& g, const Graph& h);

@@ -32,12 +32,11 @@ struct Cell {
 /// Spreads `total` pairs over the cells: exactly the weights when they sum to total, otherwise
 /// proportionally (largest remainder), capped, with the overflow moved to cells with room. Throws
 /// InvalidArgument naming `category` and every cell's capacity when the caps cannot reach total.
-std::vector<std::size_t> allocate(const std::vector<Cell>& cells, std::size_t total,
-                                  const std::string& category);
+std::vector<std::size_t> allocate(const std::vector<Cell>& cells, std::size_t total, const std::string& category);
 
 /// A pair record (parameters of the construction; verification adds the recomputed ones).
-GeneratedPair make_pair_record(const std::string& category, const std::string& kind, Graph a,
-                               Graph b, nlohmann::json params = nlohmann::json::object());
+GeneratedPair make_pair_record(const std::string& category, const std::string& kind, Graph a, Graph b,
+                               nlohmann::json params = nlohmann::json::object());
 
 /// Shuffles the graphs and pairs them consecutively: `count` pairs from the first 2 * count.
 /// Throws InvalidArgument naming `what` when there are fewer than 2 * count graphs.
@@ -81,14 +80,11 @@ struct TenVertexPairs {
 TenVertexPairs generate_basic_extension(std::size_t n_basic, std::size_t n_ext, std::uint64_t seed,
                                         const GenerateOptions& opt, RunContext& ctx);
 std::vector<GeneratedPair> generate_regular(std::size_t count, std::uint64_t seed);
-std::vector<GeneratedPair> generate_strongly_regular(std::size_t count, std::uint64_t seed,
-                                                     RunContext& ctx);
-std::vector<GeneratedPair> generate_four_vertex(std::size_t count, std::uint64_t seed,
-                                                RunContext& ctx);
-std::vector<GeneratedPair> generate_distance_regular(std::size_t count, std::uint64_t seed,
-                                                     RunContext& ctx);
-std::vector<GeneratedPair> generate_cfi(std::size_t count, std::uint64_t seed,
-                                        const GenerateOptions& opt, RunContext& ctx);
+std::vector<GeneratedPair> generate_strongly_regular(std::size_t count, std::uint64_t seed, RunContext& ctx);
+std::vector<GeneratedPair> generate_four_vertex(std::size_t count, std::uint64_t seed, RunContext& ctx);
+std::vector<GeneratedPair> generate_distance_regular(std::size_t count, std::uint64_t seed, RunContext& ctx);
+std::vector<GeneratedPair> generate_cfi(std::size_t count, std::uint64_t seed, const GenerateOptions& opt,
+                                        RunContext& ctx);
 
 // ----- the category checks ----------------------------------------------------------------------
 // Each checks the defining property of its category from adjacency alone (independently of the

@@ -26,8 +26,8 @@ Graph graph_from_code(std::uint64_t code, VertexId n);
 
 struct TenVertexPool {
     VertexId n = 0;
-    std::uint64_t streamed = 0;   ///< graphs read from geng
-    std::uint64_t candidates = 0; ///< non-regular graphs sharing a hash with another
+    std::uint64_t streamed = 0;    ///< graphs read from geng
+    std::uint64_t candidates = 0;  ///< non-regular graphs sharing a hash with another
     /// True 1-WL classes (size >= 2) of non-regular connected graphs, as bit codes; classes ordered
     /// by (hash, first code), members by code.
     std::vector<std::vector<std::uint64_t>> classes;
@@ -38,7 +38,7 @@ TenVertexPool build_ten_vertex_pool(VertexId n, RunContext& ctx);
 
 /// Extension sub-classes of a pool class: the graphs of one 1-WL class grouped by the hash of 1-WL
 /// refined from S3 / S4 pattern counts or N1 ego-net certificates. kind: "S3", "S4", "N1".
-std::vector<std::vector<std::uint64_t>> extension_subclasses(const std::vector<std::uint64_t>& cls,
-                                                             VertexId n, const std::string& kind);
+std::vector<std::vector<std::uint64_t>> extension_subclasses(const std::vector<std::uint64_t>& cls, VertexId n,
+                                                             const std::string& kind);
 
 }  // namespace brec::detail

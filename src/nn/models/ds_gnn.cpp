@@ -36,14 +36,16 @@ public:
     DsGnn(const ModelConfig& c, ModelRandom& random) : radius_(ego_radius(c, "ds_gnn")) {
         for (int i = 0; i < c.layers; ++i) {
             const std::string k = std::to_string(i);
-            convs_.push_back(register_module("conv" + k, nn::BnMlp(i == 0 ? 3 : c.hidden, c.hidden, c.hidden, random.init)));
+            convs_.push_back(
+                register_module("conv" + k, nn::BnMlp(i == 0 ? 3 : c.hidden, c.hidden, c.hidden, random.init)));
             norms_.push_back(register_module("bn" + k, nn::batch_norm(c.hidden)));
         }
         const std::int64_t channels[] = {c.hidden, 64, 64};
         for (int i = 0; i < 2; ++i) {
             const std::string k = std::to_string(i);
             set_fc_.push_back(register_module("ds" + k, nn::Linear(channels[i], channels[i + 1], random.init)));
-            set_sum_.push_back(register_module("ds" + k + "_sum", nn::Linear(channels[i], channels[i + 1], random.init)));
+            set_sum_.push_back(
+                register_module("ds" + k + "_sum", nn::Linear(channels[i], channels[i + 1], random.init)));
         }
         final1_ = register_module("final1", nn::Linear(64, 128, random.init));
         final2_ = register_module("final2", nn::Linear(128, c.out_dim, random.init));

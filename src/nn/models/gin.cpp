@@ -19,13 +19,16 @@ public:
         int last = 1;
         for (int i = 0; i < c.layers; ++i) {
             const std::string k = std::to_string(i);
-            first_.push_back(register_module("mlp" + k + "_0", nn::Linear(last, c.hidden, random.init, nn::Init::xavier_normal)));
+            first_.push_back(
+                register_module("mlp" + k + "_0", nn::Linear(last, c.hidden, random.init, nn::Init::xavier_normal)));
             norms_.push_back(register_module("mlp" + k + "_bn", nn::batch_norm(c.hidden)));
-            second_.push_back(register_module("mlp" + k + "_1", nn::Linear(c.hidden, c.hidden, random.init, nn::Init::xavier_normal)));
+            second_.push_back(register_module("mlp" + k + "_1",
+                                              nn::Linear(c.hidden, c.hidden, random.init, nn::Init::xavier_normal)));
             eps_.push_back(register_parameter("eps" + k, torch::zeros({1})));
             last = c.hidden;
         }
-        head_ = register_module("head", nn::Linear(1 + c.layers * c.hidden, c.out_dim, random.init, nn::Init::xavier_normal));
+        head_ = register_module("head",
+                                nn::Linear(1 + c.layers * c.hidden, c.out_dim, random.init, nn::Init::xavier_normal));
         out_norm_ = register_module("bn_out", nn::batch_norm(c.out_dim, /*affine=*/false, /*momentum=*/1.0));
     }
 
@@ -36,9 +39,8 @@ public:
     }
 
     torch::Tensor forward_range(std::size_t begin, std::size_t end) override {
-        const nn::SparseBatch& b = batches_.get(begin, end, [&](std::size_t s, std::size_t e) {
-            return nn::make_sparse_batch(graphs_, s, e, device_);
-        });
+        const nn::SparseBatch& b = batches_.get(
+            begin, end, [&](std::size_t s, std::size_t e) { return nn::make_sparse_batch(graphs_, s, e, device_); });
         auto h = torch::ones({b.nodes, 1}, torch::TensorOptions().device(device_));
         std::vector<torch::Tensor> pooled{nn::scatter_sum(h, b.graph_of, b.graphs)};
         for (std::size_t l = 0; l < first_.size(); ++l) {

@@ -92,9 +92,9 @@ struct AkLayerImpl : torch::nn::Module {
         const auto subgraph = nn::group_sum(torch::relu(subgraph_bn->forward(subgraph_lin->forward(c))) *
                                                 torch::sigmoid(gate_subgraph->forward(hop_emb)),
                                             sub.by_subgraph);
-        const auto context = nn::group_sum(torch::relu(context_bn->forward(context_lin->forward(c))) *
-                                               torch::sigmoid(gate_context->forward(hop_emb)),
-                                           sub.by_node);
+        const auto context = nn::group_sum(
+            torch::relu(context_bn->forward(context_lin->forward(c))) * torch::sigmoid(gate_context->forward(hop_emb)),
+            sub.by_node);
         // Subgraph v is rooted at node v: centroid, subgraph and context rows are all per node.
         return torch::relu(norm->forward(combine->forward(torch::cat({centroid, subgraph, context}, 1))));
     }
@@ -124,7 +124,8 @@ public:
         nn::normal_init(input_, 1.0, random.init);
         for (int i = 0; i < c.layers; ++i)
             layers_.push_back(register_module("layer" + std::to_string(i), AkLayer(c.hidden, random.init)));
-        decoder1_ = register_module("decoder1", nn::Linear(c.hidden, c.hidden, random.init, nn::Init::torch_default, false));
+        decoder1_ =
+            register_module("decoder1", nn::Linear(c.hidden, c.hidden, random.init, nn::Init::torch_default, false));
         decoder_bn_ = register_module("decoder_bn", nn::batch_norm(c.hidden));
         decoder2_ = register_module("decoder2", nn::Linear(c.hidden, c.out_dim, random.init));
     }
@@ -163,7 +164,8 @@ private:
 ModelEntry gnn_ak_model() {
     ModelSpec s;
     s.name = "gnn_ak";
-    s.family = "GNN-AK+: inner GINE on every r-hop ego-net; centroid, subgraph and context embeddings gated by distance";
+    s.family =
+        "GNN-AK+: inner GINE on every r-hop ego-net; centroid, subgraph and context embeddings gated by distance";
     s.citation = "Zhao et al., ICLR 2022";
     s.bound = "2fwl";
     s.bound_note = "<= 3-WL (2-FWL), as node-based subgraph GNNs (Frasca et al. 2022)";

@@ -36,7 +36,8 @@ public:
         const std::int64_t in = distance_input ? c.radius + 1 : 1;
         for (int i = 0; i < c.layers; ++i) {
             const std::string k = std::to_string(i);
-            first_.push_back(register_module("conv" + k + "_0", nn::Linear(i == 0 ? in : c.hidden, c.hidden, random.init)));
+            first_.push_back(
+                register_module("conv" + k + "_0", nn::Linear(i == 0 ? in : c.hidden, c.hidden, random.init)));
             second_.push_back(register_module("conv" + k + "_1", nn::Linear(c.hidden, c.hidden, random.init)));
         }
         lin1_ = register_module("lin1", nn::Linear(c.hidden, c.hidden, random.init));
@@ -54,9 +55,10 @@ public:
         const NestedBatch& b = batches_.get(begin, end, [&](std::size_t s, std::size_t e) {
             NestedBatch nb{nn::make_subgraph_batch(graphs_, s, e, nn::SubgraphPolicy::ego_net, radius_, device_), {}};
             const auto options = torch::TensorOptions().device(device_);
-            nb.input = distance_input_
-                           ? torch::one_hot(nb.sub.copy_distance, static_cast<std::int64_t>(radius_) + 1).to(torch::kFloat)
-                           : torch::ones({nb.sub.copies, 1}, options);
+            nb.input =
+                distance_input_
+                    ? torch::one_hot(nb.sub.copy_distance, static_cast<std::int64_t>(radius_) + 1).to(torch::kFloat)
+                    : torch::ones({nb.sub.copies, 1}, options);
             return nb;
         });
         auto h = b.input;

@@ -55,7 +55,8 @@ class Ppgn : public GraphEmbedder {
 public:
     Ppgn(const ModelConfig& c, ModelRandom& random) : output_norm_(c.output_norm) {
         if (c.kernel == "blas") {
-            if (!nn_kernels::blas_available()) throw Unsupported("PPGN's BLAS kernels: no BLAS sgemm_ found in this process");
+            if (!nn_kernels::blas_available())
+                throw Unsupported("PPGN's BLAS kernels: no BLAS sgemm_ found in this process");
             blas_ = true;
         } else if (c.kernel == "auto") {
             blas_ = nn_kernels::blas_available();
@@ -68,8 +69,8 @@ public:
             last = c.hidden;
         }
         for (int i = 0; i < c.layers; ++i)
-            heads_.push_back(register_module("fc" + std::to_string(i),
-                                             nn::Linear(2 * c.hidden, c.out_dim, random.init, nn::Init::xavier_normal)));
+            heads_.push_back(register_module(
+                "fc" + std::to_string(i), nn::Linear(2 * c.hidden, c.out_dim, random.init, nn::Init::xavier_normal)));
         for (int i = 0; i < c.layers; ++i)
             norms_.push_back(register_module("bn" + std::to_string(i), nn::batch_norm(c.hidden, false, 1.0)));
         out_norm_ = register_module("bn_out", nn::batch_norm(c.out_dim, false, 1.0));
@@ -79,7 +80,8 @@ public:
         if (graphs.empty()) throw InvalidArgument("ppgn: no graphs");
         const VertexId n = graphs[0].n();
         for (const auto& g : graphs)
-            if (g.n() != n) throw Unsupported("ppgn batches dense matrices: all graphs of a pair must have the same size");
+            if (g.n() != n)
+                throw Unsupported("ppgn batches dense matrices: all graphs of a pair must have the same size");
         auto stack = torch::zeros({1, static_cast<long>(graphs.size()), n, n});
         auto acc = stack.accessor<float, 4>();
         for (std::size_t i = 0; i < graphs.size(); ++i)

@@ -76,11 +76,11 @@ struct SunLayerImpl : torch::nn::Module {
 
     torch::Tensor forward(const torch::Tensor& x, const SunBatch& b) {
         const nn::SubgraphBatch& sub = b.ego.sub;
-        const auto readout = nn::group_sum(x, sub.by_subgraph);                               // [S]
-        const auto node_mean = nn::group_mean(x, sub.by_node);                                // [N]
-        const auto root = x.index_select(0, sub.root_copy);                                   // [S] = x^v_v
-        const auto inside = x + nn::neighbour_sum(x, sub.copy_arcs);                          // GIN input [C]
-        const auto across = node_mean + nn::neighbour_sum(node_mean, sub.arcs);               // GIN_sum input [N]
+        const auto readout = nn::group_sum(x, sub.by_subgraph);                  // [S]
+        const auto node_mean = nn::group_mean(x, sub.by_node);                   // [N]
+        const auto root = x.index_select(0, sub.root_copy);                      // [S] = x^v_v
+        const auto inside = x + nn::neighbour_sum(x, sub.copy_arcs);             // GIN input [C]
+        const auto across = node_mean + nn::neighbour_sum(node_mean, sub.arcs);  // GIN_sum input [N]
 
         // Non-root copies x^k_v: terms per node v (subgraph v's root and the cross-subgraph GIN),
         // per subgraph k (its root and its readout) and per copy.
@@ -88,17 +88,19 @@ struct SunLayerImpl : torch::nn::Module {
         const auto per_subgraph = u_kk->forward(root) + u_readout->forward(readout);
         const auto per_copy = u_kv->forward(x).index_select(0, b.non_root) +
                               bn_gnn->forward(gnn->forward(inside).index_select(0, b.non_root));
-        const auto non_root = per_copy + per_node.index_select(0, b.non_root_node) +
-                              per_subgraph.index_select(0, b.non_root_subgraph);
+        const auto non_root =
+            per_copy + per_node.index_select(0, b.non_root_node) + per_subgraph.index_select(0, b.non_root_subgraph);
         // Root copies x^v_v (subgraph v is rooted at node v, so per-node and per-subgraph rows align).
-        const auto roots = u_vv_root->forward(root) + bn_root->forward(gnn_root->forward(inside).index_select(0, sub.root_copy)) +
+        const auto roots = u_vv_root->forward(root) +
+                           bn_root->forward(gnn_root->forward(inside).index_select(0, sub.root_copy)) +
                            bn_root_sum->forward(gnn_root_sum->forward(across)) + u_readout_root->forward(readout);
         return torch::relu(torch::cat({roots, non_root}).index_select(0, b.order));
     }
 
     nn::BnMlp gnn{nullptr}, gnn_root{nullptr}, gnn_sum{nullptr}, gnn_root_sum{nullptr};
     torch::nn::BatchNorm1d bn_gnn{nullptr}, bn_root{nullptr}, bn_sum{nullptr}, bn_root_sum{nullptr};
-    nn::BnMlp u_readout{nullptr}, u_readout_root{nullptr}, u_vv{nullptr}, u_kk{nullptr}, u_kv{nullptr}, u_vv_root{nullptr};
+    nn::BnMlp u_readout{nullptr}, u_readout_root{nullptr}, u_vv{nullptr}, u_kk{nullptr}, u_kv{nullptr},
+        u_vv_root{nullptr};
 };
 TORCH_MODULE(SunLayer);
 
@@ -106,7 +108,8 @@ class Sun : public GraphEmbedder {
 public:
     Sun(const ModelConfig& c, ModelRandom& random) : radius_(ego_radius(c, "sun")) {
         for (int i = 0; i < c.layers; ++i)
-            layers_.push_back(register_module("layer" + std::to_string(i), SunLayer(i == 0 ? 3 : c.hidden, c.hidden, random.init)));
+            layers_.push_back(
+                register_module("layer" + std::to_string(i), SunLayer(i == 0 ? 3 : c.hidden, c.hidden, random.init)));
         final1_ = register_module("final1", nn::Linear(c.hidden, 2 * c.hidden, random.init));
         final2_ = register_module("final2", nn::Linear(2 * c.hidden, c.out_dim, random.init));
     }
@@ -118,9 +121,8 @@ public:
     }
 
     torch::Tensor forward_range(std::size_t begin, std::size_t end) override {
-        const SunBatch& b = batches_.get(begin, end, [&](std::size_t s, std::size_t e) {
-            return make_sun_batch(graphs_, s, e, radius_, device_);
-        });
+        const SunBatch& b = batches_.get(
+            begin, end, [&](std::size_t s, std::size_t e) { return make_sun_batch(graphs_, s, e, radius_, device_); });
         const nn::SubgraphBatch& sub = b.ego.sub;
         auto x = b.ego.input;
         for (auto& layer : layers_) x = layer->forward(x, b);

@@ -72,15 +72,36 @@ std::string what_of(const std::exception& e) {
 
 /// Operations that draw random numbers (from LibTorch's global generator inside TorchScript).
 bool is_random_op(const std::string& kind) {
-    static const char* const kRandom[] = {
-        "aten::dropout",     "aten::dropout_",       "aten::feature_dropout", "aten::feature_dropout_",
-        "aten::alpha_dropout", "aten::alpha_dropout_", "aten::feature_alpha_dropout", "aten::bernoulli",
-        "aten::bernoulli_",  "aten::rand",           "aten::rand_like",       "aten::randn",
-        "aten::randn_like",  "aten::randint",        "aten::randint_like",    "aten::randperm",
-        "aten::normal",      "aten::normal_",        "aten::uniform_",        "aten::multinomial",
-        "aten::rrelu",       "aten::rrelu_",         "aten::rrelu_with_noise", "aten::poisson",
-        "aten::exponential_", "aten::geometric_",    "aten::cauchy_",         "aten::log_normal_",
-        "aten::random_",     "aten::native_dropout"};
+    static const char* const kRandom[] = {"aten::dropout",
+                                          "aten::dropout_",
+                                          "aten::feature_dropout",
+                                          "aten::feature_dropout_",
+                                          "aten::alpha_dropout",
+                                          "aten::alpha_dropout_",
+                                          "aten::feature_alpha_dropout",
+                                          "aten::bernoulli",
+                                          "aten::bernoulli_",
+                                          "aten::rand",
+                                          "aten::rand_like",
+                                          "aten::randn",
+                                          "aten::randn_like",
+                                          "aten::randint",
+                                          "aten::randint_like",
+                                          "aten::randperm",
+                                          "aten::normal",
+                                          "aten::normal_",
+                                          "aten::uniform_",
+                                          "aten::multinomial",
+                                          "aten::rrelu",
+                                          "aten::rrelu_",
+                                          "aten::rrelu_with_noise",
+                                          "aten::poisson",
+                                          "aten::exponential_",
+                                          "aten::geometric_",
+                                          "aten::cauchy_",
+                                          "aten::log_normal_",
+                                          "aten::random_",
+                                          "aten::native_dropout"};
     return std::find(std::begin(kRandom), std::end(kRandom), kind) != std::end(kRandom);
 }
 
@@ -99,7 +120,7 @@ std::string find_random_op(torch::jit::Block* block) {
 struct LoadedModule {
     std::string path;
     torch::jit::Module module;
-    std::string random_op;  ///< the first random operation of forward, "" when deterministic
+    std::string random_op;   ///< the first random operation of forward, "" when deterministic
     std::uint64_t hash = 0;  ///< FNV-1a of the file's bytes
 };
 
@@ -109,29 +130,33 @@ std::string prefix(const std::string& path) { return "torchscript module " + pat
 void check_signature(const LoadedModule& m) {
     const auto method = m.module.find_method("forward");
     if (!method)
-        throw InvalidArgument(prefix(m.path) + "has no forward method (expected forward(x, edge_index, batch, num_graphs))");
+        throw InvalidArgument(prefix(m.path) +
+                              "has no forward method (expected forward(x, edge_index, batch, num_graphs))");
     const c10::FunctionSchema& schema = method->function().getSchema();
     const auto& args = schema.arguments();
     const std::size_t given = args.empty() ? 0 : args.size() - 1;  // without self
     std::string names;
     for (std::size_t i = 1; i < args.size(); ++i) names += (i > 1 ? ", " : "") + args[i].name();
     if (given != 4)
-        throw InvalidArgument(prefix(m.path) + "forward takes " + std::to_string(given) + " arguments (" + names +
-                              "); expected 4: forward(x: Tensor, edge_index: Tensor, batch: Tensor, num_graphs: int) -> Tensor");
+        throw InvalidArgument(
+            prefix(m.path) + "forward takes " + std::to_string(given) + " arguments (" + names +
+            "); expected 4: forward(x: Tensor, edge_index: Tensor, batch: Tensor, num_graphs: int) -> Tensor");
     const char* expected[] = {"Tensor", "Tensor", "Tensor", "int"};
     for (std::size_t i = 0; i < 4; ++i) {
         const std::string type = args[i + 1].type()->str();
         const bool ok = i < 3 ? type == "Tensor" || type == "Tensor?" : type == "int";
         if (!ok)
-            throw InvalidArgument(prefix(m.path) + "forward's argument " + std::to_string(i + 1) + " '" + args[i + 1].name() +
-                                  "' is " + type + "; expected " + expected[i] +
-                                  " (forward(x: Tensor, edge_index: Tensor, batch: Tensor, num_graphs: int) -> Tensor)");
+            throw InvalidArgument(
+                prefix(m.path) + "forward's argument " + std::to_string(i + 1) + " '" + args[i + 1].name() + "' is " +
+                type + "; expected " + expected[i] +
+                " (forward(x: Tensor, edge_index: Tensor, batch: Tensor, num_graphs: int) -> Tensor)");
     }
     const auto& returns = schema.returns();
     if (returns.size() != 1 || returns[0].type()->str() != "Tensor")
-        throw InvalidArgument(prefix(m.path) + "forward returns " +
-                              (returns.size() == 1 ? returns[0].type()->str() : std::to_string(returns.size()) + " values") +
-                              "; expected one Tensor [num_graphs, d]");
+        throw InvalidArgument(
+            prefix(m.path) + "forward returns " +
+            (returns.size() == 1 ? returns[0].type()->str() : std::to_string(returns.size()) + " values") +
+            "; expected one Tensor [num_graphs, d]");
 }
 
 std::shared_ptr<const LoadedModule> load_module(const std::string& path) {
@@ -144,7 +169,8 @@ std::shared_ptr<const LoadedModule> load_module(const std::string& path) {
     // models are not TorchScript.
     torch::jit::getProfilingMode() = false;
     std::ifstream file(path, std::ios::binary);
-    if (!file) throw IoError("cannot open " + path + " (a TorchScript module saved with torch.jit.script(model).save(...))");
+    if (!file)
+        throw IoError("cannot open " + path + " (a TorchScript module saved with torch.jit.script(model).save(...))");
     std::ostringstream bytes;
     bytes << file.rdbuf();
     auto m = std::make_shared<LoadedModule>();
@@ -154,7 +180,8 @@ std::shared_ptr<const LoadedModule> load_module(const std::string& path) {
         std::istringstream in(bytes.str());
         m->module = torch::jit::load(in, torch::kCPU);
     } catch (const std::exception& e) {
-        throw InvalidArgument(path + " is not a TorchScript module saved with torch.jit.script(model).save(...): " + what_of(e));
+        throw InvalidArgument(
+            path + " is not a TorchScript module saved with torch.jit.script(model).save(...): " + what_of(e));
     }
     check_signature(*m);
     try {
@@ -199,8 +226,10 @@ void reinitialise(torch::jit::Module& module, torch::Generator& gen) {
             uniform(fan_in(t));
         } else if (t.dim() == 1 && leaf == "bias") {
             const auto w = params.find(owner + "weight");
-            if (w != params.end() && w->second.dim() >= 2) uniform(fan_in(w->second));
-            else if (w != params.end() && w->second.dim() == 1) t.zero_();
+            if (w != params.end() && w->second.dim() >= 2)
+                uniform(fan_in(w->second));
+            else if (w != params.end() && w->second.dim() == 1)
+                t.zero_();
         } else if (t.dim() == 1 && leaf == "weight") {
             t.fill_(1.0);
         }
@@ -209,8 +238,10 @@ void reinitialise(torch::jit::Module& module, torch::Generator& gen) {
         torch::Tensor t = b.value;
         const auto dot = b.name.rfind('.');
         const std::string leaf = dot == std::string::npos ? b.name : b.name.substr(dot + 1);
-        if (leaf == "running_mean" || leaf == "num_batches_tracked") t.zero_();
-        else if (leaf == "running_var") t.fill_(1.0);
+        if (leaf == "running_mean" || leaf == "num_batches_tracked")
+            t.zero_();
+        else if (leaf == "running_var")
+            t.fill_(1.0);
     }
 }
 
@@ -273,12 +304,14 @@ public:
             }
             const c10::IValue value =
                 module_.forward({in.x, in.edge_index, in.batch, static_cast<std::int64_t>(in.graphs)});
-            if (!value.isTensor()) throw InvalidArgument(prefix(source_->path) + "forward returned " + value.tagKind() + ", not a Tensor");
+            if (!value.isTensor())
+                throw InvalidArgument(prefix(source_->path) + "forward returned " + value.tagKind() + ", not a Tensor");
             out = value.toTensor();
         } catch (const Error&) {
             throw;
         } catch (const std::exception& e) {
-            throw InvalidArgument(prefix(source_->path) + "forward failed on " + std::to_string(in.graphs) + " graphs: " + what_of(e));
+            throw InvalidArgument(prefix(source_->path) + "forward failed on " + std::to_string(in.graphs) +
+                                  " graphs: " + what_of(e));
         }
         if (out.dim() != 2 || out.size(0) != in.graphs || out.size(1) != config_.out_dim) {
             std::string shape;
@@ -325,8 +358,8 @@ private:
                 }
                 const auto label = static_cast<std::int64_t>(graphs_[i].node_label(u));
                 if (label >= width)
-                    throw InvalidArgument("node label " + std::to_string(label) + " outside the " + std::to_string(width) +
-                                          " label classes of the one-hot input features");
+                    throw InvalidArgument("node label " + std::to_string(label) + " outside the " +
+                                          std::to_string(width) + " label classes of the one-hot input features");
                 p[v * width + label] = 1.0f;
             }
         in.x = x.to(device_);
@@ -376,7 +409,8 @@ void probe(const std::shared_ptr<const LoadedModule>& source, const ModelConfig&
         for (const auto& p : model.parameters()) trainable = trainable || p.requires_grad();
         if (training && trainable) {
             if (!out.requires_grad())
-                throw InvalidArgument(where + "forward's output does not depend on the module's parameters (no gradient)");
+                throw InvalidArgument(where +
+                                      "forward's output does not depend on the module's parameters (no gradient)");
             try {
                 out.pow(2).sum().backward();
             } catch (const std::exception& e) {
@@ -426,6 +460,8 @@ const LoadedEntry& loaded_entry(const std::string& path) {
 
 const ModelEntry& torchscript_model(const std::string& path) { return loaded_entry(path).entry; }
 
-void check_torchscript_model(const std::string& path, const ModelConfig& config) { probe(loaded_entry(path).source, config); }
+void check_torchscript_model(const std::string& path, const ModelConfig& config) {
+    probe(loaded_entry(path).source, config);
+}
 
 }  // namespace brec::models

@@ -15,9 +15,9 @@ namespace brec::detail {
 struct LabelledUnion {
     VertexId n = 0;
     VertexId split = 0;
-    std::vector<std::uint32_t> offsets;    // n + 1
-    std::vector<VertexId> targets;         // arcs
-    std::vector<std::uint32_t> labels;     // per arc; empty = all 0
+    std::vector<std::uint32_t> offsets;  // n + 1
+    std::vector<VertexId> targets;       // arcs
+    std::vector<std::uint32_t> labels;   // per arc; empty = all 0
 };
 
 /// Union of g and h with their own edges (arc labels from `g.has_edge_labels()` are not used).
@@ -36,8 +36,7 @@ struct RefineOutcome {
 /// Joint 1-WL on the union: new colour = (old colour, sorted multiset of (arc label, neighbour colour)).
 /// Compares the colour histograms of [0,split) and [split,n) after every round (and before the first).
 /// max_rounds < 0: until stable. When `compare` is false, refines to stability without comparing.
-RefineOutcome refine_union(const LabelledUnion& u, std::vector<ColorId> colours, int max_rounds,
-                           bool compare = true);
+RefineOutcome refine_union(const LabelledUnion& u, std::vector<ColorId> colours, int max_rounds, bool compare = true);
 
 /// Do the colour histograms of [0,split) and [split,n) agree?
 bool histograms_equal(const std::vector<ColorId>& colours, VertexId split, std::size_t num_colours);
