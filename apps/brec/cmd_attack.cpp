@@ -21,7 +21,7 @@ struct TrainArgs {
 int run_train(TrainArgs& a, RunContext& ctx) {
     set_quiet(ctx, a.quiet);
     a.r.patterns = parse_pattern_list(a.patterns);
-    a.r.seeds = parse_seed_list(a.seeds);
+    a.r.seeds = parse_model_seeds(a.seeds);
     find_model(a.r.settings.model);
     if (a.r.settings.model != "gin" && a.r.settings.model != "ppgn")
         throw InvalidArgument("--model " + a.r.settings.model + ": counting regressors are gin or ppgn");
@@ -44,7 +44,7 @@ int run_run(RunArgs& a, RunContext& ctx) {
     at.space = parse_space(a.space);
     at.search = parse_search(a.search);
     at.sampling = parse_sampling(a.sampling);
-    a.o.seeds = parse_seed_list(a.seeds);
+    a.o.seeds = parse_model_seeds(a.seeds);
     at.budgets = parse_budgets(a.budgets);
     const AttackRunResult r = run_attack(a.o, ctx);
     if (a.json)

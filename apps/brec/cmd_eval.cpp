@@ -1,14 +1,10 @@
 // brec eval: Siamese training + RPC on every selected pair, per seed (library: eval/run.hpp).
-#include <algorithm>
-#include <sstream>
-#include <thread>
 
 #include "commands.hpp"
 #include "common.hpp"
 #include "run_output.hpp"
 #include "brec/core/error.hpp"
 #include "brec/eval/run.hpp"
-#include "brec/io/files.hpp"
 #include "brec/nn/device.hpp"
 
 namespace brec::cli {
@@ -22,17 +18,6 @@ struct EvalArgs {
     bool fine = false, no_train = false, list_models = false, reference_t2 = false, paper_subset = false;
     int torch_threads = 0;
 };
-
-std::vector<std::uint64_t> parse_seed_list(const std::string& text) {
-    std::vector<std::uint64_t> out;
-    std::stringstream ss(text);
-    for (std::string tok; std::getline(ss, tok, ',');) {
-        std::int64_t v = 0;
-        if (!parse_int64(tok, v) || v < 0) throw InvalidArgument("--seeds '" + text + "': '" + tok + "' is not a seed");
-        out.push_back(static_cast<std::uint64_t>(v));
-    }
-    return out;
-}
 
 int run_eval(EvalArgs args, RunContext& ctx) {
     if (args.list_models) {
@@ -51,20 +36,8 @@ int run_eval(EvalArgs args, RunContext& ctx) {
     out.baseline = args.baseline;
     out.baseline_json = read_baseline(args.baseline);
     auto sel = load_selected_pairs(args.pairs);
-    if (const std::string subset = find_model(opt.model).spec.paper_subset; args.paper_subset && !subset.empty()) {
-        const auto ids = parse_id_ranges(subset);
-        sel.indices.erase(std::remove_if(sel.indices.begin(), sel.indices.end(),
-                                         [&](std::size_t k) { return !ids.contains(sel.dataset.pairs[k].id); }),
-                          sel.indices.end());
-    }
-    // Pairs run in parallel (--jobs), each with its own intra-op threads; OpenMP keeps the count
-    // per calling thread, so every job sets it. Without --torch-threads, n < 32 runs single-threaded.
-    const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    opt.torch_threads = args.torch_threads > 0 ? args.torch_threads : std::max(1, hw / args.pairs.jobs);
-    opt.single_thread_below = args.torch_threads > 0 ? 0 : 32;
-    set_torch_threads(opt.torch_threads);
-    set_blas_threads(args.pairs.jobs > 1 ? 1 : opt.torch_threads);
-    tune_cpu_allocator();
+    if (args.paper_subset) sel.indices = paper_subset_indices(sel.dataset, std::move(sel.indices), opt.model);
+    configure_cpu_threads(opt, args.pairs.jobs, args.torch_threads);
     args.run.jobs = args.pairs.jobs;
     args.run.dataset = args.pairs.dataset.empty() ? sel.dataset.path : args.pairs.dataset;
     args.run.shard = args.pairs.shard;

@@ -181,7 +181,10 @@ AttackRunResult run_attack(const AttackRunOptions& o, RunContext& ctx) {
         }
     }
 
+    // One LibTorch thread per worker, and OpenBLAS's process-wide pool single-threaded too: a
+    // threaded pool spins against itself when workers call it at once.
     set_torch_threads(1);
+    set_blas_threads(1);
     // Selection: the first test graphs on which every seed's model is within the tolerance.
     std::vector<double> clean_loss_all;  // [test graph][seed]
     const auto test_graphs = pick(data.graphs, data.test);
@@ -328,19 +331,11 @@ AttackRunResult run_attack(const AttackRunOptions& o, RunContext& ctx) {
     return result;
 }
 
-std::vector<std::uint64_t> parse_seed_list(const std::string& text) {
-    std::vector<std::uint64_t> out;
-    try {
-        const IdRanges ranges = parse_id_ranges(text);
-        for (const auto& r : ranges.intervals()) {
-            if (r.hi - r.lo >= 100000) throw InvalidArgument("too many seeds");
-            for (auto id = r.lo; id <= r.hi; ++id) out.push_back(static_cast<std::uint64_t>(id));
-        }
-    } catch (const Error&) {
-        throw InvalidArgument("seeds '" + text + "': expected seeds such as 0-4 or 0,2,7");
-    }
-    if (out.empty()) throw InvalidArgument("seeds '" + text + "': no seeds");
-    return out;
+std::vector<std::uint64_t> parse_model_seeds(const std::string& text) {
+    auto seeds = parse_seed_list(text);
+    std::sort(seeds.begin(), seeds.end());
+    seeds.erase(std::unique(seeds.begin(), seeds.end()), seeds.end());
+    return seeds;
 }
 
 std::vector<Pattern> parse_pattern_list(const std::string& text) {

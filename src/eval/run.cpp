@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <thread>
 
 #include "brec/core/error.hpp"
 #include "brec/io/pair_records.hpp"
+#include "brec/nn/device.hpp"
+#include "brec/nn/registry.hpp"
 
 namespace brec {
 
@@ -38,6 +41,27 @@ json evaluation_settings(const EvalOptions& opt) {
 }
 
 std::string settings_id(const EvalOptions& opt) { return settings_hash(evaluation_settings(opt)); }
+
+std::vector<std::size_t> paper_subset_indices(const PairDataset& dataset, std::vector<std::size_t> indices,
+                                              const std::string& model) {
+    const std::string& subset = find_model(model).spec.paper_subset;
+    if (subset.empty()) return indices;
+    const IdRanges ids = parse_id_ranges(subset);
+    indices.erase(std::remove_if(indices.begin(), indices.end(),
+                                 [&](std::size_t k) { return !ids.contains(dataset.pairs[k].id); }),
+                  indices.end());
+    return indices;
+}
+
+void configure_cpu_threads(EvalOptions& opt, int jobs, int requested) {
+    // OpenMP keeps the intra-op count per calling thread, so evaluate_pair sets it again per pair.
+    const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    opt.torch_threads = requested > 0 ? requested : std::max(1, hw / std::max(1, jobs));
+    opt.single_thread_below = requested > 0 ? 0 : 32;
+    set_torch_threads(opt.torch_threads);
+    set_blas_threads(jobs > 1 ? 1 : opt.torch_threads);
+    tune_cpu_allocator();
+}
 
 EvalRunResult run_evaluation(const PairDataset& dataset, const std::vector<std::size_t>& indices,
                              const EvalRunOptions& opt, RunContext& ctx) {

@@ -151,6 +151,25 @@ IdRanges parse_id_ranges(const std::string& text) {
     return IdRanges(std::move(intervals));
 }
 
+std::vector<std::uint64_t> parse_seed_list(const std::string& text) {
+    constexpr std::int64_t kMaxSeeds = 100000;
+    std::vector<std::uint64_t> out;
+    for (const std::string& raw : split(text, ',')) {
+        const std::string tok = trim(raw);
+        const std::size_t dash = tok.find('-', 1);
+        std::int64_t lo = 0, hi = 0;
+        const bool ok = dash == std::string::npos
+                            ? parse_int64(tok, lo) && (hi = lo, true)
+                            : parse_int64(trim(tok.substr(0, dash)), lo) && parse_int64(trim(tok.substr(dash + 1)), hi);
+        if (!ok || lo < 0 || hi < lo)
+            throw InvalidArgument("seeds '" + text + "': '" + tok + "' is not a seed or a range like 0-4");
+        if (hi - lo >= kMaxSeeds - static_cast<std::int64_t>(out.size()))
+            throw InvalidArgument("seeds '" + text + "': more than " + std::to_string(kMaxSeeds) + " seeds");
+        for (std::int64_t v = lo; v <= hi; ++v) out.push_back(static_cast<std::uint64_t>(v));
+    }
+    return out;
+}
+
 void parse_shard(const std::string& text, int& index, int& count) {
     const auto parts = split(text, '/');
     std::int64_t i = 0, n = 0;

@@ -279,6 +279,16 @@ TEST(Graph6, DeclaredSizesThatTheBytesCannotHoldAreRejectedBeforeBuilding) {
         << e;
 }
 
+TEST(PairSelection, SeedListsKeepTheirOrderAndExpandRanges) {
+    using Seeds = std::vector<std::uint64_t>;
+    EXPECT_EQ(parse_seed_list("300,100,200"), (Seeds{300, 100, 200}));
+    EXPECT_EQ(parse_seed_list("100, 0-2 ,7"), (Seeds{100, 0, 1, 2, 7}));
+    EXPECT_EQ(parse_seed_list("5,5"), (Seeds{5, 5}));
+    for (const char* bad : {"", "1,,2", "x", "-3", "4-2", "1-", "0-100000"})
+        EXPECT_THROW(parse_seed_list(bad), InvalidArgument) << bad;
+    EXPECT_EQ(parse_seed_list("0-99999").size(), 100000u);
+}
+
 TEST(PairSelection, IdRangesStayIntervals) {
     // The fuzzing reproducer: "0-70981333" used to become 70,981,334 ids in a vector (1 GB, 4 s).
     const std::string repro =

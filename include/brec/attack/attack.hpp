@@ -127,8 +127,9 @@ nlohmann::ordered_json summarize_attack(const std::vector<nlohmann::json>& recor
 /// rates must have 4 entries.
 double attack_auc(const std::vector<double>& rates);
 
-/// Model seeds "0-4" or "0,2,7" (at most 100,000); InvalidArgument naming the text otherwise.
-std::vector<std::uint64_t> parse_seed_list(const std::string& text);
+/// Model seeds as a set: parse_seed_list's seeds sorted, each once (the order of the settings
+/// id and of "first" in transfer).
+std::vector<std::uint64_t> parse_model_seeds(const std::string& text);
 /// Patterns "triangle,4-cycle"; InvalidArgument for an unknown name or an empty list.
 std::vector<Pattern> parse_pattern_list(const std::string& text);
 /// Budgets "1,4,7,20" (flips per stage, cumulative); InvalidArgument for anything else.

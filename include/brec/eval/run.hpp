@@ -39,6 +39,17 @@ nlohmann::json evaluation_settings(const EvalOptions& opt);
 /// so that resuming never mixes results of different settings.
 std::string settings_id(const EvalOptions& opt);
 
+/// The pairs of `indices` that the BREC study ran `model` on (its registry row's paper subset), in
+/// their order; all of them when the row names no subset.
+std::vector<std::size_t> paper_subset_indices(const PairDataset& dataset, std::vector<std::size_t> indices,
+                                              const std::string& model);
+
+/// Sets up the CPU threads of a run of `jobs` pairs in parallel and records them in `opt`:
+/// LibTorch intra-op threads per job (`requested` when > 0, else cores / jobs, with pairs below 32
+/// vertices single-threaded), a single-threaded OpenBLAS when jobs run in parallel (its own pool
+/// would spin across jobs), and the allocator tuning of large CPU tensors.
+void configure_cpu_threads(EvalOptions& opt, int jobs, int requested);
+
 /// Evaluates pairs `indices` of `dataset` for every seed. With opt.out, every record is appended
 /// and flushed as soon as its pair finishes; with opt.resume, records already in opt.out for the
 /// same model are kept and their pairs skipped. Throws InvalidArgument when opt.out exists but

@@ -74,6 +74,10 @@ private:
 /// Parses "0-59,260,300-302". Throws InvalidArgument on bad syntax, negative ids or reversed
 /// ranges.
 IdRanges parse_id_ranges(const std::string& text);
+
+/// Parses seeds "100,200,300" or "0-4" (ranges expand; at most 100,000 seeds) in the order given.
+/// Throws InvalidArgument naming the text on a malformed, negative or reversed item.
+std::vector<std::uint64_t> parse_seed_list(const std::string& text);
 /// Parses "i/N" (1 <= i <= N). Throws InvalidArgument otherwise.
 void parse_shard(const std::string& text, int& index, int& count);
 
