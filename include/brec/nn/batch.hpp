@@ -27,12 +27,21 @@ struct SparseBatch {
 SparseBatch make_sparse_batch(const std::vector<Graph>& graphs, std::size_t begin, std::size_t end,
                               torch::Device device);
 
-/// Memoises per-range values (batches, subgraph structures) so that each is built once per list
-/// of graphs: the trainer asks for the same ranges every epoch.
+/// The graphs a model embeds (one group of a pair, on one device) and their per-range values
+/// (batches, subgraph structures), each built once: the trainer asks for the same ranges every
+/// epoch. A model's set_graphs calls reset; its forward_range calls get.
 template <typename T>
 class RangeCache {
 public:
-    void clear() { cache_.clear(); }
+    /// New graphs on `device`: forgets every value built for the previous ones.
+    void reset(const std::vector<Graph>& graphs, torch::Device device) {
+        graphs_ = graphs;
+        device_ = device;
+        cache_.clear();
+    }
+    const std::vector<Graph>& graphs() const { return graphs_; }
+    torch::Device device() const { return device_; }
+    /// The value of graphs [begin, end): build(begin, end) the first time, the stored one after.
     template <typename Build>
     const T& get(std::size_t begin, std::size_t end, Build&& build) {
         const auto key = std::make_pair(begin, end);
@@ -42,6 +51,8 @@ public:
     }
 
 private:
+    std::vector<Graph> graphs_;
+    torch::Device device_ = torch::kCPU;
     std::map<std::pair<std::size_t, std::size_t>, T> cache_;
 };
 

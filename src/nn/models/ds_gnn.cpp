@@ -51,15 +51,11 @@ public:
         final2_ = register_module("final2", nn::Linear(128, c.out_dim, random.init));
     }
 
-    void set_graphs(const std::vector<Graph>& graphs, torch::Device device) override {
-        graphs_ = graphs;
-        device_ = device;
-        batches_.clear();
-    }
+    void set_graphs(const std::vector<Graph>& graphs, torch::Device device) override { batches_.reset(graphs, device); }
 
     torch::Tensor forward_range(std::size_t begin, std::size_t end) override {
         const EgoEdgesBatch& b = batches_.get(begin, end, [&](std::size_t s, std::size_t e) {
-            return make_ego_edges_batch(graphs_, s, e, radius_, device_);
+            return make_ego_edges_batch(batches_.graphs(), s, e, radius_, batches_.device());
         });
         const nn::SubgraphBatch& sub = b.sub;
         auto h = b.input;
@@ -80,8 +76,6 @@ private:
     std::vector<torch::nn::BatchNorm1d> norms_;
     std::vector<nn::Linear> set_fc_, set_sum_;
     nn::Linear final1_{nullptr}, final2_{nullptr};
-    std::vector<Graph> graphs_;
-    torch::Device device_ = torch::kCPU;
     nn::RangeCache<EgoEdgesBatch> batches_;
 };
 

@@ -40,15 +40,11 @@ public:
         final2_ = register_module("final2", nn::Linear(2 * c.hidden, c.out_dim, random.init));
     }
 
-    void set_graphs(const std::vector<Graph>& graphs, torch::Device device) override {
-        graphs_ = graphs;
-        device_ = device;
-        batches_.clear();
-    }
+    void set_graphs(const std::vector<Graph>& graphs, torch::Device device) override { batches_.reset(graphs, device); }
 
     torch::Tensor forward_range(std::size_t begin, std::size_t end) override {
         const EgoEdgesBatch& b = batches_.get(begin, end, [&](std::size_t s, std::size_t e) {
-            return make_ego_edges_batch(graphs_, s, e, radius_, device_);
+            return make_ego_edges_batch(batches_.graphs(), s, e, radius_, batches_.device());
         });
         const nn::SubgraphBatch& sub = b.sub;
         auto x = b.input;
@@ -68,8 +64,6 @@ private:
     std::vector<nn::BnMlp> convs_, sum_convs_;
     std::vector<torch::nn::BatchNorm1d> norms_, sum_norms_;
     nn::Linear final1_{nullptr}, final2_{nullptr};
-    std::vector<Graph> graphs_;
-    torch::Device device_ = torch::kCPU;
     nn::RangeCache<EgoEdgesBatch> batches_;
 };
 

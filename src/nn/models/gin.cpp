@@ -32,16 +32,13 @@ public:
         out_norm_ = register_module("bn_out", nn::batch_norm(c.out_dim, /*affine=*/false, /*momentum=*/1.0));
     }
 
-    void set_graphs(const std::vector<Graph>& graphs, torch::Device device) override {
-        graphs_ = graphs;
-        device_ = device;
-        batches_.clear();
-    }
+    void set_graphs(const std::vector<Graph>& graphs, torch::Device device) override { batches_.reset(graphs, device); }
 
     torch::Tensor forward_range(std::size_t begin, std::size_t end) override {
-        const nn::SparseBatch& b = batches_.get(
-            begin, end, [&](std::size_t s, std::size_t e) { return nn::make_sparse_batch(graphs_, s, e, device_); });
-        auto h = torch::ones({b.nodes, 1}, torch::TensorOptions().device(device_));
+        const nn::SparseBatch& b = batches_.get(begin, end, [&](std::size_t s, std::size_t e) {
+            return nn::make_sparse_batch(batches_.graphs(), s, e, batches_.device());
+        });
+        auto h = torch::ones({b.nodes, 1}, torch::TensorOptions().device(batches_.device()));
         std::vector<torch::Tensor> pooled{nn::scatter_sum(h, b.graph_of, b.graphs)};
         for (std::size_t l = 0; l < first_.size(); ++l) {
             const auto agg = nn::scatter_sum(h.index_select(0, b.src), b.dst, b.nodes);
@@ -60,8 +57,6 @@ private:
     std::vector<torch::Tensor> eps_;
     nn::Linear head_{nullptr};
     torch::nn::BatchNorm1d out_norm_{nullptr};
-    std::vector<Graph> graphs_;
-    torch::Device device_ = torch::kCPU;
     nn::RangeCache<nn::SparseBatch> batches_;
 };
 

@@ -130,15 +130,13 @@ public:
         decoder2_ = register_module("decoder2", nn::Linear(c.hidden, c.out_dim, random.init));
     }
 
-    void set_graphs(const std::vector<Graph>& graphs, torch::Device device) override {
-        graphs_ = graphs;
-        device_ = device;
-        batches_.clear();
-    }
+    void set_graphs(const std::vector<Graph>& graphs, torch::Device device) override { batches_.reset(graphs, device); }
 
     torch::Tensor forward_range(std::size_t begin, std::size_t end) override {
         const AkBatch& b = batches_.get(begin, end, [&](std::size_t s, std::size_t e) {
-            AkBatch ab{nn::make_subgraph_batch(graphs_, s, e, nn::SubgraphPolicy::ego_net, radius_, device_), {}};
+            AkBatch ab{nn::make_subgraph_batch(batches_.graphs(), s, e, nn::SubgraphPolicy::ego_net, radius_,
+                                               batches_.device()),
+                       {}};
             ab.hop_index = ab.sub.copy_distance + 1;
             return ab;
         });
@@ -154,8 +152,6 @@ private:
     std::vector<AkLayer> layers_;
     nn::Linear decoder1_{nullptr}, decoder2_{nullptr};
     torch::nn::BatchNorm1d decoder_bn_{nullptr};
-    std::vector<Graph> graphs_;
-    torch::Device device_ = torch::kCPU;
     nn::RangeCache<AkBatch> batches_;
 };
 

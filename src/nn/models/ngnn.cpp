@@ -45,16 +45,14 @@ public:
         out_norm_ = register_module("bn_out", nn::batch_norm(c.out_dim, /*affine=*/false, /*momentum=*/1.0));
     }
 
-    void set_graphs(const std::vector<Graph>& graphs, torch::Device device) override {
-        graphs_ = graphs;
-        device_ = device;
-        batches_.clear();
-    }
+    void set_graphs(const std::vector<Graph>& graphs, torch::Device device) override { batches_.reset(graphs, device); }
 
     torch::Tensor forward_range(std::size_t begin, std::size_t end) override {
         const NestedBatch& b = batches_.get(begin, end, [&](std::size_t s, std::size_t e) {
-            NestedBatch nb{nn::make_subgraph_batch(graphs_, s, e, nn::SubgraphPolicy::ego_net, radius_, device_), {}};
-            const auto options = torch::TensorOptions().device(device_);
+            NestedBatch nb{nn::make_subgraph_batch(batches_.graphs(), s, e, nn::SubgraphPolicy::ego_net, radius_,
+                                                   batches_.device()),
+                           {}};
+            const auto options = torch::TensorOptions().device(batches_.device());
             nb.input =
                 distance_input_
                     ? torch::one_hot(nb.sub.copy_distance, static_cast<std::int64_t>(radius_) + 1).to(torch::kFloat)
@@ -78,8 +76,6 @@ private:
     std::vector<nn::Linear> first_, second_;
     nn::Linear lin1_{nullptr}, lin2_{nullptr};
     torch::nn::BatchNorm1d out_norm_{nullptr};
-    std::vector<Graph> graphs_;
-    torch::Device device_ = torch::kCPU;
     nn::RangeCache<NestedBatch> batches_;
 };
 

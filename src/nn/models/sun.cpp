@@ -114,15 +114,12 @@ public:
         final2_ = register_module("final2", nn::Linear(2 * c.hidden, c.out_dim, random.init));
     }
 
-    void set_graphs(const std::vector<Graph>& graphs, torch::Device device) override {
-        graphs_ = graphs;
-        device_ = device;
-        batches_.clear();
-    }
+    void set_graphs(const std::vector<Graph>& graphs, torch::Device device) override { batches_.reset(graphs, device); }
 
     torch::Tensor forward_range(std::size_t begin, std::size_t end) override {
-        const SunBatch& b = batches_.get(
-            begin, end, [&](std::size_t s, std::size_t e) { return make_sun_batch(graphs_, s, e, radius_, device_); });
+        const SunBatch& b = batches_.get(begin, end, [&](std::size_t s, std::size_t e) {
+            return make_sun_batch(batches_.graphs(), s, e, radius_, batches_.device());
+        });
         const nn::SubgraphBatch& sub = b.ego.sub;
         auto x = b.ego.input;
         for (auto& layer : layers_) x = layer->forward(x, b);
@@ -134,8 +131,6 @@ private:
     std::uint32_t radius_;
     std::vector<SunLayer> layers_;
     nn::Linear final1_{nullptr}, final2_{nullptr};
-    std::vector<Graph> graphs_;
-    torch::Device device_ = torch::kCPU;
     nn::RangeCache<SunBatch> batches_;
 };
 

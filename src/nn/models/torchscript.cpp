@@ -283,11 +283,7 @@ public:
         module_.to(device, non_blocking);
     }
 
-    void set_graphs(const std::vector<Graph>& graphs, torch::Device device) override {
-        graphs_ = graphs;
-        device_ = device;
-        batches_.clear();
-    }
+    void set_graphs(const std::vector<Graph>& graphs, torch::Device device) override { batches_.reset(graphs, device); }
 
     torch::Tensor forward_range(std::size_t begin, std::size_t end) override {
         const Inputs& in = batches_.get(begin, end, [&](std::size_t s, std::size_t e) { return make_inputs(s, e); });
@@ -298,7 +294,7 @@ public:
                 // Random operations draw from the global generator: seed it from this model's
                 // stream (a fresh seed per pass), and let no other pass draw meanwhile.
                 lock = std::unique_lock<std::mutex>(global_generator_mutex());
-                torch::Generator global = at::globalContext().defaultGenerator(device_);
+                torch::Generator global = at::globalContext().defaultGenerator(batches_.device());
                 std::lock_guard<std::mutex> g(global.mutex());
                 global.set_current_seed(stream_seed(run_.current_seed(), ++passes_));
             }
@@ -337,13 +333,13 @@ private:
     }
 
     Inputs make_inputs(std::size_t begin, std::size_t end) const {
-        const nn::SparseBatch b = nn::make_sparse_batch(graphs_, begin, end, torch::kCPU);
+        const nn::SparseBatch b = nn::make_sparse_batch(batches_.graphs(), begin, end, torch::kCPU);
         Inputs in;
         in.graphs = b.graphs;
-        in.edge_index = torch::stack({b.src, b.dst}).to(device_);
-        in.batch = b.graph_of.to(device_);
+        in.edge_index = torch::stack({b.src, b.dst}).to(batches_.device());
+        in.batch = b.graph_of.to(batches_.device());
         if (config_.input_features == "ones") {
-            in.x = torch::ones({b.nodes, 1}, torch::TensorOptions().device(device_));
+            in.x = torch::ones({b.nodes, 1}, torch::TensorOptions().device(batches_.device()));
             return in;
         }
         const std::int64_t width = config_.input_features == "degree" ? 1 : config_.label_classes;
@@ -351,18 +347,18 @@ private:
         auto* p = x.data_ptr<float>();
         std::int64_t v = 0;
         for (std::size_t i = begin; i < end; ++i)
-            for (VertexId u = 0; u < graphs_[i].n(); ++u, ++v) {
+            for (VertexId u = 0; u < batches_.graphs()[i].n(); ++u, ++v) {
                 if (config_.input_features == "degree") {
-                    p[v] = static_cast<float>(graphs_[i].degree(u));
+                    p[v] = static_cast<float>(batches_.graphs()[i].degree(u));
                     continue;
                 }
-                const auto label = static_cast<std::int64_t>(graphs_[i].node_label(u));
+                const auto label = static_cast<std::int64_t>(batches_.graphs()[i].node_label(u));
                 if (label >= width)
                     throw InvalidArgument("node label " + std::to_string(label) + " outside the " +
                                           std::to_string(width) + " label classes of the one-hot input features");
                 p[v * width + label] = 1.0f;
             }
-        in.x = x.to(device_);
+        in.x = x.to(batches_.device());
         return in;
     }
 
@@ -371,8 +367,6 @@ private:
     torch::Generator run_;
     std::uint64_t passes_ = 0;
     torch::jit::Module module_;
-    std::vector<Graph> graphs_;
-    torch::Device device_ = torch::kCPU;
     nn::RangeCache<Inputs> batches_;
 };
 
