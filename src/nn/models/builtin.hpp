@@ -23,6 +23,16 @@ namespace brec::models {
 BREC_BUILTIN_MODELS(BREC_DECLARE_MODEL)
 #undef BREC_DECLARE_MODEL
 
+/// Node-based subgraph GNNs (NGNN, DS/DSS-GNN, SUN, GNN-AK) are bounded by 2-FWL = 3-WL
+/// (Frasca et al., "Understanding and Extending Subgraph GNNs by Rethinking Their Symmetries",
+/// NeurIPS 2022): the bound and its note of their registry rows.
+inline constexpr const char* kNodeSubgraphBound = "2fwl";
+inline constexpr const char* kNodeSubgraphBoundNote =
+    "<= 3-WL (2-FWL), as node-based subgraph GNNs (Frasca et al. 2022)";
+/// The 270 pairs the BREC study runs its 3-WL-bounded heavy models on: Basic, the simple regular
+/// pairs, Extension and the first 60 CFI pairs.
+inline constexpr const char* kBrec3WlSubset = "0-59,60-109,160-259,260-319";
+
 /// The nested GIN of ngnn.cpp, shared with de_ngnn.cpp: a constant input, or the one-hot distance
 /// to the root when `distance_input`.
 std::shared_ptr<GraphEmbedder> make_nested_gin(const ModelConfig& config, ModelRandom& random, bool distance_input);

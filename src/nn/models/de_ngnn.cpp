@@ -18,8 +18,8 @@ ModelEntry de_ngnn_model() {
     s.name = "de_ngnn";
     s.family = "nested GNN with one-hot distance-to-root input (distance encoding)";
     s.citation = "Zhang & Li, NeurIPS 2021; Li et al., NeurIPS 2020";
-    s.bound = "2fwl";
-    s.bound_note = "<= 3-WL (2-FWL), as node-based subgraph GNNs (Frasca et al. 2022)";
+    s.bound = kNodeSubgraphBound;
+    s.bound_note = kNodeSubgraphBoundNote;
     s.defaults = {8, 6, 128, 1e-4, 1e-5, 32, 30, 0.01};
     s.paper = {60, 50, 100, 21};
     return {s, [](const ModelConfig& c, ModelRandom& r) { return make_nested_gin(c, r, true); }};

@@ -101,10 +101,10 @@ ModelEntry ds_gnn_model() {
     s.name = "ds_gnn";
     s.family = "ESAN DS-GNN: shared GIN on every node's ego-net subgraph, DeepSets over subgraphs";
     s.citation = "Bevilacqua et al., ICLR 2022";
-    s.bound = "2fwl";
-    s.bound_note = "<= 3-WL (2-FWL), as node-based subgraph GNNs (Frasca et al. 2022)";
+    s.bound = kNodeSubgraphBound;
+    s.bound_note = kNodeSubgraphBoundNote;
     s.defaults = {6, 10, 32, 1e-4, 1e-5, 32, 30, 0.0};
-    s.paper_subset = "0-59,60-109,160-259,260-319";
+    s.paper_subset = kBrec3WlSubset;
     s.paper = {58, 48, 100, 16};
     s.reference_inverse = T2Inverse::regularised_inverse;
     return {s, [](const ModelConfig& c, ModelRandom& r) { return std::make_shared<DsGnn>(c, r); }};

@@ -74,10 +74,10 @@ ModelEntry dss_gnn_model() {
     s.name = "dss_gnn";
     s.family = "ESAN DSS-GNN: ego-net subgraphs with cross-subgraph GIN layers";
     s.citation = "Bevilacqua et al., ICLR 2022";
-    s.bound = "2fwl";
-    s.bound_note = "<= 3-WL (2-FWL), as node-based subgraph GNNs (Frasca et al. 2022)";
+    s.bound = kNodeSubgraphBound;
+    s.bound_note = kNodeSubgraphBoundNote;
     s.defaults = {6, 9, 32, 1e-4, 1e-4, 32, 20, 0.01};
-    s.paper_subset = "0-59,60-109,160-259,260-319";
+    s.paper_subset = kBrec3WlSubset;
     s.paper = {58, 48, 100, 15};
     s.reference_inverse = T2Inverse::regularised_inverse;
     return {s, [](const ModelConfig& c, ModelRandom& r) { return std::make_shared<DssGnn>(c, r); }};

@@ -163,11 +163,11 @@ ModelEntry gnn_ak_model() {
     s.family =
         "GNN-AK+: inner GINE on every r-hop ego-net; centroid, subgraph and context embeddings gated by distance";
     s.citation = "Zhao et al., ICLR 2022";
-    s.bound = "2fwl";
-    s.bound_note = "<= 3-WL (2-FWL), as node-based subgraph GNNs (Frasca et al. 2022)";
+    s.bound = kNodeSubgraphBound;
+    s.bound_note = kNodeSubgraphBoundNote;
     // The BREC script's weight decay is 1e-5 (its argparse default; the paper's table says 1e-4).
     s.defaults = {6, 4, 32, 1e-4, 1e-5, 32, 10, 0.1};
-    s.paper_subset = "0-59,60-109,160-259,260-319";
+    s.paper_subset = kBrec3WlSubset;
     s.paper = {60, 50, 97, 15};
     return {s, [](const ModelConfig& c, ModelRandom& r) { return std::make_shared<GnnAk>(c, r); }};
 }

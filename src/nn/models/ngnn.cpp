@@ -90,8 +90,8 @@ ModelEntry ngnn_model() {
     s.name = "ngnn";
     s.family = "nested GNN: GIN inside every node's r-hop induced subgraph, sum of subgraph sums";
     s.citation = "Zhang & Li, NeurIPS 2021";
-    s.bound = "2fwl";
-    s.bound_note = "<= 3-WL (2-FWL), as node-based subgraph GNNs (Frasca et al. 2022)";
+    s.bound = kNodeSubgraphBound;
+    s.bound_note = kNodeSubgraphBoundNote;
     // The BREC script leaves EPOCH at its argparse default, 30.
     s.defaults = {1, 6, 16, 1e-4, 1e-5, 32, 30, 0.01};
     s.paper = {59, 48, 59, 0};

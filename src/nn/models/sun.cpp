@@ -141,10 +141,10 @@ ModelEntry sun_model() {
     s.name = "sun";
     s.family = "Subgraph Union Network: ego-net subgraphs, root/non-root updates from x_vv, x_kk, x_kv, readouts";
     s.citation = "Frasca et al., NeurIPS 2022";
-    s.bound = "2fwl";
-    s.bound_note = "<= 3-WL (2-FWL), as node-based subgraph GNNs (Frasca et al. 2022)";
+    s.bound = kNodeSubgraphBound;
+    s.bound_note = kNodeSubgraphBoundNote;
     s.defaults = {6, 9, 32, 1e-4, 1e-4, 32, 20, 0.01};
-    s.paper_subset = "0-59,60-109,160-259,260-319";
+    s.paper_subset = kBrec3WlSubset;
     s.paper = {60, 50, 100, 13};
     s.reference_inverse = T2Inverse::regularised_inverse;
     return {s, [](const ModelConfig& c, ModelRandom& r) { return std::make_shared<Sun>(c, r); }};
