@@ -77,7 +77,7 @@ void check_model(const std::string& name, const ModelConfig& config) {
 std::string describe_models() {
     std::ostringstream out;
     const auto row = [&](const std::vector<std::string>& cells) {
-        static const int kWidth[] = {12, 4, 4, 5, 8, 8, 4, 5, 6, 6, 22};
+        static const int kWidth[] = {12, 4, 4, 5, 8, 8, 4, 5, 6, 6, 26};
         for (std::size_t i = 0; i < cells.size(); ++i) {
             if (i < sizeof kWidth / sizeof *kWidth)
                 out << std::left << std::setw(kWidth[i]) << cells[i];
