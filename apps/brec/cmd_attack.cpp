@@ -26,7 +26,7 @@ int run_train(TrainArgs& a, RunContext& ctx) {
     if (a.r.settings.model != "gin" && a.r.settings.model != "ppgn")
         throw InvalidArgument("--model " + a.r.settings.model + ": counting regressors are gin or ppgn");
     a.r.settings.loss = a.loss.empty() ? default_regression_loss(a.r.settings.model) : parse_regression_loss(a.loss);
-    std::cout << train_regressors(a.r, ctx);
+    train_regressors(a.r, std::cout, ctx);
     return 0;
 }
 

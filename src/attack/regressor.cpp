@@ -390,7 +390,7 @@ double paper_test_l1(const std::string& model, Pattern pattern) {
     return -1.0;
 }
 
-std::string train_regressors(const RegressorTrainRequest& request, RunContext& ctx) {
+void train_regressors(const RegressorTrainRequest& request, std::ostream& out, RunContext& ctx) {
     auto settings_for = [&](Pattern p, std::uint64_t seed) {
         RegressorSettings s = request.settings;
         s.pattern = p;
@@ -404,7 +404,6 @@ std::string train_regressors(const RegressorTrainRequest& request, RunContext& c
                     throw InvalidArgument(path + " exists (resume to skip trained models)");
     const CountingData data = read_counting_data(request.data);
     set_torch_threads(ctx.threads());
-    std::ostringstream out;
     out << std::left << std::setw(10) << "model" << std::setw(18) << "pattern" << std::setw(6) << "seed" << std::setw(8)
         << "epochs" << std::setw(12) << "val_loss" << std::setw(10) << "test_l1" << std::setw(10) << "test_lc"
         << "paper_l1\n";
@@ -424,9 +423,9 @@ std::string train_regressors(const RegressorTrainRequest& request, RunContext& c
             out << std::left << std::setw(10) << s.model << std::setw(18) << pattern_name(p) << std::setw(6) << seed
                 << std::setw(8) << r.epochs_run << std::setw(12) << std::setprecision(4) << r.validation_loss
                 << std::setw(10) << r.test_l1 << std::setw(10) << r.test_lc
-                << (paper >= 0 ? std::to_string(paper).substr(0, 5) : "-") << '\n';
+                << (paper >= 0 ? std::to_string(paper).substr(0, 5) : "-") << '\n'
+                << std::flush;
         }
-    return out.str();
 }
 
 }  // namespace brec

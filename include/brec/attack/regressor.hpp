@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -118,8 +119,8 @@ struct RegressorTrainRequest {
 };
 
 /// Trains (or, when resuming, loads) every (pattern, seed) model of `request`, checking before
-/// any training that no model file would be overwritten; returns a table, one row per model,
-/// with the paper's test L1 where known.
-std::string train_regressors(const RegressorTrainRequest& request, RunContext& ctx);
+/// any training that no model file would be overwritten; writes a table to `out`, its header
+/// first and one row per model as soon as that model is done, with the paper's test L1 where known.
+void train_regressors(const RegressorTrainRequest& request, std::ostream& out, RunContext& ctx);
 
 }  // namespace brec
