@@ -52,7 +52,8 @@ void add_dedup(CLI::App& root, Action& action) {
         "Metrics: N, orbits (all, trivial, non-trivial), I = graphs in non-trivial orbits, I%,\n"
         "IP% = isomorphic pairs / (N(N-1)/2), mismatched% = graphs whose orbit holds more than one\n"
         "target label, the orbit-size histogram and the largest orbits.\n"
-        "One nauty canonical certificate per graph plus a hash map (never all pairs).\n"
+        "Graphs are sorted by a cheap invariant (n, m, colour refinement); graphs that share it get a nauty\n"
+        "canonical certificate and are grouped by it (never all pairs).\n"
         "PATH: a TU directory (DS_A.txt, DS_graph_indicator.txt, DS_graph_labels.txt, ...), a graph6/sparse6\n"
         "file (one graph per line; --labels for targets) or a BREC pair file (ids like 66b). Graph ids are\n"
         "0-based indices (TU graph id = index + 1). Self-loops and duplicate edge lines of TU files are dropped\n"
@@ -75,9 +76,10 @@ void add_dedup(CLI::App& root, Action& action) {
     sub->add_flag("--edge-labels", opt.edge_labels,
                   "Preserve node and edge labels (labelled edges are subdivided by a vertex of the label's colour)");
     sub->add_option("--method", opt.method,
-                    "certificate (one canonical form per graph + hash map) or pairwise (baseline: test all pairs "
-                    "with equal node and edge counts; for benchmarks)")
-        ->check(CLI::IsMember({"certificate", "pairwise"}))
+                    "certificate (invariants first, a canonical form only where they collide), all-certificates "
+                    "(one canonical form per graph) or pairwise (test all pairs with equal node and edge counts); "
+                    "the same orbits, the last two for benchmarks")
+        ->check(CLI::IsMember({"certificate", "all-certificates", "pairwise"}))
         ->capture_default_str();
     auto* split = sub->add_option("--split", opt.split,
                                   "Train/test split: JSON folds [{\"train\":[..],\"test\":[..]}], 'INDEX train|test' "

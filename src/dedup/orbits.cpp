@@ -1,30 +1,56 @@
 #include "brec/dedup/orbits.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <mutex>
 #include <numeric>
 #include <unordered_map>
 
 #include "brec/core/error.hpp"
 #include "brec/core/parallel.hpp"
+#include "brec/dedup/invariant.hpp"
 
 namespace brec {
 namespace {
 
-/// Renumbers an arbitrary class assignment so that orbits are ordered by first member.
+/// Renumbers a class assignment given by class representatives (indices < N) so that orbits are
+/// ordered by first member. Linear: representatives index a table, nothing is hashed.
 Orbits orbits_from_roots(const std::vector<std::size_t>& root) {
+    constexpr std::uint32_t kNone = ~std::uint32_t{0};
     Orbits o;
     o.orbit_of.assign(root.size(), 0);
-    std::unordered_map<std::size_t, std::uint32_t> index;
-    index.reserve(root.size());
+    std::vector<std::uint32_t> index(root.size(), kNone);
     for (std::size_t i = 0; i < root.size(); ++i) {
-        auto [it, fresh] = index.emplace(root[i], static_cast<std::uint32_t>(o.members.size()));
-        if (fresh) o.members.emplace_back();
-        o.orbit_of[i] = it->second;
-        o.members[it->second].push_back(i);
+        std::uint32_t& id = index[root[i]];
+        if (id == kNone) {
+            id = static_cast<std::uint32_t>(o.members.size());
+            o.members.emplace_back();
+        }
+        o.orbit_of[i] = id;
+        o.members[id].push_back(i);
     }
     return o;
 }
+
+/// Calls progress(task, done, total) about 200 times over a parallel loop (any thread).
+class ProgressCounter {
+public:
+    ProgressCounter(const RunContext& ctx, const char* task, std::size_t total)
+        : ctx_(ctx), task_(task), total_(total), step_(std::max<std::size_t>(1, total / 200)) {}
+    void add(std::size_t k) {
+        const std::size_t before = done_.fetch_add(k);
+        if ((before + k) / step_ == before / step_ && before + k != total_) return;
+        std::lock_guard<std::mutex> lock(mutex_);
+        ctx_.progress(task_, before + k, total_);
+    }
+
+private:
+    const RunContext& ctx_;
+    const char* task_;
+    std::size_t total_, step_;
+    std::atomic<std::size_t> done_{0};
+    std::mutex mutex_;
+};
 
 std::size_t find_root(std::vector<std::size_t>& parent, std::size_t x) {
     while (parent[x] != x) {
@@ -63,20 +89,68 @@ Orbits orbits_from_certificates(const std::vector<Certificate>& certificates) {
     return orbits_from_roots(root);
 }
 
-Orbits compute_orbits(const std::vector<Graph>& graphs, OrbitMode mode, RunContext& ctx) {
+Orbits compute_orbits_all_certificates(const std::vector<Graph>& graphs, OrbitMode mode, RunContext& ctx) {
     const IsoOptions opt = iso_options(mode);
     std::vector<Certificate> certs(graphs.size());
-    std::mutex m;
-    std::size_t done = 0;
-    const std::size_t step = std::max<std::size_t>(1, graphs.size() / 200);
+    ProgressCounter progress(ctx, "dedup", graphs.size());
     parallel_for(graphs.size(), ctx.threads(), [&](std::size_t i) {
         ctx.throw_if_cancelled();
         certs[i] = canonical_certificate(graphs[i], opt);
-        std::lock_guard<std::mutex> lock(m);
-        ++done;
-        if (done % step == 0 || done == graphs.size()) ctx.progress("dedup", done, graphs.size());
+        progress.add(1);
     });
     return orbits_from_certificates(certs);
+}
+
+Orbits compute_orbits(const std::vector<Graph>& graphs, OrbitMode mode, RunContext& ctx) {
+    const std::size_t n = graphs.size();
+    const int threads = ctx.threads();
+    constexpr std::size_t kChunk = 512;  // graphs per parallel task: the invariants are cheap
+    // 1. The invariant of every graph; graphs sorted by (invariant, index).
+    std::vector<std::pair<std::uint64_t, std::size_t>> keyed(n);
+    parallel_for((n + kChunk - 1) / kChunk, threads, [&](std::size_t c) {
+        ctx.throw_if_cancelled();
+        for (std::size_t i = c * kChunk; i < std::min(n, (c + 1) * kChunk); ++i)
+            keyed[i] = {refinement_invariant(graphs[i], mode), i};
+    });
+    std::sort(keyed.begin(), keyed.end());
+    // 2. Runs of equal invariants with two or more graphs: only their graphs need certificates.
+    std::vector<std::pair<std::size_t, std::size_t>> runs;  // [begin, end) in `keyed`
+    for (std::size_t b = 0, e = 0; b < n; b = e) {
+        for (e = b + 1; e < n && keyed[e].first == keyed[b].first;) ++e;
+        if (e - b > 1) runs.emplace_back(b, e);
+    }
+    std::vector<std::size_t> candidates;  // positions in `keyed`, run by run
+    for (const auto& [b, e] : runs)
+        for (std::size_t k = b; k < e; ++k) candidates.push_back(k);
+    const IsoOptions opt = iso_options(mode);
+    std::vector<Certificate> certs(candidates.size());
+    std::vector<std::size_t> cert_at(n, 0);  // position in `keyed` -> index in `certs`
+    for (std::size_t c = 0; c < candidates.size(); ++c) cert_at[candidates[c]] = c;
+    ProgressCounter progress(ctx, "dedup", candidates.size());
+    parallel_for((candidates.size() + 63) / 64, threads, [&](std::size_t c) {
+        ctx.throw_if_cancelled();
+        const std::size_t end = std::min(candidates.size(), (c + 1) * 64);
+        for (std::size_t k = c * 64; k < end; ++k)
+            certs[k] = canonical_certificate(graphs[keyed[candidates[k]].second], opt);
+        progress.add(end - c * 64);
+    });
+    // 3. Within a run, equal certificates form an orbit; its representative is its first graph.
+    std::vector<std::size_t> root(n);
+    std::iota(root.begin(), root.end(), 0);
+    std::vector<std::size_t> order;
+    for (const auto& [b, e] : runs) {
+        order.resize(e - b);
+        std::iota(order.begin(), order.end(), b);
+        std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+            const Certificate& cx = certs[cert_at[x]];
+            const Certificate& cy = certs[cert_at[y]];
+            return cx != cy ? cx < cy : keyed[x].second < keyed[y].second;
+        });
+        for (std::size_t k = 1; k < order.size(); ++k)
+            if (certs[cert_at[order[k]]] == certs[cert_at[order[k - 1]]])
+                root[keyed[order[k]].second] = root[keyed[order[k - 1]].second];
+    }
+    return orbits_from_roots(root);
 }
 
 Orbits compute_orbits_pairwise(const std::vector<Graph>& graphs, OrbitMode mode, RunContext& ctx,
@@ -89,14 +163,11 @@ Orbits compute_orbits_pairwise(const std::vector<Graph>& graphs, OrbitMode mode,
         for (std::size_t a = 0; a < idx.size(); ++a)
             for (std::size_t b = a + 1; b < idx.size(); ++b) tests.emplace_back(idx[a], idx[b]);
     std::vector<std::uint8_t> iso(tests.size(), 0);
-    std::mutex m;
-    std::size_t done = 0;
-    const std::size_t step = std::max<std::size_t>(1, tests.size() / 200);
+    ProgressCounter progress(ctx, "pairwise", tests.size());
     parallel_for(tests.size(), ctx.threads(), [&](std::size_t t) {
         ctx.throw_if_cancelled();
         iso[t] = are_isomorphic(graphs[tests[t].first], graphs[tests[t].second], opt) ? 1 : 0;
-        std::lock_guard<std::mutex> lock(m);
-        if (++done % step == 0 || done == tests.size()) ctx.progress("pairwise", done, tests.size());
+        progress.add(1);
     });
     if (comparisons) *comparisons = tests.size();
     std::vector<std::size_t> parent(graphs.size());

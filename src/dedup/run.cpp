@@ -146,8 +146,8 @@ std::string folds_text(const DedupResult& r) {
 
 DedupResult run_dedup(const DedupOptions& opt, RunContext& ctx) {
     const auto t0 = std::chrono::steady_clock::now();
-    if (opt.method != "certificate" && opt.method != "pairwise")
-        throw InvalidArgument("unknown orbit method '" + opt.method + "' (certificate, pairwise)");
+    if (opt.method != "certificate" && opt.method != "all-certificates" && opt.method != "pairwise")
+        throw InvalidArgument("unknown orbit method '" + opt.method + "' (certificate, all-certificates, pairwise)");
     if (!opt.predictions.empty() && opt.split.empty()) throw InvalidArgument("predictions need a train/test split");
     DedupResult r;
     r.method = opt.method;
@@ -160,8 +160,12 @@ DedupResult run_dedup(const DedupOptions& opt, RunContext& ctx) {
         ctx.info("largest graph has " + std::to_string(r.data.tu_stats.max_nodes) + " nodes");
 
     const auto t1 = std::chrono::steady_clock::now();
-    r.orbits = opt.method == "pairwise" ? compute_orbits_pairwise(r.data.graphs, r.mode, ctx, &r.comparisons)
-                                        : compute_orbits(r.data.graphs, r.mode, ctx);
+    if (opt.method == "pairwise")
+        r.orbits = compute_orbits_pairwise(r.data.graphs, r.mode, ctx, &r.comparisons);
+    else if (opt.method == "all-certificates")
+        r.orbits = compute_orbits_all_certificates(r.data.graphs, r.mode, ctx);
+    else
+        r.orbits = compute_orbits(r.data.graphs, r.mode, ctx);
     r.seconds_orbits = seconds_since(t1);
     r.report = bias_report(r.orbits, r.data.labels);
     r.largest = largest_orbits(r.orbits, opt.top);

@@ -510,7 +510,7 @@ TEST(DedupRun, WholeRunJsonTextAndFlagFreeErrors) {
     EXPECT_EQ(testing_error(bad), "a pair selection (categories, ids) applies to pair files only");
     bad = opt;
     bad.method = "guess";
-    EXPECT_EQ(testing_error(bad), "unknown orbit method 'guess' (certificate, pairwise)");
+    EXPECT_EQ(testing_error(bad), "unknown orbit method 'guess' (certificate, all-certificates, pairwise)");
     // A pair file with a selection: the graphs of the chosen pairs.
     DedupOptions pairs;
     pairs.path = std::string(BREC_SOURCE_DIR) + "/datasets/brec/brec_v3_pairs.tsv";

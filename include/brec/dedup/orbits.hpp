@@ -1,9 +1,9 @@
 #pragma once
 // Isomorphism orbits of a graph dataset and the isomorphism-bias metrics of Ivanov et al.: the
 // orbit of G_i is the set of graphs of the dataset isomorphic to it (size 1 = trivial orbit).
-// Orbits come from one canonical certificate per graph (nauty) and a hash map: O(N) canonical
-// labellings, never a test on all pairs. A pairwise baseline is provided for benchmarks and
-// cross-checks.
+// Orbits come from canonical certificates (nauty) grouped by value, never a test on all pairs; a
+// cheap invariant first spares the certificate of every graph whose invariant is unique. A
+// pairwise baseline is provided for benchmarks and cross-checks.
 //
 // @article{ivanov2019understanding, title={Understanding Isomorphism Bias in Graph Data Sets},
 //   author={Ivanov, Sergei and Sviridov, Sergei and Burnaev, Evgeny},
@@ -41,11 +41,21 @@ struct Orbits {
 /// Complexity: O(total certificate bytes) expected (hash map).
 Orbits orbits_from_certificates(const std::vector<Certificate>& certificates);
 
-/// One canonical certificate per graph (in parallel over ctx.threads(), progress task "dedup"),
-/// then a hash map. Throws ResourceLimit for graphs beyond the isomorphism module's limit,
-/// Cancelled when `ctx` is cancelled.
-/// Complexity: N canonical labellings + O(total size).
+/// The orbits: a cheap invariant per graph first (refinement_invariant: n, m, colour refinement),
+/// then one canonical certificate (nauty) per graph that shares its invariant with another graph,
+/// grouped by certificate within each invariant class. Both steps run in parallel over
+/// ctx.threads() (progress task "dedup" counts the certificates); the result never depends on the
+/// thread count and equals compute_orbits_all_certificates. Throws ResourceLimit for graphs beyond
+/// the isomorphism module's limit (among those that need a certificate), Cancelled when `ctx` is
+/// cancelled.
+/// Complexity: O(N log N + sum of invariant costs) + one canonical labelling per graph whose
+/// invariant is not unique.
 Orbits compute_orbits(const std::vector<Graph>& graphs, OrbitMode mode, RunContext& ctx);
+
+/// Reference: one canonical certificate for every graph, then a hash map (for cross-checks and
+/// benchmarks). Same threading, progress and errors as compute_orbits, for every graph.
+/// Complexity: N canonical labellings + O(total size).
+Orbits compute_orbits_all_certificates(const std::vector<Graph>& graphs, OrbitMode mode, RunContext& ctx);
 
 /// Baseline: are_isomorphic on every pair of graphs with equal node and edge counts, merged with
 /// union-find (what a pairwise script does). `comparisons` receives the number of tests.

@@ -19,19 +19,21 @@ namespace brec {
 
 /// Options of run_dedup. Defaults: topology isomorphism by canonical certificates.
 struct DedupOptions {
-    std::string path;                    ///< TU directory, graph6/sparse6 file or BREC pair file
-    std::string format = "auto";         ///< auto (detected), tu, graph6 (also sparse6) or pairs
-    std::string tu_name;                 ///< TU input: the dataset DS when the directory holds several
-    std::string labels;                  ///< graph6 input: target labels, one integer per line
-    PairSelection selection;             ///< pair files only: categories and ids
-    bool node_labels = false;            ///< label-preserving isomorphism (node labels are colours)
-    bool edge_labels = false;            ///< node and edge labels preserved
-    std::string method = "certificate";  ///< certificate (hash map) or pairwise (baseline)
-    std::string split;                   ///< train/test split file (see read_split_file); "" = none
-    std::string predictions;             ///< model predictions (see read_predictions); needs `split`
-    bool one_based = false;              ///< indices in `split` and `predictions` are 1-based
-    std::string write_clean;             ///< directory for the cleaned dataset; "" = none
-    std::size_t top = 10;                ///< number of largest orbits to list
+    std::string path;             ///< TU directory, graph6/sparse6 file or BREC pair file
+    std::string format = "auto";  ///< auto (detected), tu, graph6 (also sparse6) or pairs
+    std::string tu_name;          ///< TU input: the dataset DS when the directory holds several
+    std::string labels;           ///< graph6 input: target labels, one integer per line
+    PairSelection selection;      ///< pair files only: categories and ids
+    bool node_labels = false;     ///< label-preserving isomorphism (node labels are colours)
+    bool edge_labels = false;     ///< node and edge labels preserved
+    /// certificate (invariants, then certificates where invariants collide), all-certificates (one
+    /// per graph) or pairwise (baseline); all three give the same orbits
+    std::string method = "certificate";
+    std::string split;        ///< train/test split file (see read_split_file); "" = none
+    std::string predictions;  ///< model predictions (see read_predictions); needs `split`
+    bool one_based = false;   ///< indices in `split` and `predictions` are 1-based
+    std::string write_clean;  ///< directory for the cleaned dataset; "" = none
+    std::size_t top = 10;     ///< number of largest orbits to list
 };
 
 /// What run_dedup found.
