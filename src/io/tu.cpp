@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <string_view>
@@ -89,6 +90,26 @@ double parse_double(std::string_view s, const std::string& file, std::int64_t li
     return d;
 }
 
+/// Calls f(line number, trimmed line) for every non-blank line of `text` (1-based physical line
+/// numbers); returns the number of such lines.
+template <typename F>
+std::size_t for_each_data_line(std::string_view all, F&& f) {
+    std::size_t start = 0, count = 0;
+    std::int64_t number = 0;
+    while (start < all.size()) {
+        const void* nl = std::memchr(all.data() + start, '\n', all.size() - start);
+        const std::size_t end = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - all.data()) : all.size();
+        ++number;
+        const std::string_view line = trim(all.substr(start, end - start));
+        if (!line.empty()) {
+            ++count;
+            f(number, line);
+        }
+        start = end + 1;
+    }
+    return count;
+}
+
 /// The non-blank lines of a file with their 1-based physical line numbers (views into `text`).
 struct Lines {
     std::string text;
@@ -98,34 +119,44 @@ struct Lines {
 Lines data_lines(const std::string& path, bool allow_empty = false) {
     Lines out;
     out.text = read_text_file(path);
-    const std::string_view all(out.text);
-    std::size_t start = 0;
-    std::int64_t number = 0;
-    while (start < all.size()) {
-        std::size_t end = all.find('\n', start);
-        if (end == std::string_view::npos) end = all.size();
-        ++number;
-        const std::string_view line = trim(all.substr(start, end - start));
-        if (!line.empty()) out.lines.emplace_back(number, line);
-        start = end + 1;
-    }
+    for_each_data_line(out.text,
+                       [&](std::int64_t number, std::string_view line) { out.lines.emplace_back(number, line); });
     if (out.lines.empty() && !allow_empty) throw ParseError(path, 0, "file is empty");
     return out;
 }
 
+/// The common case of an integer column: 1 to 18 decimal digits and nothing else (other forms go
+/// through split_fields and parse_int, which give the same value or the error).
+bool plain_digits(std::string_view s, std::int64_t& value) {
+    if (s.empty() || s.size() > 18) return false;
+    std::int64_t v = 0;
+    for (char ch : s) {
+        if (ch < '0' || ch > '9') return false;
+        v = v * 10 + (ch - '0');
+    }
+    value = v;
+    return true;
+}
+
 /// One integer per line (exactly one column), with its line number.
 std::vector<std::pair<std::int64_t, std::int64_t>> int_lines(const std::string& path, const char* what) {
-    const Lines ls = data_lines(path);
+    const std::string text = read_text_file(path);
     std::vector<std::pair<std::int64_t, std::int64_t>> out;
-    out.reserve(ls.lines.size());
+    out.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
     std::vector<std::string_view> f;
-    for (const auto& [ln, text] : ls.lines) {
-        split_fields(text, f);
+    for_each_data_line(text, [&](std::int64_t ln, std::string_view line) {
+        std::int64_t v = 0;
+        if (plain_digits(line, v)) {
+            out.emplace_back(ln, v);
+            return;
+        }
+        split_fields(line, f);
         if (f.size() != 1)
             throw ParseError(path, ln,
                              "expected 1 column (" + std::string(what) + "), found " + std::to_string(f.size()));
         out.emplace_back(ln, parse_int(f[0], path, ln, what));
-    }
+    });
+    if (out.empty()) throw ParseError(path, 0, "file is empty");
     return out;
 }
 
@@ -135,32 +166,39 @@ std::vector<std::pair<std::int64_t, std::int64_t>> int_lines(const std::string& 
 /// the rows of the ids, and rows that differ in any column get different ids.
 std::vector<std::pair<std::int64_t, Label>> label_lines(const std::string& path, const char* what,
                                                         std::vector<std::vector<Label>>& rows) {
-    const Lines ls = data_lines(path);
+    const std::string text = read_text_file(path);
+    std::vector<std::int64_t> line_of;
     std::vector<Label> columns;            // every row's columns, one after another
     std::vector<std::size_t> start(1, 0);  // row i is columns[start[i], start[i + 1])
-    start.reserve(ls.lines.size() + 1);
     bool several = false;
     std::vector<std::string_view> f;
-    for (const auto& [ln, text] : ls.lines) {
-        split_fields(text, f);
-        for (const auto& x : f) columns.push_back(parse_int(x, path, ln, what));
+    for_each_data_line(text, [&](std::int64_t ln, std::string_view line) {
+        line_of.push_back(ln);
+        std::int64_t v = 0;
+        if (plain_digits(line, v)) {
+            columns.push_back(v);
+        } else {
+            split_fields(line, f);
+            for (const auto& x : f) columns.push_back(parse_int(x, path, ln, what));
+            several = several || f.size() > 1;
+        }
         start.push_back(columns.size());
-        several = several || f.size() > 1;
-    }
+    });
+    if (line_of.empty()) throw ParseError(path, 0, "file is empty");
     std::vector<std::pair<std::int64_t, Label>> out;
-    out.reserve(ls.lines.size());
+    out.reserve(line_of.size());
     rows.clear();
     std::map<std::vector<Label>, Label> ids;
-    for (std::size_t i = 0; i < ls.lines.size(); ++i) {
+    for (std::size_t i = 0; i < line_of.size(); ++i) {
         const auto first = columns.begin() + static_cast<std::ptrdiff_t>(start[i]);
         const auto last = columns.begin() + static_cast<std::ptrdiff_t>(start[i + 1]);
         if (!several) {
-            out.emplace_back(ls.lines[i].first, *first);
+            out.emplace_back(line_of[i], *first);
             continue;
         }
         const auto [it, added] = ids.emplace(std::vector<Label>(first, last), static_cast<Label>(rows.size()));
         if (added) rows.push_back(it->first);
-        out.emplace_back(ls.lines[i].first, it->second);
+        out.emplace_back(line_of[i], it->second);
     }
     return out;
 }
@@ -169,13 +207,29 @@ std::string count_mismatch(std::size_t have, const char* what, std::size_t want,
     return "has " + std::to_string(have) + " " + what + " for " + std::to_string(want) + " " + other;
 }
 
-/// One data line of DS_A.txt after validation.
+/// One data line of DS_A.txt after validation; `index` is its data-line index (edge labels and
+/// their line numbers are looked up by it, and it orders repeated lines as the file does).
 struct Arc {
-    std::uint64_t lo = 0, hi = 0;  ///< global node ids (0-based), lo < hi
-    std::uint8_t dir = 0;          ///< 1: listed as lo,hi; 2: listed as hi,lo
-    std::int64_t line = 0;
-    Label label = 0;
+    std::uint32_t lo = 0, hi = 0;  ///< global node ids (0-based), lo < hi
+    std::uint32_t index = 0;
+    std::uint8_t dir = 0;  ///< 1: listed as lo,hi; 2: listed as hi,lo
 };
+
+/// The columns of a DS_A.txt line in the common form "R, C" or "R C" (plain digits, blanks
+/// around the comma); false for anything else.
+bool plain_arc(std::string_view line, std::int64_t& r, std::int64_t& c) {
+    const std::size_t comma = line.find(',');
+    std::size_t a_end = 0, b_begin = 0;
+    if (comma != std::string_view::npos) {
+        a_end = comma;
+        b_begin = comma + 1;
+    } else {
+        a_end = line.find_first_of(" \t");
+        if (a_end == std::string_view::npos) return false;
+        b_begin = a_end;
+    }
+    return plain_digits(trim(line.substr(0, a_end)), r) && plain_digits(trim(line.substr(b_begin)), c);
+}
 
 }  // namespace
 
@@ -277,16 +331,18 @@ TuDataset read_tu_dataset(const std::string& dir_in, const std::string& name_in,
     // Edges.
     const std::string a_path = prefix + "A.txt";
     // An empty DS_A.txt is valid: every graph is edgeless (the indicator still defines the nodes).
-    const Lines a_lines = data_lines(a_path, true);
-    ds.stats.edge_lines = a_lines.lines.size();
-    std::vector<Label> edge_labels;
+    const std::string a_text = read_text_file(a_path);
     const std::string el_path = prefix + "edge_labels.txt";
+    const bool read_edge_labels = opt.edge_labels && file_exists(el_path);
+    if (read_edge_labels)  // the line count first: the label file is checked against it
+        ds.stats.edge_lines = for_each_data_line(a_text, [](std::int64_t, std::string_view) {});
+    std::vector<Label> edge_labels;
     std::vector<std::int64_t> el_line;  // line numbers in the edge label file
-    if (opt.edge_labels && file_exists(el_path) && !a_lines.lines.empty()) {
+    if (read_edge_labels && ds.stats.edge_lines > 0) {
         const auto el = label_lines(el_path, "edge label", ds.label_rows.edge);
-        if (el.size() != a_lines.lines.size())
+        if (el.size() != ds.stats.edge_lines)
             throw ParseError(el_path, el.back().first,
-                             count_mismatch(el.size(), "lines", a_lines.lines.size(), "edge lines") + " of " + a_path);
+                             count_mismatch(el.size(), "lines", ds.stats.edge_lines, "edge lines") + " of " + a_path);
         edge_labels.reserve(el.size());
         el_line.reserve(el.size());
         for (const auto& x : el) {
@@ -295,22 +351,30 @@ TuDataset read_tu_dataset(const std::string& dir_in, const std::string& name_in,
         }
         ds.has_edge_labels = true;
     }
+    if (n_nodes > std::numeric_limits<std::uint32_t>::max())
+        throw ResourceLimit(ind_path + ": more than 2^32 - 1 nodes");
     std::vector<Arc> arcs;
-    arcs.reserve(a_lines.lines.size());
     std::vector<std::uint8_t> graph_loops(sizes.size(), 0);
     std::vector<std::string_view> f;
-    for (std::size_t i = 0; i < a_lines.lines.size(); ++i) {
-        const auto& [ln, text] = a_lines.lines[i];
-        split_fields(text, f);
-        if (f.size() != 2)
-            throw ParseError(a_path, ln, "expected 2 columns 'row, col', found " + std::to_string(f.size()));
-        const std::int64_t r = parse_int(f[0], a_path, ln, "node id"), c = parse_int(f[1], a_path, ln, "node id");
+    std::size_t index = 0;
+    const std::size_t lines = for_each_data_line(a_text, [&](std::int64_t ln, std::string_view text) {
+        if (index == std::numeric_limits<std::uint32_t>::max())
+            throw ResourceLimit(a_path + ": more than 2^32 - 1 edge lines");
+        const std::size_t i = index++;
+        std::int64_t r = 0, c = 0;
+        if (!plain_arc(text, r, c)) {
+            split_fields(text, f);
+            if (f.size() != 2)
+                throw ParseError(a_path, ln, "expected 2 columns 'row, col', found " + std::to_string(f.size()));
+            r = parse_int(f[0], a_path, ln, "node id");
+            c = parse_int(f[1], a_path, ln, "node id");
+        }
         for (std::int64_t x : {r, c})
             if (x < 1 || static_cast<std::uint64_t>(x) > n_nodes)
                 throw ParseError(a_path, ln,
                                  "node id " + std::to_string(x) + " out of range [1," + std::to_string(n_nodes) +
                                      "] (nodes of " + ind_path + ")");
-        const auto u = static_cast<std::uint64_t>(r - 1), v = static_cast<std::uint64_t>(c - 1);
+        const auto u = static_cast<std::uint32_t>(r - 1), v = static_cast<std::uint32_t>(c - 1);
         if (graph_of[u] != graph_of[v])
             throw ParseError(a_path, ln,
                              "edge " + std::to_string(r) + "," + std::to_string(c) + " joins graphs " +
@@ -318,21 +382,33 @@ TuDataset read_tu_dataset(const std::string& dir_in, const std::string& name_in,
         if (u == v) {
             ++ds.stats.self_loops;
             graph_loops[graph_of[u]] = 1;
-            continue;
+            return;
         }
         Arc a;
         a.lo = std::min(u, v);
         a.hi = std::max(u, v);
         a.dir = u < v ? 1 : 2;
-        a.line = ln;
-        a.label = edge_labels.empty() ? 0 : edge_labels[i];
-        if (!edge_labels.empty()) a.line = el_line[i];
+        a.index = static_cast<std::uint32_t>(i);
         arcs.push_back(a);
-    }
-    for (auto x : graph_loops) ds.stats.graphs_with_self_loops += x;
-    std::sort(arcs.begin(), arcs.end(), [](const Arc& x, const Arc& y) {
-        return std::tie(x.lo, x.hi, x.dir, x.line) < std::tie(y.lo, y.hi, y.dir, y.line);
     });
+    ds.stats.edge_lines = lines;
+    for (auto x : graph_loops) ds.stats.graphs_with_self_loops += x;
+    // Arcs in (lo, hi, dir, line) order: a counting sort by lo (linear), then each node's few arcs.
+    {
+        std::vector<std::uint32_t> bucket(n_nodes + 1, 0);
+        for (const Arc& a : arcs) ++bucket[a.lo + 1];
+        for (std::size_t v = 0; v < n_nodes; ++v) bucket[v + 1] += bucket[v];
+        std::vector<Arc> sorted(arcs.size());
+        std::vector<std::uint32_t> fill(bucket.begin(), bucket.end() - 1);
+        for (const Arc& a : arcs) sorted[fill[a.lo]++] = a;
+        arcs.swap(sorted);
+        for (std::size_t v = 0; v < n_nodes; ++v)
+            if (bucket[v + 1] - bucket[v] > 1)
+                std::sort(arcs.begin() + bucket[v], arcs.begin() + bucket[v + 1], [](const Arc& x, const Arc& y) {
+                    return std::tie(x.hi, x.dir, x.index) < std::tie(y.hi, y.dir, y.index);
+                });
+    }
+    auto label_of = [&](const Arc& a) { return edge_labels.empty() ? Label{0} : edge_labels[a.index]; };
     std::vector<GraphBuilder> builders;
     builders.reserve(sizes.size());
     for (VertexId s : sizes) builders.emplace_back(s);
@@ -341,12 +417,12 @@ TuDataset read_tu_dataset(const std::string& dir_in, const std::string& name_in,
         std::size_t j = i;
         std::size_t count[3] = {0, 0, 0};
         while (j < arcs.size() && arcs[j].lo == arcs[i].lo && arcs[j].hi == arcs[i].hi) {
-            if (arcs[j].label != arcs[i].label)
-                throw ParseError(el_path, arcs[j].line,
+            if (label_of(arcs[j]) != label_of(arcs[i]))
+                throw ParseError(el_path, el_line[arcs[j].index],
                                  "edge " + std::to_string(arcs[i].lo + 1) + "," + std::to_string(arcs[i].hi + 1) +
-                                     " has label " + label_row_text(ds.label_rows.edge, arcs[j].label) +
-                                     " here but label " + label_row_text(ds.label_rows.edge, arcs[i].label) +
-                                     " at line " + std::to_string(arcs[i].line) +
+                                     " has label " + label_row_text(ds.label_rows.edge, label_of(arcs[j])) +
+                                     " here but label " + label_row_text(ds.label_rows.edge, label_of(arcs[i])) +
+                                     " at line " + std::to_string(el_line[arcs[i].index]) +
                                      " (expected equal labels on repeated lines of one edge)");
             ++count[arcs[j].dir];
             ++j;
@@ -357,7 +433,7 @@ TuDataset read_tu_dataset(const std::string& dir_in, const std::string& name_in,
         if (dups > 0) graph_dups[g] = 1;
         if (count[1] == 0 || count[2] == 0) ++ds.stats.one_direction_edges;
         if (ds.has_edge_labels)
-            builders[g].add_edge(local[arcs[i].lo], local[arcs[i].hi], arcs[i].label);
+            builders[g].add_edge(local[arcs[i].lo], local[arcs[i].hi], label_of(arcs[i]));
         else
             builders[g].add_edge(local[arcs[i].lo], local[arcs[i].hi]);
         i = j;
