@@ -35,10 +35,14 @@ std::string read_text_file(const std::string& path) {
     if (S_ISDIR(st.st_mode)) throw IoError("cannot read " + path + ": it is a directory");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw IoError("cannot open " + path + ": " + std::strerror(errno));
-    std::ostringstream ss;
-    ss << in.rdbuf();
+    // Reserved from the size (no regrowth copies); read to the end in case the size was not known.
+    std::string text;
+    if (st.st_size > 0) text.reserve(static_cast<std::size_t>(st.st_size));
+    std::vector<char> buf(1 << 16);
+    while (in.read(buf.data(), static_cast<std::streamsize>(buf.size())) || in.gcount() > 0)
+        text.append(buf.data(), static_cast<std::size_t>(in.gcount()));
     if (in.bad()) throw IoError("error while reading " + path);
-    return ss.str();
+    return text;
 }
 
 std::vector<std::string> split_lines(const std::string& text) {

@@ -110,6 +110,72 @@ std::size_t for_each_data_line(std::string_view all, F&& f) {
     return count;
 }
 
+/// The number of '\n' in `text` (memchr runs vectorised; a byte loop at -O2 does not).
+std::size_t count_newlines(std::string_view text) {
+    std::size_t count = 0;
+    for (const char *p = text.data(), *end = p + text.size();;) {
+        const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
+        if (!nl) return count;
+        ++count;
+        p = static_cast<const char*>(nl) + 1;
+    }
+}
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_space_or_tab(char c) { return c == ' ' || c == '\t'; }
+
+/// Reads `k` columns of 1-18 plain decimal digits from `p` to the end of its line: blanks around
+/// them and at most one comma between two. On success stores them, moves `p` past the line's '\n'
+/// and returns true; anything else (signs, decimals, longer numbers, empty lines) returns false.
+bool plain_columns(const char*& p, const char* end, int k, std::int64_t* out) {
+    const char* q = p;
+    for (int col = 0; col < k; ++col) {
+        while (q < end && is_space_or_tab(*q)) ++q;
+        if (col > 0 && q < end && *q == ',') {
+            ++q;
+            while (q < end && is_space_or_tab(*q)) ++q;
+        }
+        const char* digits = q;
+        std::int64_t v = 0;
+        while (q < end && is_digit(*q) && q - digits < 18) v = v * 10 + (*q++ - '0');
+        if (q == digits || (q < end && is_digit(*q))) return false;
+        out[col] = v;
+    }
+    while (q < end && *q != '\n' && is_blank(*q)) ++q;
+    if (q < end && *q != '\n') return false;
+    p = q < end ? q + 1 : q;
+    return true;
+}
+
+/// Like for_each_data_line, but lines of `k` plain columns (plain_columns) go to
+/// plain(line number, values) without being split; every other non-blank line goes to
+/// other(line number, trimmed line). Returns the number of non-blank lines.
+template <typename Plain, typename Other>
+std::size_t for_each_plain_line(std::string_view all, int k, Plain&& plain, Other&& other) {
+    const char* p = all.data();
+    const char* const end = p + all.size();
+    std::size_t count = 0;
+    std::int64_t number = 0;
+    std::int64_t values[2] = {0, 0};
+    while (p < end) {
+        ++number;
+        if (plain_columns(p, end, k, values)) {
+            ++count;
+            plain(number, values);
+            continue;
+        }
+        const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
+        const char* line_end = nl ? static_cast<const char*>(nl) : end;
+        const std::string_view line = trim(std::string_view(p, static_cast<std::size_t>(line_end - p)));
+        if (!line.empty()) {
+            ++count;
+            other(number, line);
+        }
+        p = line_end < end ? line_end + 1 : end;
+    }
+    return count;
+}
+
 /// The non-blank lines of a file with their 1-based physical line numbers (views into `text`).
 struct Lines {
     std::string text;
@@ -125,37 +191,21 @@ Lines data_lines(const std::string& path, bool allow_empty = false) {
     return out;
 }
 
-/// The common case of an integer column: 1 to 18 decimal digits and nothing else (other forms go
-/// through split_fields and parse_int, which give the same value or the error).
-bool plain_digits(std::string_view s, std::int64_t& value) {
-    if (s.empty() || s.size() > 18) return false;
-    std::int64_t v = 0;
-    for (char ch : s) {
-        if (ch < '0' || ch > '9') return false;
-        v = v * 10 + (ch - '0');
-    }
-    value = v;
-    return true;
-}
-
 /// One integer per line (exactly one column), with its line number.
 std::vector<std::pair<std::int64_t, std::int64_t>> int_lines(const std::string& path, const char* what) {
     const std::string text = read_text_file(path);
     std::vector<std::pair<std::int64_t, std::int64_t>> out;
-    out.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
+    out.reserve(count_newlines(text) + 1);
     std::vector<std::string_view> f;
-    for_each_data_line(text, [&](std::int64_t ln, std::string_view line) {
-        std::int64_t v = 0;
-        if (plain_digits(line, v)) {
-            out.emplace_back(ln, v);
-            return;
-        }
-        split_fields(line, f);
-        if (f.size() != 1)
-            throw ParseError(path, ln,
-                             "expected 1 column (" + std::string(what) + "), found " + std::to_string(f.size()));
-        out.emplace_back(ln, parse_int(f[0], path, ln, what));
-    });
+    for_each_plain_line(
+        text, 1, [&](std::int64_t ln, const std::int64_t* v) { out.emplace_back(ln, v[0]); },
+        [&](std::int64_t ln, std::string_view line) {
+            split_fields(line, f);
+            if (f.size() != 1)
+                throw ParseError(path, ln,
+                                 "expected 1 column (" + std::string(what) + "), found " + std::to_string(f.size()));
+            out.emplace_back(ln, parse_int(f[0], path, ln, what));
+        });
     if (out.empty()) throw ParseError(path, 0, "file is empty");
     return out;
 }
@@ -172,18 +222,20 @@ std::vector<std::pair<std::int64_t, Label>> label_lines(const std::string& path,
     std::vector<std::size_t> start(1, 0);  // row i is columns[start[i], start[i + 1])
     bool several = false;
     std::vector<std::string_view> f;
-    for_each_data_line(text, [&](std::int64_t ln, std::string_view line) {
-        line_of.push_back(ln);
-        std::int64_t v = 0;
-        if (plain_digits(line, v)) {
-            columns.push_back(v);
-        } else {
+    for_each_plain_line(
+        text, 1,
+        [&](std::int64_t ln, const std::int64_t* v) {
+            line_of.push_back(ln);
+            columns.push_back(v[0]);
+            start.push_back(columns.size());
+        },
+        [&](std::int64_t ln, std::string_view line) {
+            line_of.push_back(ln);
             split_fields(line, f);
             for (const auto& x : f) columns.push_back(parse_int(x, path, ln, what));
             several = several || f.size() > 1;
-        }
-        start.push_back(columns.size());
-    });
+            start.push_back(columns.size());
+        });
     if (line_of.empty()) throw ParseError(path, 0, "file is empty");
     std::vector<std::pair<std::int64_t, Label>> out;
     out.reserve(line_of.size());
@@ -214,22 +266,6 @@ struct Arc {
     std::uint32_t index = 0;
     std::uint8_t dir = 0;  ///< 1: listed as lo,hi; 2: listed as hi,lo
 };
-
-/// The columns of a DS_A.txt line in the common form "R, C" or "R C" (plain digits, blanks
-/// around the comma); false for anything else.
-bool plain_arc(std::string_view line, std::int64_t& r, std::int64_t& c) {
-    const std::size_t comma = line.find(',');
-    std::size_t a_end = 0, b_begin = 0;
-    if (comma != std::string_view::npos) {
-        a_end = comma;
-        b_begin = comma + 1;
-    } else {
-        a_end = line.find_first_of(" \t");
-        if (a_end == std::string_view::npos) return false;
-        b_begin = a_end;
-    }
-    return plain_digits(trim(line.substr(0, a_end)), r) && plain_digits(trim(line.substr(b_begin)), c);
-}
 
 }  // namespace
 
@@ -331,7 +367,7 @@ TuDataset read_tu_dataset(const std::string& dir_in, const std::string& name_in,
     // Edges.
     const std::string a_path = prefix + "A.txt";
     // An empty DS_A.txt is valid: every graph is edgeless (the indicator still defines the nodes).
-    const std::string a_text = read_text_file(a_path);
+    std::string a_text = read_text_file(a_path);
     const std::string el_path = prefix + "edge_labels.txt";
     const bool read_edge_labels = opt.edge_labels && file_exists(el_path);
     if (read_edge_labels)  // the line count first: the label file is checked against it
@@ -354,21 +390,14 @@ TuDataset read_tu_dataset(const std::string& dir_in, const std::string& name_in,
     if (n_nodes > std::numeric_limits<std::uint32_t>::max())
         throw ResourceLimit(ind_path + ": more than 2^32 - 1 nodes");
     std::vector<Arc> arcs;
+    arcs.reserve(count_newlines(a_text) + 1);
     std::vector<std::uint8_t> graph_loops(sizes.size(), 0);
     std::vector<std::string_view> f;
     std::size_t index = 0;
-    const std::size_t lines = for_each_data_line(a_text, [&](std::int64_t ln, std::string_view text) {
+    auto add_arc = [&](std::int64_t ln, std::int64_t r, std::int64_t c) {
         if (index == std::numeric_limits<std::uint32_t>::max())
             throw ResourceLimit(a_path + ": more than 2^32 - 1 edge lines");
         const std::size_t i = index++;
-        std::int64_t r = 0, c = 0;
-        if (!plain_arc(text, r, c)) {
-            split_fields(text, f);
-            if (f.size() != 2)
-                throw ParseError(a_path, ln, "expected 2 columns 'row, col', found " + std::to_string(f.size()));
-            r = parse_int(f[0], a_path, ln, "node id");
-            c = parse_int(f[1], a_path, ln, "node id");
-        }
         for (std::int64_t x : {r, c})
             if (x < 1 || static_cast<std::uint64_t>(x) > n_nodes)
                 throw ParseError(a_path, ln,
@@ -390,8 +419,17 @@ TuDataset read_tu_dataset(const std::string& dir_in, const std::string& name_in,
         a.dir = u < v ? 1 : 2;
         a.index = static_cast<std::uint32_t>(i);
         arcs.push_back(a);
-    });
+    };
+    const std::size_t lines = for_each_plain_line(
+        a_text, 2, [&](std::int64_t ln, const std::int64_t* rc) { add_arc(ln, rc[0], rc[1]); },
+        [&](std::int64_t ln, std::string_view text) {
+            split_fields(text, f);
+            if (f.size() != 2)
+                throw ParseError(a_path, ln, "expected 2 columns 'row, col', found " + std::to_string(f.size()));
+            add_arc(ln, parse_int(f[0], a_path, ln, "node id"), parse_int(f[1], a_path, ln, "node id"));
+        });
     ds.stats.edge_lines = lines;
+    std::string().swap(a_text);  // parsed: release it before the arcs are sorted
     for (auto x : graph_loops) ds.stats.graphs_with_self_loops += x;
     // Arcs in (lo, hi, dir, line) order: a counting sort by lo (linear), then each node's few arcs.
     {
