@@ -9,6 +9,7 @@
 #include "brec/core/error.hpp"
 #include "brec/core/parallel.hpp"
 #include "brec/dedup/invariant.hpp"
+#include "brec/graph/algorithms.hpp"
 
 namespace brec {
 namespace {
@@ -58,6 +59,16 @@ std::size_t find_root(std::vector<std::size_t>& parent, std::size_t x) {
         x = parent[x];
     }
     return x;
+}
+
+/// Whether the certificate is taken of the complement: for graphs with more than half of all
+/// possible edges (nauty's refinements and search cost grow with the edges; a complete graph becomes
+/// an edgeless one). Graphs that share an invariant share n and m, hence this choice, and two graphs
+/// are isomorphic iff their complements are (node labels are kept). Not in edge-label mode, whose
+/// labels a complement would lose.
+bool use_complement(const Graph& g, OrbitMode mode) {
+    const std::uint64_t n = g.n();
+    return mode != OrbitMode::edge_labels && n > 1 && 4 * static_cast<std::uint64_t>(g.m()) > n * (n - 1);
 }
 
 }  // namespace
@@ -130,8 +141,11 @@ Orbits compute_orbits(const std::vector<Graph>& graphs, OrbitMode mode, RunConte
     parallel_for((candidates.size() + 63) / 64, threads, [&](std::size_t c) {
         ctx.throw_if_cancelled();
         const std::size_t end = std::min(candidates.size(), (c + 1) * 64);
-        for (std::size_t k = c * 64; k < end; ++k)
-            certs[k] = canonical_certificate(graphs[keyed[candidates[k]].second], opt);
+        for (std::size_t k = c * 64; k < end; ++k) {
+            const Graph& g = graphs[keyed[candidates[k]].second];
+            certs[k] =
+                use_complement(g, mode) ? canonical_certificate(complement(g), opt) : canonical_certificate(g, opt);
+        }
         progress.add(end - c * 64);
     });
     // 3. Within a run, equal certificates form an orbit; its representative is its first graph.

@@ -67,6 +67,9 @@ std::vector<std::pair<Graph, Graph>> refinement_equivalent_pairs() {
     pairs.emplace_back(rook_graph(4), shrikhande_graph());  // srg(16,6,2,2)
     pairs.emplace_back(cfi_graph(make_complete(4), false), cfi_graph(make_complete(4), true));
     pairs.emplace_back(make_cycle(6), make_graph(6, {{0, 1}, {1, 2}, {2, 0}, {3, 4}, {4, 5}, {5, 3}}));
+    // Their complements: dense graphs, whose certificates are taken of the complement.
+    for (std::size_t k = 0, n = pairs.size(); k < n; ++k)
+        pairs.emplace_back(complement(pairs[k].first), complement(pairs[k].second));
     return pairs;
 }
 
@@ -134,6 +137,16 @@ TEST(DedupFastPath, EqualsEveryGraphsCertificateOnCollidingRandomInputs) {
             if (r == 0) graphs.push_back(shuffled(g, rng));
             if (r == 1) graphs.push_back(shuffled(coloured(g, rng, 2, 2), rng));
         }
+        // Dense graphs (more than half of all edges) and complete ones.
+        for (int k = 0; k < 40; ++k) {
+            const Graph g = complement(random_molecule(rng, 4, 8));
+            graphs.push_back(g);
+            if (rng.below(2)) graphs.push_back(shuffled(coloured(g, rng, 2, 2), rng));
+            if (rng.below(2)) graphs.push_back(shuffled(g, rng));
+        }
+        graphs.push_back(make_complete(6));
+        graphs.push_back(coloured(make_complete(6), rng, 2, 0));
+        graphs.push_back(shuffled(graphs.back(), rng));
         // Edgeless and tiny graphs.
         graphs.emplace_back();
         graphs.push_back(make_graph(1, {}));
