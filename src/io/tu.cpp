@@ -431,15 +431,19 @@ TuDataset read_tu_dataset(const std::string& dir_in, const std::string& name_in,
     ds.stats.edge_lines = lines;
     std::string().swap(a_text);  // parsed: release it before the arcs are sorted
     for (auto x : graph_loops) ds.stats.graphs_with_self_loops += x;
-    // Arcs in (lo, hi, dir, line) order: a counting sort by lo (linear), then each node's few arcs.
+    // Arcs in (lo, hi, dir, line) order: an in-place counting sort by lo (linear, no second array:
+    // each arc is swapped into its node's range), then each node's few arcs.
     {
         std::vector<std::uint32_t> bucket(n_nodes + 1, 0);
         for (const Arc& a : arcs) ++bucket[a.lo + 1];
         for (std::size_t v = 0; v < n_nodes; ++v) bucket[v + 1] += bucket[v];
-        std::vector<Arc> sorted(arcs.size());
-        std::vector<std::uint32_t> fill(bucket.begin(), bucket.end() - 1);
-        for (const Arc& a : arcs) sorted[fill[a.lo]++] = a;
-        arcs.swap(sorted);
+        std::vector<std::uint32_t> next(bucket.begin(), bucket.end() - 1);  // first unplaced slot per node
+        for (std::size_t v = 0; v < n_nodes; ++v)
+            while (next[v] < bucket[v + 1]) {
+                Arc a = arcs[next[v]];
+                while (a.lo != v) std::swap(a, arcs[next[a.lo]++]);  // place a, pick up the arc it displaces
+                arcs[next[v]++] = a;
+            }
         for (std::size_t v = 0; v < n_nodes; ++v)
             if (bucket[v + 1] - bucket[v] > 1)
                 std::sort(arcs.begin() + bucket[v], arcs.begin() + bucket[v + 1], [](const Arc& x, const Arc& y) {
