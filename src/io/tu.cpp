@@ -431,8 +431,9 @@ TuDataset read_tu_dataset(const std::string& dir_in, const std::string& name_in,
     ds.stats.edge_lines = lines;
     std::string().swap(a_text);  // parsed: release it before the arcs are sorted
     for (auto x : graph_loops) ds.stats.graphs_with_self_loops += x;
-    // Arcs in (lo, hi, dir, line) order: an in-place counting sort by lo (linear, no second array:
-    // each arc is swapped into its node's range), then each node's few arcs.
+    // Arcs grouped by lo: an in-place counting sort (linear, no second array: each arc is swapped
+    // into its node's range).
+    std::vector<std::uint32_t> range_end;  // the arcs of node v end at range_end[v]
     {
         std::vector<std::uint32_t> bucket(n_nodes + 1, 0);
         for (const Arc& a : arcs) ++bucket[a.lo + 1];
@@ -444,41 +445,73 @@ TuDataset read_tu_dataset(const std::string& dir_in, const std::string& name_in,
                 while (a.lo != v) std::swap(a, arcs[next[a.lo]++]);  // place a, pick up the arc it displaces
                 arcs[next[v]++] = a;
             }
-        for (std::size_t v = 0; v < n_nodes; ++v)
-            if (bucket[v + 1] - bucket[v] > 1)
+        // With edge labels, each node's arcs are sorted by (hi, dir, line) for the label checks below.
+        if (!edge_labels.empty())
+            for (std::size_t v = 0; v < n_nodes; ++v)
                 std::sort(arcs.begin() + bucket[v], arcs.begin() + bucket[v + 1], [](const Arc& x, const Arc& y) {
                     return std::tie(x.hi, x.dir, x.index) < std::tie(y.hi, y.dir, y.index);
                 });
+        range_end = std::move(next);  // once every arc is placed, next[v] ends node v's range
     }
     auto label_of = [&](const Arc& a) { return edge_labels.empty() ? Label{0} : edge_labels[a.index]; };
     std::vector<GraphBuilder> builders;
     builders.reserve(sizes.size());
     for (VertexId s : sizes) builders.emplace_back(s);
     std::vector<std::uint8_t> graph_dups(sizes.size(), 0);
-    for (std::size_t i = 0; i < arcs.size();) {
-        std::size_t j = i;
-        std::size_t count[3] = {0, 0, 0};
-        while (j < arcs.size() && arcs[j].lo == arcs[i].lo && arcs[j].hi == arcs[i].hi) {
-            if (label_of(arcs[j]) != label_of(arcs[i]))
-                throw ParseError(el_path, el_line[arcs[j].index],
-                                 "edge " + std::to_string(arcs[i].lo + 1) + "," + std::to_string(arcs[i].hi + 1) +
-                                     " has label " + label_row_text(ds.label_rows.edge, label_of(arcs[j])) +
-                                     " here but label " + label_row_text(ds.label_rows.edge, label_of(arcs[i])) +
-                                     " at line " + std::to_string(el_line[arcs[i].index]) +
-                                     " (expected equal labels on repeated lines of one edge)");
-            ++count[arcs[j].dir];
-            ++j;
-        }
-        const std::uint32_t g = graph_of[arcs[i].lo];
-        const std::size_t dups = (count[1] > 1 ? count[1] - 1 : 0) + (count[2] > 1 ? count[2] - 1 : 0);
+    // One undirected edge with the number of its lines in each direction.
+    auto add_edge = [&](std::uint32_t lo, std::uint32_t hi, std::size_t forward, std::size_t backward, Label label) {
+        const std::uint32_t g = graph_of[lo];
+        const std::size_t dups = (forward > 1 ? forward - 1 : 0) + (backward > 1 ? backward - 1 : 0);
         ds.stats.duplicate_edge_lines += dups;
         if (dups > 0) graph_dups[g] = 1;
-        if (count[1] == 0 || count[2] == 0) ++ds.stats.one_direction_edges;
+        if (forward == 0 || backward == 0) ++ds.stats.one_direction_edges;
         if (ds.has_edge_labels)
-            builders[g].add_edge(local[arcs[i].lo], local[arcs[i].hi], label_of(arcs[i]));
+            builders[g].add_edge(local[lo], local[hi], label);
         else
-            builders[g].add_edge(local[arcs[i].lo], local[arcs[i].hi]);
-        i = j;
+            builders[g].add_edge(local[lo], local[hi]);
+    };
+    if (edge_labels.empty()) {
+        // Repeated lines of one edge carry nothing to check: group each node's arcs by hi in linear
+        // time (first_of[hi] = the group of hi at node lo, valid while seen_at[hi] == lo + 1).
+        std::vector<std::uint32_t> seen_at(n_nodes, 0), first_of(n_nodes, 0);
+        struct Group {
+            std::uint32_t hi;
+            std::uint32_t count[3];
+        };
+        std::vector<Group> groups;
+        std::uint32_t begin = 0;
+        for (std::uint32_t lo = 0; lo < n_nodes; ++lo) {
+            groups.clear();
+            for (std::uint32_t k = begin; k < range_end[lo]; ++k) {
+                const Arc& a = arcs[k];
+                if (seen_at[a.hi] != lo + 1) {
+                    seen_at[a.hi] = lo + 1;
+                    first_of[a.hi] = static_cast<std::uint32_t>(groups.size());
+                    groups.push_back({a.hi, {0, 0, 0}});
+                }
+                ++groups[first_of[a.hi]].count[a.dir];
+            }
+            for (const Group& e : groups) add_edge(lo, e.hi, e.count[1], e.count[2], 0);
+            begin = range_end[lo];
+        }
+    } else {
+        for (std::size_t i = 0; i < arcs.size();) {
+            std::size_t j = i;
+            std::size_t count[3] = {0, 0, 0};
+            while (j < arcs.size() && arcs[j].lo == arcs[i].lo && arcs[j].hi == arcs[i].hi) {
+                if (label_of(arcs[j]) != label_of(arcs[i]))
+                    throw ParseError(el_path, el_line[arcs[j].index],
+                                     "edge " + std::to_string(arcs[i].lo + 1) + "," + std::to_string(arcs[i].hi + 1) +
+                                         " has label " + label_row_text(ds.label_rows.edge, label_of(arcs[j])) +
+                                         " here but label " + label_row_text(ds.label_rows.edge, label_of(arcs[i])) +
+                                         " at line " + std::to_string(el_line[arcs[i].index]) +
+                                         " (expected equal labels on repeated lines of one edge)");
+                ++count[arcs[j].dir];
+                ++j;
+            }
+            add_edge(arcs[i].lo, arcs[i].hi, count[1], count[2], label_of(arcs[i]));
+            i = j;
+        }
     }
     for (auto x : graph_dups) ds.stats.graphs_with_duplicates += x;
     std::vector<std::vector<Label>> labels_of(ds.has_node_labels ? sizes.size() : 0);
