@@ -3,6 +3,7 @@
 # same datasets, printing both times, their ratio and whether the orbits agree (exit 1 if not).
 # Runs scripts/bench_dedup.py with a Python that can import pynauty (Debian python3-pynauty) when
 # there is one; otherwise only the C++ pairwise baseline (brec dedup --method pairwise) runs.
+# (Whole-command timings against a pynauty certificate pipeline, up to 10^6 graphs: bench_dedup_scale.sh.)
 # Usage: scripts/bench_dedup.sh [bench_dedup.py options: --jobs J --tu DIR --only geng7,big --keep --work DIR]
 # Example: BREC_BUILD_DIR=build scripts/bench_dedup.sh --jobs 2
 set -euo pipefail
