@@ -13,7 +13,7 @@ namespace {
 struct GenerateArgs {
     std::string out;
     GenerateOptions options;
-    MoleculeDatasetOptions molecules;
+    std::size_t molecules = 0;  ///< > 0: write a molecule-like TU dataset of this many graphs instead
     int jobs = 1;
     bool json = false;
     bool quiet = false;
@@ -22,8 +22,9 @@ struct GenerateArgs {
 int run_generate(const GenerateArgs& args, RunContext& ctx) {
     set_quiet(ctx, args.quiet);
     ctx.set_threads(args.jobs);
-    if (args.molecules.graphs > 0) {
-        MoleculeDatasetOptions opt = args.molecules;
+    if (args.molecules > 0) {
+        MoleculeDatasetOptions opt;
+        opt.graphs = args.molecules;
         opt.seed = args.options.seed;
         const MoleculeDatasetRun run = generate_molecule_dataset_to_directory(opt, args.out, ctx);
         if (args.json)
@@ -76,7 +77,7 @@ void add_generate(CLI::App& root, Action& action) {
                     "labelled by CFI theory (meta.json records the source per pair). The default, the "
                     "largest CFI graph generated, computes every pair (about a minute on 2 cores)")
         ->capture_default_str();
-    sub->add_option("--molecules", args->molecules.graphs,
+    sub->add_option("--molecules", args->molecules,
                     "Write a molecule-like TU dataset of this many graphs instead of pairs")
         ->check(whole_number_at_least(1));
     sub->add_flag("--json", args->json, "Print a JSON summary object instead of the table");

@@ -78,6 +78,24 @@ TEST(CliGenerate, SameSeedGivesByteIdenticalFilesForAnyJobs) {
     EXPECT_EQ(loud.out.find("brec: info"), std::string::npos);
 }
 
+TEST(CliGenerate, MoleculesWriteATuDatasetThatDedupReadsWithItsCopies) {
+    const std::string d = fresh_dir("molecules") + "/MOL";
+    fs::create_directories(fs::path(d).parent_path());
+    const Result g = brec("generate --molecules 300 --out " + d + " --seed 2 --json -q");
+    ASSERT_EQ(g.code, 0) << g.err;
+    const auto s = last_json_line(g.out);
+    EXPECT_EQ(s["kind"], "molecules");
+    EXPECT_EQ(s["graphs"], 300);
+    EXPECT_FALSE(fs::exists(d + "/pairs.tsv"));
+    const Result r = brec("dedup " + d + " --json -q");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto j = last_json_line(r.out);
+    EXPECT_EQ(j["graphs"], 300);
+    // Every copy shares its molecule's topology: at most 300 - copies orbits.
+    EXPECT_LE(j["orbits"]["total_including_trivial"].get<int>(), 300 - s["copies"].get<int>());
+    EXPECT_GT(s["copies"].get<int>(), 50);
+}
+
 TEST(CliGenerate, OutputReadsBackWithInfoAndWl) {
     const std::string d = fresh_dir("readback");
     const Result g = brec("generate --out " + d + " --seed 1 --category regular,distance_regular --pairs 6 -q --json");
