@@ -168,6 +168,9 @@ AttackRunResult run_attack(const AttackRunOptions& o, RunContext& ctx) {
     std::set<std::pair<std::int64_t, std::uint64_t>> done;
     std::vector<nlohmann::json> records;
     if (o.resume && file_exists(o.out)) {
+        // A run killed while writing leaves a torn or unterminated last line: appending after it
+        // would glue the next record onto it.
+        repair_jsonl_tail(o.out);
         std::int64_t line = 0;
         for (const auto& text : read_jsonl_lines(o.out)) {
             ++line;
