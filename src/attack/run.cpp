@@ -305,8 +305,8 @@ AttackRunResult run_attack(const AttackRunOptions& o, RunContext& ctx) {
 
     result.summary = summarize_attack(records, o);
     result.summary["out"] = o.out;
-    result.summary["tasks"] = tasks.size();
-    result.summary["resumed"] = done.size();
+    // How many tasks this invocation ran or resumed is no result: a resumed run's summary file is
+    // byte for byte the one of an uninterrupted run (AttackRunResult keeps both counts).
     write_text_file_atomic(o.out + ".summary.json", result.summary.dump(2) + "\n");
     // Report rows: the success rate per budget and the AUC, per seed.
     std::ostringstream csv;
