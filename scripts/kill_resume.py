@@ -181,7 +181,7 @@ def run_case(case, brec, root, rng, verbose):
             row["resumes"] += 1
         if total is None:
             target = None
-            delay = rng.uniform(0.2, 0.9) * ref_seconds
+            delay = rng.uniform(0.1, 0.5) * ref_seconds
             ready = lambda: True  # noqa: E731
         else:
             done = progress(run_dir)
