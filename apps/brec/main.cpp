@@ -19,7 +19,7 @@ bool cancellable(const std::string& command) {
 #if defined(BREC_EVAL_BINARY)
     static const std::set<std::string> kCommands = {"eval", "attack"};
 #else
-    static const std::set<std::string> kCommands = {"info", "wl", "certify", "dedup", "classify", "count"};
+    static const std::set<std::string> kCommands = {"info", "wl", "certify", "dedup", "classify", "count", "generate"};
 #endif
     return kCommands.count(command) > 0;
 }

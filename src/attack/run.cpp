@@ -168,6 +168,9 @@ AttackRunResult run_attack(const AttackRunOptions& o, RunContext& ctx) {
     std::set<std::pair<std::int64_t, std::uint64_t>> done;
     std::vector<nlohmann::json> records;
     if (o.resume && file_exists(o.out)) {
+        // A run killed while writing leaves a torn or unterminated last line: appending after it
+        // would glue the next record onto it.
+        repair_jsonl_tail(o.out);
         std::int64_t line = 0;
         for (const auto& text : read_jsonl_lines(o.out)) {
             ++line;
@@ -302,8 +305,8 @@ AttackRunResult run_attack(const AttackRunOptions& o, RunContext& ctx) {
 
     result.summary = summarize_attack(records, o);
     result.summary["out"] = o.out;
-    result.summary["tasks"] = tasks.size();
-    result.summary["resumed"] = done.size();
+    // How many tasks this invocation ran or resumed is no result: a resumed run's summary file is
+    // byte for byte the one of an uninterrupted run (AttackRunResult keeps both counts).
     write_text_file_atomic(o.out + ".summary.json", result.summary.dump(2) + "\n");
     // Report rows: the success rate per budget and the AUC, per seed.
     std::ostringstream csv;

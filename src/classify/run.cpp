@@ -240,6 +240,7 @@ ClassifyResult run_classify(const ClassifyOptions& opt, RunContext& ctx) {
     // Records to resume (read before anything is written; a bad line is an error).
     std::map<Key, FoldRecord> done;
     if (opt.resume && file_exists(opt.out)) {
+        repair_jsonl_tail(opt.out);  // the torn or unterminated last line of a killed run
         const auto lines = split_lines(read_text_file(opt.out));
         for (std::size_t k = 0; k < lines.size(); ++k) {
             const auto no = static_cast<std::int64_t>(k) + 1;

@@ -26,8 +26,11 @@ std::vector<Graph> latin_square_srg36(RunContext& ctx) {
         return true;
     });
     std::vector<std::string> certs(squares.size());
-    parallel_for(squares.size(), ctx.threads(),
-                 [&](std::size_t i) { certs[i] = canonical_certificate(latin_square_graph(squares[i])).bytes; });
+    // 9,408 canonical forms (seconds): a cancelled run stops within one.
+    parallel_for(squares.size(), ctx.threads(), [&](std::size_t i) {
+        check_cancelled(ctx);
+        certs[i] = canonical_certificate(latin_square_graph(squares[i])).bytes;
+    });
     DistinctGraphs d;
     for (std::size_t i = 0; i < squares.size(); ++i)
         d.add_built(certs[i], [&] { return latin_square_graph(squares[i]); });

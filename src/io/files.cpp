@@ -116,4 +116,22 @@ std::vector<std::string> read_jsonl_lines(const std::string& path) {
     return out;
 }
 
+void repair_jsonl_tail(const std::string& path) {
+    if (!file_exists(path)) return;
+    const std::string text = read_text_file(path);
+    const std::size_t newline = text.rfind('\n');
+    const std::size_t last = newline == std::string::npos ? 0 : newline + 1;
+    if (last == text.size()) return;
+    const auto j = nlohmann::json::parse(text.begin() + static_cast<std::ptrdiff_t>(last), text.end(), nullptr,
+                                         /*allow_exceptions=*/false);
+    if (!j.is_discarded() && j.is_object()) {
+        std::ofstream out(path, std::ios::binary | std::ios::app);
+        out << '\n' << std::flush;
+        if (!out) throw IoError("cannot repair " + path + ": cannot append to it");
+        return;
+    }
+    if (::truncate(path.c_str(), static_cast<off_t>(last)) != 0)
+        throw IoError("cannot repair " + path + ": " + std::strerror(errno));
+}
+
 }  // namespace brec

@@ -244,6 +244,26 @@ TEST_F(AttackRun, JobsNeverChangeTheResultAndResumeCompletesARun) {
     EXPECT_NE(testing::error_of([&] { run_attack(o, ctx); }).find("other settings"), std::string::npos);
 }
 
+TEST_F(AttackRun, ResumeAfterAKillMidRecordGivesTheUninterruptedRecords) {
+    RunContext ctx;
+    const auto whole = testing::fresh_temp_file("attack", "whole.jsonl");
+    run_attack(options(whole, 1), ctx);
+    const std::string text = read_text_file(whole);
+    const auto lines = read_jsonl_lines(whole);
+    ASSERT_EQ(lines.size(), 6u);
+    // What a SIGKILL leaves: two records, then the third without its newline (the stream writes
+    // a long record and its newline separately) or cut in the middle.
+    const std::size_t two = lines[0].size() + lines[1].size() + 2;
+    for (const std::string& tail : {lines[2], lines[2].substr(0, lines[2].size() / 2)}) {
+        const auto cut = testing::fresh_temp_file("attack", "cut.jsonl");
+        write_text_file_atomic(cut, text.substr(0, two) + tail);
+        auto o = options(cut, 1);
+        o.resume = true;
+        run_attack(o, ctx);
+        EXPECT_EQ(read_text_file(cut), text) << "tail of " << tail.size() << " bytes: every record once, whole";
+    }
+}
+
 TEST_F(AttackRun, BadInputFailsBeforeWritingAnything) {
     RunContext ctx;
     const auto out = testing::fresh_temp_file("attack", "bad.jsonl");

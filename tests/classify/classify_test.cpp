@@ -241,6 +241,34 @@ TEST(ClassifyRun, ResultsDoNotDependOnJobsAndResumeKeepsFolds) {
     EXPECT_NE(msg.find(":41"), std::string::npos) << msg;
 }
 
+TEST(ClassifyRun, ResumeAfterAKillMidRecordGivesTheUninterruptedFile) {
+    auto opt = mutag_options("vh");
+    opt.out = testing::fresh_temp_file("classify", "whole.jsonl");
+    RunContext ctx;
+    run_classify(opt, ctx);
+    const auto lines = split_lines(read_text_file(opt.out));
+    ASSERT_EQ(lines.size(), 20u);
+    auto without_timings = [](const std::string& path) {
+        std::string out;
+        for (const auto& line : split_lines(read_text_file(path))) {
+            auto j = nlohmann::json::parse(line);
+            j.erase("seconds");
+            out += j.dump() + "\n";
+        }
+        return out;
+    };
+    // A SIGKILL while the third record was written: cut in the middle, or whole without its newline.
+    for (const std::string& tail : {lines[2].substr(0, lines[2].size() / 2), lines[2]}) {
+        auto cut = opt;
+        cut.out = testing::fresh_temp_file("classify", "cut.jsonl");
+        write_text_file_atomic(cut.out, lines[0] + "\n" + lines[1] + "\n" + tail);
+        cut.resume = true;
+        RunContext again;
+        run_classify(cut, again);
+        EXPECT_EQ(without_timings(cut.out), without_timings(opt.out)) << "tail of " << tail.size() << " bytes";
+    }
+}
+
 int run_brec(const std::string& args, std::string* err = nullptr) {
     const std::string err_file = testing::fresh_temp_file("classify", "stderr.txt");
     const int rc = std::system((std::string(BREC_BINARY) + " " + args + " > /dev/null 2> " + err_file).c_str());

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <string>
 #include <thread>
@@ -141,6 +142,22 @@ TEST(Interrupt, SigtermStopsALongComparisonWithinIt) {
     EXPECT_TRUE(whole_records(out).empty()) << "the pair in progress is dropped, not written half";
     EXPECT_NE(brec::read_text_file(err).find("brec: interrupted; 0 results kept in " + out), std::string::npos);
     std::remove(out.c_str());
+    std::remove(err.c_str());
+}
+
+TEST(Interrupt, SigintStopsGenerateWithoutLeavingItsDirectory) {
+    // 20 strongly regular pairs take about 12 s; the generator checks for cancellation as it goes.
+    const std::string dir = temp_path("interrupted_generate"), err = temp_path("generate.err");
+    std::filesystem::remove_all(dir);
+    Running run({"generate", "--out", dir, "--seed", "1", "--category", "strongly_regular", "--pairs", "20", "--quiet"},
+                err);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+    const auto start = std::chrono::steady_clock::now();
+    run.signal(SIGINT);
+    EXPECT_EQ(run.wait(), 130) << brec::read_text_file(err);
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 5.0);
+    EXPECT_EQ(brec::read_text_file(err), "brec: interrupted\n");
+    EXPECT_FALSE(std::filesystem::exists(dir)) << "the directory it created is removed, nothing half-written";
     std::remove(err.c_str());
 }
 

@@ -191,5 +191,34 @@ TEST(PairRecords, CancelledContextStopsAndKeepsFinishedRecords) {
     std::remove(path.c_str());
 }
 
+TEST(RepairJsonlTail, CutsATornLineAndEndsAnUnterminatedRecord) {
+    const std::string path = temp_file("tail.jsonl");
+    const std::string whole = "{\"id\": 1}\n{\"id\": 2}\n";
+    // A record killed in the middle of its write: cut off, whole lines untouched.
+    { std::ofstream(path, std::ios::binary) << whole << "{\"id\": 3, \"val"; }
+    repair_jsonl_tail(path);
+    EXPECT_EQ(read_text_file(path), whole);
+    // Killed between a record and its newline: the record is whole and keeps its place.
+    { std::ofstream(path, std::ios::binary) << whole << "{\"id\": 3}"; }
+    repair_jsonl_tail(path);
+    EXPECT_EQ(read_text_file(path), whole + "{\"id\": 3}\n");
+    // Appending after the repair starts a line of its own.
+    { std::ofstream(path, std::ios::binary | std::ios::app) << "{\"id\": 4}\n"; }
+    EXPECT_EQ(read_jsonl_lines(path).size(), 4u);
+    // Nothing to repair: a file ending with its newline, an empty file, a missing file.
+    repair_jsonl_tail(path);
+    EXPECT_EQ(split_lines(read_text_file(path)).size(), 4u);
+    { std::ofstream(path, std::ios::binary | std::ios::trunc); }
+    repair_jsonl_tail(path);
+    EXPECT_EQ(read_text_file(path), "");
+    // A first line torn: the file becomes empty.
+    { std::ofstream(path, std::ios::binary) << "{\"id\""; }
+    repair_jsonl_tail(path);
+    EXPECT_EQ(read_text_file(path), "");
+    std::remove(path.c_str());
+    repair_jsonl_tail(path);
+    EXPECT_FALSE(file_exists(path));
+}
+
 }  // namespace
 }  // namespace brec
