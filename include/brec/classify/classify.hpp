@@ -144,9 +144,9 @@ struct GinClassifierOptions {
     double lr = 0.01;
     int lr_halving = 50;  ///< the learning rate halves at epochs lr_halving, 2 lr_halving, ... (0 = never)
     double dropout = 0.5;
-    double validation = 0.2;  ///< share of the training fold held out to choose the epoch
-    int warmup = 50;          ///< the first epoch (1-based) that may be chosen
-    std::string device = "cpu";
+    double validation = 0.2;      ///< share of the training fold held out to choose the epoch
+    int warmup = 50;              ///< the first epoch (1-based) that may be chosen
+    std::string device = "auto";  ///< auto = CUDA when available, else the CPU
 };
 
 // ---------------------------------------------------------------------------------------------
