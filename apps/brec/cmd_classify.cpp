@@ -7,6 +7,9 @@
 #include "brec/classify/classify.hpp"
 #include "brec/core/error.hpp"
 #include "brec/io/files.hpp"
+#if defined(BREC_EVAL_BINARY)
+#include "brec/classify_gnn/gin.hpp"
+#endif
 
 namespace brec::cli {
 namespace {
@@ -19,14 +22,23 @@ struct ClassifyArgs {
     bool quiet = false;
 };
 
-int classify_command(const ClassifyArgs& args, RunContext& ctx) {
+int classify_command(const ClassifyArgs& args, RunContext& ctx, int argc, char** argv) {
+#if !defined(BREC_EVAL_BINARY)
+    if (args.opt.model == "gin") return run_in_eval_binary(argc, argv, "brec classify --model gin");
+#else
+    (void)argc, (void)argv;
+#endif
     set_quiet(ctx, args.quiet);
     ctx.set_threads(args.jobs);
     ClassifyOptions opt = args.opt;
     for (const auto& p : args.peering) opt.peering.push_back(p == "ph" ? Peering::homogeneous : Peering::majority);
     opt.original = opt.clean = false;
     for (const auto& v : args.versions) (v == "clean" ? opt.clean : opt.original) = true;
+#if defined(BREC_EVAL_BINARY)
+    const ClassifyResult result = run_classify_gnn(opt, ctx);  // every model; gin needs LibTorch
+#else
     const ClassifyResult result = run_classify(opt, ctx);
+#endif
     if (!args.csv.empty()) write_text_file_atomic(args.csv, classify_rows_csv(result));
     if (!args.markdown.empty()) write_text_file_atomic(args.markdown, classify_markdown(result));
     std::cout << classify_table(result);
@@ -35,7 +47,7 @@ int classify_command(const ClassifyArgs& args, RunContext& ctx) {
 
 }  // namespace
 
-void add_classify(CLI::App& root, Action& action) {
+void add_classify(CLI::App& root, Action& action, int argc, char** argv) {
     auto args = std::make_shared<ClassifyArgs>();
     ClassifyOptions& opt = args->opt;
     auto* sub = add_command(
@@ -47,22 +59,24 @@ void add_classify(CLI::App& root, Action& action) {
         "target labels agree, as `brec dedup --write-clean`).\n"
         "Models: wl (WL subtree kernel, h = --wl-iterations, node labels as initial colours) and vh (vertex\n"
         "histogram), both cosine-normalised, with a C-SVM (libsvm) on the precomputed kernel; C is chosen from\n"
-        "--c-grid by stratified inner validation on the training fold.\n"
+        "--c-grid by stratified inner validation on the training fold; gin (LibTorch, the GIN flags: 4 GIN\n"
+        "layers of width 64, sum readout of every layer, one-hot node labels or else degrees, 350 epochs; the\n"
+        "epoch with the best accuracy on 20 % of the training fold from --warmup on predicts the test graphs).\n"
         "Peering (--peering ph,p): MODEL-PH copies the training label onto Y_iso graphs whose isomorphic\n"
         "training graphs agree; MODEL-P gives every Y_iso graph the majority label of its isomorphic training\n"
         "graphs. stdout: a summary table (mean ± sd over seeds of the accuracy pooled over folds).\n"
         "--out: one JSON line per (dataset version, seed, fold) with the counts behind every accuracy; --resume\n"
         "keeps the lines that match and runs only the rest. --csv: rows task,model,seed,value for `brec\n"
         "report` (tasks DATASET/acc_test, DATASET/acc_iso, DATASET/acc_new, DATASET-clean/...).\n"
-        "Results do not depend on --jobs.\n"
+        "Results do not depend on --jobs (GIN: on the CPU; CUDA's scatter sums are not bitwise reproducible).\n"
         "Example: brec classify datasets/tu/MUTAG --model wl --peering ph,p --folds 10 --seeds 0,1,2 \\\n"
         "           --out mutag.jsonl --csv mutag.csv --markdown mutag.md");
     sub->add_option("dataset", opt.path,
                     "TU dataset directory (DS_A.txt, DS_graph_indicator.txt, DS_graph_labels.txt, ...)")
         ->required();
     sub->add_option("--tu-name", opt.tu_name, "TU dataset name DS when the directory holds several");
-    sub->add_option("--model", opt.model, "wl (WL subtree kernel) or vh (vertex histogram kernel)")
-        ->check(CLI::IsMember({"wl", "vh"}))
+    sub->add_option("--model", opt.model, "wl (WL subtree kernel), vh (vertex histogram kernel) or gin (GIN)")
+        ->check(CLI::IsMember({"wl", "vh", "gin"}))
         ->capture_default_str();
     sub->add_option("--wl-iterations", opt.wl_rounds, "Refinement rounds h of the WL subtree kernel")
         ->check(CLI::Range(0, 50))
@@ -97,9 +111,12 @@ void add_classify(CLI::App& root, Action& action) {
     sub->add_option("--markdown", args->markdown, "Write a short Markdown summary to this file");
     sub->add_option("--folds-dir", opt.folds_dir,
                     "Write the folds of every (version, seed) as JSON here (readable by brec dedup --split)");
+    add_gin_classifier_flags(sub, opt.gin);
     add_jobs_flag(sub, args->jobs, "Worker threads across folds");
     add_quiet_flag(sub, args->quiet, "No progress on stderr");
-    sub->callback([args, &action]() { action = [args](RunContext& ctx) { return classify_command(*args, ctx); }; });
+    sub->callback([args, &action, argc, argv]() {
+        action = [args, argc, argv](RunContext& ctx) { return classify_command(*args, ctx, argc, argv); };
+    });
 }
 
 }  // namespace brec::cli

@@ -32,7 +32,12 @@ void add_attack_forward(CLI::App& root, Action& action, int argc, char** argv);
 void add_report(CLI::App& root, Action& action);
 void add_stats(CLI::App& root, Action& action);
 void add_dedup(CLI::App& root, Action& action);
-void add_classify(CLI::App& root, Action& action);
+/// `classify`: in `brec`, --model gin hands the whole command line (argc, argv) to brec-eval (the
+/// kernels run in place); in brec-eval every model runs.
+void add_classify(CLI::App& root, Action& action, int argc, char** argv);
+/// Replaces the process with brec-eval run on the same command line; `what` names the command in
+/// the error when brec-eval is missing or this brec was built without LibTorch.
+int run_in_eval_binary(int argc, char** argv, const std::string& what);
 void add_count(CLI::App& root, Action& action);
 void add_export(CLI::App& root, Action& action);
 void add_rpc(CLI::App& root, Action& action);

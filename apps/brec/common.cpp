@@ -71,6 +71,36 @@ void add_threads_per_pair_flag(CLI::App* sub, int& threads, const std::string& h
     sub->add_option("--threads-per-pair", threads, help)->check(CLI::Range(1, 256))->capture_default_str();
 }
 
+void add_gin_classifier_flags(CLI::App* sub, GinClassifierOptions& gin) {
+    const std::string g = "GIN: ";
+    sub->add_option("--device", gin.device, g + "auto, cpu, cuda or cuda:N")->capture_default_str();
+    sub->add_option("--epochs", gin.epochs, g + "training epochs per fold")
+        ->check(whole_number_at_least(1))
+        ->capture_default_str();
+    sub->add_option("--batch", gin.batch, g + "graphs per training batch")
+        ->check(whole_number_at_least(1))
+        ->capture_default_str();
+    sub->add_option("--lr", gin.lr, g + "Adam learning rate")->check(CLI::PositiveNumber)->capture_default_str();
+    sub->add_option("--lr-halving", gin.lr_halving, g + "halve the learning rate every N epochs (0 = never)")
+        ->check(whole_number_at_least(0))
+        ->capture_default_str();
+    sub->add_option("--dropout", gin.dropout, g + "dropout on the class scores")
+        ->check(CLI::Range(0.0, 0.99))
+        ->capture_default_str();
+    sub->add_option("--validation", gin.validation, g + "share of each training fold held out to choose the epoch")
+        ->check(CLI::Range(0.01, 0.99))
+        ->capture_default_str();
+    sub->add_option("--warmup", gin.warmup, g + "first epoch that may be chosen (best validation accuracy)")
+        ->check(whole_number_at_least(1))
+        ->capture_default_str();
+    sub->add_option("--gin-layers", gin.layers, g + "GIN layers")
+        ->check(whole_number_at_least(1))
+        ->capture_default_str();
+    sub->add_option("--gin-hidden", gin.hidden, g + "width of the GIN layers")
+        ->check(whole_number_at_least(1))
+        ->capture_default_str();
+}
+
 void add_fine_flag(CLI::App* sub, bool& fine) {
     sub->add_flag("--fine", fine, "Show the 7 fine categories under the 4 groups");
 }

@@ -12,6 +12,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "brec/classify/classify.hpp"
 #include "brec/core/run_context.hpp"
 #include "brec/core/text.hpp"
 #include "brec/io/pair_records.hpp"
@@ -58,6 +59,9 @@ void add_results_file_flags(CLI::App* sub, std::string& out, bool& resume, const
                             const std::string& resume_help);
 /// --threads-per-pair: threads inside one k-WL / k-FWL comparison.
 void add_threads_per_pair_flag(CLI::App* sub, int& threads, const std::string& help);
+/// The GIN classifier's flags of `brec classify` (--device, --epochs, --batch, --lr, --lr-halving,
+/// --dropout, --validation, --warmup, --gin-layers, --gin-hidden), defaults from `gin`.
+void add_gin_classifier_flags(CLI::App* sub, GinClassifierOptions& gin);
 /// --fine: the 7 fine BREC categories under the 4 groups.
 void add_fine_flag(CLI::App* sub, bool& fine);
 

@@ -27,22 +27,24 @@ void add_forward(CLI::App& root, Action& action, int argc, char** argv, const st
     sub->fallthrough(false);
     sub->set_help_flag();
     sub->callback([&action, argc, argv, name]() {
-        action = [argc, argv, name](RunContext&) -> int {
-            const char* env = std::getenv("BREC_EVAL_BINARY");
-            const std::string path = env && *env ? std::string(env) : executable_dir() + "/brec-eval";
-            if (!file_exists(path))
-                throw Unsupported("brec " + name + " runs " + path +
-                                  " (the LibTorch part of brec), which is missing; "
-                                  "build brec with LibTorch (-DBREC_WITH_TORCH=ON) or set BREC_EVAL_BINARY");
-            std::vector<char*> args(argv, argv + argc);
-            args.push_back(nullptr);
-            execv(path.c_str(), args.data());
-            throw Error("cannot run " + path + ": " + std::strerror(errno));
-        };
+        action = [argc, argv, name](RunContext&) { return run_in_eval_binary(argc, argv, "brec " + name); };
     });
 }
 
 }  // namespace
+
+int run_in_eval_binary(int argc, char** argv, const std::string& what) {
+    const char* env = std::getenv("BREC_EVAL_BINARY");
+    const std::string path = env && *env ? std::string(env) : executable_dir() + "/brec-eval";
+    if (!file_exists(path))
+        throw Unsupported(what + " runs " + path +
+                          " (the LibTorch part of brec), which is missing; "
+                          "build brec with LibTorch (-DBREC_WITH_TORCH=ON) or set BREC_EVAL_BINARY");
+    std::vector<char*> args(argv, argv + argc);
+    args.push_back(nullptr);
+    execv(path.c_str(), args.data());
+    throw Error("cannot run " + path + ": " + std::strerror(errno));
+}
 
 void add_eval_forward(CLI::App& root, Action& action, int argc, char** argv) {
     add_forward(root, action, argc, argv, "eval", "Train a GNN per pair and judge it with BREC's RPC test (LibTorch)");

@@ -17,7 +17,7 @@ namespace {
 /// and SIGTERM cancel the context. Every other command keeps the default (the signal ends it).
 bool cancellable(const std::string& command) {
 #if defined(BREC_EVAL_BINARY)
-    static const std::set<std::string> kCommands = {"eval", "attack"};
+    static const std::set<std::string> kCommands = {"eval", "attack", "classify"};
 #else
     static const std::set<std::string> kCommands = {"info", "wl", "certify", "dedup", "classify", "count", "generate"};
 #endif
@@ -58,6 +58,7 @@ int main(int argc, char** argv) {
     cli::add_eval(app, action);
     cli::set_summary(app, "eval", "Train a GNN per pair and judge it with BREC's RPC test");
     cli::add_attack(app, action);
+    cli::add_classify(app, action, argc, argv);
 #else
     cli::add_info(app, action);
     cli::add_convert(app, action);
@@ -70,7 +71,7 @@ int main(int argc, char** argv) {
     cli::add_report(app, action);
     cli::add_stats(app, action);
     cli::add_dedup(app, action);
-    cli::add_classify(app, action);
+    cli::add_classify(app, action, argc, argv);
     cli::add_count(app, action);
     cli::add_export(app, action);
     cli::add_rpc(app, action);

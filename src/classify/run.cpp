@@ -52,21 +52,33 @@ AccuracyCounts counts_from_json(const nlohmann::json& j, const std::string& sour
 using Key = std::tuple<std::string, std::string, std::string, std::string, std::size_t, std::uint64_t, std::size_t>;
 Key key_of(const FoldRecord& r) { return {r.variant, r.model, r.mode, r.settings, r.folds, r.seed, r.fold}; }
 
-/// The options besides the key fields that change a fold's result.
-std::string settings_of(const ClassifyOptions& opt) {
-    std::ostringstream o;
-    o << std::setprecision(17) << "h=" << (opt.model == "wl" ? opt.wl_rounds : 0) << ";C=";
-    for (std::size_t k = 0; k < opt.c_grid.size(); ++k) o << (k ? "," : "") << opt.c_grid[k];
-    o << ";inner=" << opt.inner_folds;
-    return o.str();
-}
+/// A C-SVM on a precomputed kernel; C by inner validation with the fold's stream.
+class KernelClassifier : public FoldClassifier {
+public:
+    KernelClassifier(KernelMatrix kernel, std::vector<Label> labels, std::vector<double> c_grid, std::size_t inner)
+        : kernel_(std::move(kernel)), labels_(std::move(labels)), c_grid_(std::move(c_grid)), inner_(inner) {}
+    FoldFit fit_predict(const Fold& fold, std::uint64_t stream, RunContext&) const override {
+        Rng rng(stream);
+        const SvmFit fit = svm_fit_predict(kernel_, labels_, fold.train, fold.test, c_grid_, inner_, rng);
+        FoldFit out;
+        out.predictions = fit.predictions;
+        out.c = fit.c;
+        return out;
+    }
+
+private:
+    KernelMatrix kernel_;
+    std::vector<Label> labels_;
+    std::vector<double> c_grid_;
+    std::size_t inner_;
+};
 
 /// A dataset version with its orbits, folds are drawn per seed.
 struct Version {
     std::string variant, dataset;
     std::vector<Label> labels;
     Orbits orbits;
-    KernelMatrix kernel;
+    std::unique_ptr<FoldClassifier> classifier;
 };
 
 AccuracyCounts pooled(const std::vector<const FoldRecord*>& rs, const AccuracyCounts FoldRecord::*which) {
@@ -166,22 +178,24 @@ std::vector<Summary> summarise(const ClassifyResult& res) {
 }  // namespace
 
 nlohmann::json to_json(const FoldRecord& r) {
-    return {{"dataset", r.dataset},
-            {"variant", r.variant},
-            {"model", r.model},
-            {"mode", r.mode},
-            {"settings", r.settings},
-            {"folds", r.folds},
-            {"seed", r.seed},
-            {"fold", r.fold},
-            {"C", r.c},
-            {"acc_test", r.plain.test ? nlohmann::json(r.plain.acc_test()) : nlohmann::json()},
-            {"acc_iso", r.plain.iso ? nlohmann::json(r.plain.acc_iso()) : nlohmann::json()},
-            {"acc_new", r.plain.fresh ? nlohmann::json(r.plain.acc_new()) : nlohmann::json()},
-            {"counts", counts_json(r.plain)},
-            {"counts_ph", counts_json(r.ph)},
-            {"counts_p", counts_json(r.p)},
-            {"seconds", r.seconds}};
+    nlohmann::json j = {{"dataset", r.dataset},
+                        {"variant", r.variant},
+                        {"model", r.model},
+                        {"mode", r.mode},
+                        {"settings", r.settings},
+                        {"folds", r.folds},
+                        {"seed", r.seed},
+                        {"fold", r.fold},
+                        {"acc_test", r.plain.test ? nlohmann::json(r.plain.acc_test()) : nlohmann::json()},
+                        {"acc_iso", r.plain.iso ? nlohmann::json(r.plain.acc_iso()) : nlohmann::json()},
+                        {"acc_new", r.plain.fresh ? nlohmann::json(r.plain.acc_new()) : nlohmann::json()},
+                        {"counts", counts_json(r.plain)},
+                        {"counts_ph", counts_json(r.ph)},
+                        {"counts_p", counts_json(r.p)},
+                        {"seconds", r.seconds}};
+    if (r.model == "wl" || r.model == "vh") j["C"] = r.c;
+    if (!r.fit.empty()) j["fit"] = r.fit;
+    return j;
 }
 
 FoldRecord fold_record_from_json(const nlohmann::json& j, const std::string& source, std::int64_t line) {
@@ -198,7 +212,11 @@ FoldRecord fold_record_from_json(const nlohmann::json& j, const std::string& sou
     r.seed = field<std::uint64_t>(j, "seed", source, line);
     r.fold = field<std::size_t>(j, "fold", source, line);
     if (r.fold >= r.folds) throw ParseError(source, line, "\"fold\" must be below \"folds\"");
-    r.c = field<double>(j, "C", source, line);
+    if (r.model == "wl" || r.model == "vh") r.c = field<double>(j, "C", source, line);
+    if (j.contains("fit")) {
+        if (!j.at("fit").is_object()) throw ParseError(source, line, "field \"fit\" must be an object");
+        r.fit = j.at("fit");
+    }
     r.plain = counts_from_json(j.contains("counts") ? j.at("counts") : nlohmann::json(), source, line);
     r.ph = counts_from_json(j.contains("counts_ph") ? j.at("counts_ph") : nlohmann::json(), source, line);
     r.p = counts_from_json(j.contains("counts_p") ? j.at("counts_p") : nlohmann::json(), source, line);
@@ -207,11 +225,32 @@ FoldRecord fold_record_from_json(const nlohmann::json& j, const std::string& sou
     return r;
 }
 
-ClassifyResult run_classify(const ClassifyOptions& opt, RunContext& ctx) {
-    const auto t0 = std::chrono::steady_clock::now();
+ClassifierMaker kernel_classifier(const ClassifyOptions& opt) {
+    if (opt.model == "gin")
+        throw InvalidArgument("model gin needs LibTorch: it is run by run_classify_gnn (classify_gnn module)");
     if (opt.model != "wl" && opt.model != "vh")
-        throw InvalidArgument("unknown model '" + opt.model + "': use wl or vh");
+        throw InvalidArgument("unknown model '" + opt.model + "': use wl, vh or gin");
     if (opt.wl_rounds < 0) throw InvalidArgument("--wl-iterations must be >= 0");
+    ClassifierMaker m;
+    m.model = opt.model;
+    std::ostringstream o;
+    o << std::setprecision(17) << "h=" << (opt.model == "wl" ? opt.wl_rounds : 0) << ";C=";
+    for (std::size_t k = 0; k < opt.c_grid.size(); ++k) o << (k ? "," : "") << opt.c_grid[k];
+    o << ";inner=" << opt.inner_folds;
+    m.settings = o.str();
+    m.prepare = [opt](const std::vector<Graph>& graphs, const std::vector<Label>& labels, RunContext& ctx) {
+        return std::make_unique<KernelClassifier>(graph_kernel(graphs, opt.model, opt.wl_rounds, ctx.threads()), labels,
+                                                  opt.c_grid, opt.inner_folds);
+    };
+    return m;
+}
+
+ClassifyResult run_classify(const ClassifyOptions& opt, RunContext& ctx) {
+    return run_classify(opt, kernel_classifier(opt), ctx);
+}
+
+ClassifyResult run_classify(const ClassifyOptions& opt, const ClassifierMaker& maker, RunContext& ctx) {
+    const auto t0 = std::chrono::steady_clock::now();
     if (opt.folds < 2) throw InvalidArgument("--folds must be at least 2");
     if (opt.seeds.empty()) throw InvalidArgument("--seeds: give at least one seed");
     if (!opt.original && !opt.clean)
@@ -232,7 +271,7 @@ ClassifyResult run_classify(const ClassifyOptions& opt, RunContext& ctx) {
 
     ClassifyResult res;
     res.name = dd.data.name;
-    res.model = opt.model;
+    res.model = maker.model;
     res.mode = mode_name(dd.mode);
     res.graphs = dd.data.graphs.size();
     res.peering = opt.peering;
@@ -252,18 +291,18 @@ ClassifyResult run_classify(const ClassifyOptions& opt, RunContext& ctx) {
         }
     }
 
-    const std::string settings = settings_of(opt);
+    const std::string& settings = maker.settings;
     std::vector<Version> versions;
     const CleanResult cleaned = clean_dataset(dd.orbits, labels);
     res.clean_graphs = cleaned.kept.size();
     if (opt.original) {
-        ctx.info("classify: " + res.name + ": " + opt.model + " kernel on " + std::to_string(res.graphs) + " graphs");
-        versions.push_back({"original", res.name, labels, dd.orbits,
-                            graph_kernel(dd.data.graphs, opt.model, opt.wl_rounds, ctx.threads())});
+        ctx.info("classify: " + res.name + ": preparing " + maker.model + " on " + std::to_string(res.graphs) +
+                 " graphs");
+        versions.push_back({"original", res.name, labels, dd.orbits, maker.prepare(dd.data.graphs, labels, ctx)});
     }
     if (opt.clean) {
         std::vector<Graph> graphs;
-        Version v{"clean", res.name + "-clean", {}, {}, {}};
+        Version v{"clean", res.name + "-clean", {}, {}, nullptr};
         for (std::size_t k = 0; k < cleaned.kept.size(); ++k) {
             graphs.push_back(dd.data.graphs[cleaned.kept[k]]);
             v.labels.push_back(labels[cleaned.kept[k]]);
@@ -273,9 +312,9 @@ ClassifyResult run_classify(const ClassifyOptions& opt, RunContext& ctx) {
         if (graphs.size() < opt.folds)
             throw InvalidArgument(res.name + ": the cleaned dataset has " + std::to_string(graphs.size()) +
                                   " graphs, fewer than --folds");
-        ctx.info("classify: " + v.dataset + ": " + opt.model + " kernel on " + std::to_string(graphs.size()) +
+        ctx.info("classify: " + v.dataset + ": preparing " + maker.model + " on " + std::to_string(graphs.size()) +
                  " graphs");
-        v.kernel = graph_kernel(graphs, opt.model, opt.wl_rounds, ctx.threads());
+        v.classifier = maker.prepare(graphs, v.labels, ctx);
         versions.push_back(std::move(v));
     }
 
@@ -302,7 +341,7 @@ ClassifyResult run_classify(const ClassifyOptions& opt, RunContext& ctx) {
             for (std::size_t f = 0; f < opt.folds; ++f) {
                 FoldRecord probe;
                 probe.variant = versions[vi].variant;
-                probe.model = opt.model;
+                probe.model = maker.model;
                 probe.mode = res.mode;
                 probe.settings = settings;
                 probe.folds = opt.folds;
@@ -331,18 +370,21 @@ ClassifyResult run_classify(const ClassifyOptions& opt, RunContext& ctx) {
         const Task& task = tasks[t];
         const Version& v = *task.version;
         const Fold& fold = (*task.folds)[task.fold];
-        Rng rng(stream_seed(task.seed, 1 + task.fold));
-        const SvmFit fit = svm_fit_predict(v.kernel, v.labels, fold.train, fold.test, opt.c_grid, opt.inner_folds, rng);
+        const FoldFit fit = v.classifier->fit_predict(fold, stream_seed(task.seed, 1 + task.fold), ctx);
+        if (fit.predictions.size() != fold.test.size())
+            throw Error("classify: " + maker.model + " gave " + std::to_string(fit.predictions.size()) +
+                        " predictions for " + std::to_string(fold.test.size()) + " test graphs");
         FoldRecord r;
         r.dataset = v.dataset;
         r.variant = v.variant;
-        r.model = opt.model;
+        r.model = maker.model;
         r.mode = res.mode;
         r.settings = settings;
         r.folds = opt.folds;
         r.seed = task.seed;
         r.fold = task.fold;
         r.c = fit.c;
+        r.fit = fit.details;
         r.plain = count_accuracy(v.orbits, v.labels, fold, fit.predictions);
         r.ph = count_accuracy(v.orbits, v.labels, fold,
                               apply_peering(v.orbits, v.labels, fold, fit.predictions, Peering::homogeneous));

@@ -4,6 +4,10 @@
 
 namespace brec::cli {
 
+int run_in_eval_binary(int, char**, const std::string& what) {
+    throw Unsupported(what + " needs LibTorch: install libtorch-dev and rebuild with -DBREC_WITH_TORCH=ON");
+}
+
 void add_eval_forward(CLI::App& root, Action& action, int, char**) {
     auto* sub =
         root.add_subcommand("eval", "Siamese training + RPC (unavailable: this brec was built without LibTorch)");

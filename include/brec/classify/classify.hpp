@@ -5,7 +5,8 @@
 // (the rest), with accuracy on all three; the "peering" variants that copy training labels onto
 // Y_iso; and the same on the cleaned dataset (one graph per orbit with agreeing target labels).
 // Models: the WL subtree kernel and the vertex-histogram kernel with a C-SVM (libsvm) on the
-// precomputed, cosine-normalised kernel.
+// precomputed, cosine-normalised kernel, here; any other classifier (the GIN of the classify_gnn
+// module, which needs LibTorch) plugs into the same cross-validation through FoldClassifier.
 //
 // @article{ivanov2019understanding, title={Understanding Isomorphism Bias in Graph Data Sets},
 //   author={Ivanov, Sergei and Sviridov, Sergei and Burnaev, Evgeny},
@@ -14,6 +15,8 @@
 //   author={Chang, Chih-Chung and Lin, Chih-Jen}, journal={ACM TIST}, volume={2}, year={2011}}
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -99,6 +102,54 @@ AccuracyCounts count_accuracy(const Orbits& orbits, const std::vector<Label>& la
                               const std::vector<Label>& predictions);
 
 // ---------------------------------------------------------------------------------------------
+// A classifier trained on each fold
+
+/// What a classifier gives for one fold.
+struct FoldFit {
+    std::vector<Label> predictions;                     ///< one per test graph, in the order of fold.test
+    double c = 0;                                       ///< the SVM's chosen C (0 for other models)
+    nlohmann::json details = nlohmann::json::object();  ///< model facts, e.g. GIN's chosen epoch
+};
+
+/// A classifier prepared once for one version of a dataset (kernel matrix, node features) and
+/// trained afresh on every fold. fit_predict runs on several threads at once and draws every random
+/// number from `stream` (the stream of (seed, fold)), so results never depend on --jobs.
+class FoldClassifier {
+public:
+    virtual ~FoldClassifier() = default;
+    /// Trains on fold.train and predicts fold.test (indices into the graphs it was prepared for).
+    virtual FoldFit fit_predict(const Fold& fold, std::uint64_t stream, RunContext& ctx) const = 0;
+};
+
+/// How run_classify gets a model: its name in the records, the text of the options that change a
+/// fold's result (part of the --resume key), and the function preparing it for a dataset version.
+struct ClassifierMaker {
+    std::string model;
+    std::string settings;
+    std::function<std::unique_ptr<FoldClassifier>(const std::vector<Graph>& graphs, const std::vector<Label>& labels,
+                                                  RunContext& ctx)>
+        prepare;
+};
+
+/// The GIN classifier's settings (Ivanov et al.'s protocol by default: Xu et al.'s GIN with 4
+/// layers of width 64, sum aggregation with the node itself (ε = 0), sum readout of every layer
+/// into a class score with dropout 0.5, Adam lr 0.01 halved every 50 epochs, batches of 32, 350
+/// epochs, 20 % of the training fold held out for validation, the epoch with the best validation
+/// accuracy from epoch 50 on chosen). Used by the classify_gnn module, which needs LibTorch.
+struct GinClassifierOptions {
+    int layers = 4;
+    int hidden = 64;
+    int epochs = 350;
+    int batch = 32;
+    double lr = 0.01;
+    int lr_halving = 50;  ///< the learning rate halves at epochs lr_halving, 2 lr_halving, ... (0 = never)
+    double dropout = 0.5;
+    double validation = 0.2;      ///< share of the training fold held out to choose the epoch
+    int warmup = 50;              ///< the first epoch (1-based) that may be chosen
+    std::string device = "auto";  ///< auto = CUDA when available, else the CPU
+};
+
+// ---------------------------------------------------------------------------------------------
 // A whole run
 
 struct ClassifyOptions {
@@ -106,8 +157,9 @@ struct ClassifyOptions {
     std::string tu_name;       ///< dataset name when the directory holds several
     bool node_labels = false;  ///< orbits under label-preserving isomorphism (as brec dedup)
     bool edge_labels = false;  ///< orbits preserving node and edge labels
-    std::string model = "wl";  ///< wl or vh
+    std::string model = "wl";  ///< wl or vh (gin: run_classify_gnn of the classify_gnn module)
     int wl_rounds = 5;         ///< h of the WL subtree kernel
+    GinClassifierOptions gin;  ///< the GIN's settings (model gin only)
     std::size_t folds = 10;
     std::vector<std::uint64_t> seeds{0};
     std::vector<Peering> peering;  ///< extra variants besides Peering::none
@@ -124,13 +176,14 @@ struct ClassifyOptions {
 struct FoldRecord {
     std::string dataset;   ///< e.g. "MUTAG" or "MUTAG-clean"
     std::string variant;   ///< "original" or "clean"
-    std::string model;     ///< "wl" or "vh"
+    std::string model;     ///< "wl", "vh" or "gin"
     std::string mode;      ///< orbit mode: topology, node-labels, edge-labels
     std::string settings;  ///< what else the result depends on, e.g. "h=5;C=0.001,...;inner=3"
     std::size_t folds = 0;
     std::uint64_t seed = 0;
     std::size_t fold = 0;
-    double c = 0;
+    double c = 0;                                   ///< the SVM's C ("C" in JSON, kernels only)
+    nlohmann::json fit = nlohmann::json::object();  ///< FoldFit::details ("fit" in JSON when not empty)
     AccuracyCounts plain;
     AccuracyCounts ph, p;  ///< peering variants (computed always; cheap)
     double seconds = 0;
@@ -150,13 +203,20 @@ struct ClassifyResult {
     double seconds = 0;
 };
 
-/// Reads the dataset, finds its orbits (dedup module), builds the kernel of the original and the
-/// cleaned dataset, and runs every (variant, seed, fold) on ctx.threads() threads; each finished
-/// fold is appended to `opt.out` at once (so a killed run can --resume) and the file is rewritten
-/// sorted at the end. Results never depend on the thread count: the folds of seed s come from
-/// Rng(stream_seed(s, 0)) and the inner validation of fold f from Rng(stream_seed(s, 1 + f)).
+/// Reads the dataset, finds its orbits (dedup module), prepares `maker`'s classifier on the original
+/// and the cleaned dataset, and runs every (variant, seed, fold) on ctx.threads() threads; each
+/// finished fold is appended to `opt.out` at once (so a killed run can --resume) and the file is
+/// rewritten sorted at the end. Results never depend on the thread count: the folds of seed s come
+/// from Rng(stream_seed(s, 0)) and everything random inside fold f from stream_seed(s, 1 + f).
 /// @throws InvalidArgument for bad options or a dataset without target labels; ParseError / IoError
 ///         from the readers (before anything is written); Cancelled when `ctx` is cancelled.
+ClassifyResult run_classify(const ClassifyOptions& opt, const ClassifierMaker& maker, RunContext& ctx);
+
+/// The kernel models: `opt.model` wl or vh (InvalidArgument otherwise, naming the classify_gnn
+/// module for gin), a C-SVM on the kernel; C from opt.c_grid by opt.inner_folds-fold validation.
+ClassifierMaker kernel_classifier(const ClassifyOptions& opt);
+
+/// run_classify with kernel_classifier(opt).
 ClassifyResult run_classify(const ClassifyOptions& opt, RunContext& ctx);
 
 /// Rows `task,model,seed,value` for `brec report`: tasks DATASET/acc_test, DATASET/acc_iso,
