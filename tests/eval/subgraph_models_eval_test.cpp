@@ -141,12 +141,12 @@ double preparation_seconds(GraphEmbedder& model, const std::vector<Graph>& graph
     return std::max(0.0, first - second);
 }
 
-// Environment: BREC_BENCH_MODELS (comma-separated; the six subgraph GNNs), BREC_BENCH_PAIRS (id
+// Environment: BREC_BENCH_MODELS (comma-separated; the subgraph GNNs), BREC_BENCH_PAIRS (id
 // ranges; 0,60,110,160,265), BREC_BENCH_THREADS (1), BREC_BENCH_SEED (100). Prints one line per
 // model and pair: "model pair n prep_seconds", for the groups and initial weights that
 // `brec eval --seed SEED` uses (the script divides by that run's seconds per pair).
 TEST(ModelBench, DISABLED_PreparationSeconds) {
-    const auto models = env_or("BREC_BENCH_MODELS", "ngnn,de_ngnn,ds_gnn,dss_gnn,sun,gnn_ak");
+    const auto models = env_or("BREC_BENCH_MODELS", "ngnn,de_ngnn,ds_gnn,dss_gnn,sun,gnn_ak,kp_gnn");
     const auto ids = parse_id_ranges(env_or("BREC_BENCH_PAIRS", "0,60,110,160,265"));
     const int threads = std::stoi(env_or("BREC_BENCH_THREADS", "1"));
     const std::uint64_t seed = std::stoull(env_or("BREC_BENCH_SEED", "100"));
