@@ -1,4 +1,4 @@
-// The subgraph GNNs of the BREC study (ngnn, de_ngnn, ds_gnn, dss_gnn, sun, gnn_ak): parameter
+// The subgraph GNNs of the BREC study (ngnn, de_ngnn, ds_gnn, dss_gnn, sun, gnn_ak, kp_gnn): parameter
 // counts at the BREC settings against their architectures counted by hand, output shapes, and
 // structural properties. The registry suite checks determinism, the global generator, gradients
 // and invariance for every model; training runs are in tests/eval.
@@ -54,9 +54,16 @@ std::int64_t parameter_count(const torch::nn::Module& m) {
 //   Linear(48,32) 1,568, subgraph and context Linear(32,32) no bias + BN = 2 × 1,088, gates
 //   3 × Linear(16,32) = 1,632, Linear(96,32) no bias 3,072, BN 64: 18,482; decoder Linear(32,32)
 //   no bias 1,024 + BN 64 + Linear(32,16) 528 = 1,616.  32 + 4 × 18,482 + 1,616 = 75,576.
+// kp_gnn (K 8, L 8, h 32, h/K = 4): input Embedding(2,32) 64; peripheral edges Embedding(3,4) 12
+//   + Embedding(1001,4) 4,004 + Linear(8,4) 36 = 4,052; configuration 5 × Embedding(1001,4) 20,020
+//   + Linear(20,4) 84 = 20,104; the two sigmoid weights 2; per layer hop MLPs 2 × (8·4·4 + 8·4)
+//   = 320, hop-1 and hop-k edge rows 2 × Embedding(3,4) 24, combination α 4, Linear(4,32) 160:
+//   508, × 8 = 4,064; Linear(32,32) 1,056; Linear(32,16) 528; BNs without affine 0.
+//   64 + 4,052 + 20,104 + 2 + 4,064 + 1,056 + 528 = 29,870.
 TEST(SubgraphModels, ParameterCountsAtTheBrecSettingsMatchTheArchitectures) {
     const std::map<std::string, std::int64_t> expected{{"ngnn", 3568},     {"de_ngnn", 201488}, {"ds_gnn", 44400},
-                                                       {"dss_gnn", 41616}, {"sun", 192016},     {"gnn_ak", 75576}};
+                                                       {"dss_gnn", 41616}, {"sun", 192016},     {"gnn_ak", 75576},
+                                                       {"kp_gnn", 29870}};
     for (const auto& [name, count] : expected) {
         ModelRandom random = make_model_random(1, torch::kCPU);
         const auto model = make_model(name, default_config(name), random);
@@ -171,8 +178,31 @@ TEST_P(SubgraphModel, CudaGivesTheCpuEmbeddingsAndGradients) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, SubgraphModel,
-                         ::testing::Values("ngnn", "de_ngnn", "ds_gnn", "dss_gnn", "sun", "gnn_ak"),
+                         ::testing::Values("ngnn", "de_ngnn", "ds_gnn", "dss_gnn", "sun", "gnn_ak", "kp_gnn"),
                          [](const auto& info) { return std::string(info.param); });
+
+TEST(SubgraphModels, KpGnnNeedsAWidthThatSplitsIntoItsHops) {
+    ModelRandom random = make_model_random(5, torch::kCPU);
+    ModelConfig c = small("kp_gnn", 3);  // hidden 8 is not a multiple of K = 3
+    EXPECT_THROW(make_model("kp_gnn", c, random), InvalidArgument);
+    c.hidden = 9;
+    EXPECT_NO_THROW(make_model("kp_gnn", c, random));
+}
+
+TEST(SubgraphModels, KpGnnSeparatesTheRookGraphFromTheShrikhandeGraphBeforeTraining) {
+    // Its signature result: the two srg(16, 6, 2, 2) are 2-FWL-equivalent, but a vertex's
+    // neighbourhood is two triangles in one and a 6-cycle in the other (nn/khop tests), which the
+    // peripheral configuration tells apart even with random weights.
+    ModelRandom random = make_model_random(5, torch::kCPU);
+    const auto model = make_model("kp_gnn", small("kp_gnn", 2), random);
+    const std::vector<Graph> graphs{testing::rook_4x4(), testing::shrikhande(), testing::rook_4x4(),
+                                    testing::shrikhande()};
+    model->set_graphs(graphs, torch::kCPU);
+    model->train();
+    const auto out = model->forward_range(0, 4);
+    EXPECT_FALSE(torch::allclose(out[0], out[1], 1e-4, 1e-5)) << out;
+    EXPECT_TRUE(torch::allclose(out[0], out[2], 1e-4, 1e-5)) << out;
+}
 
 TEST(SubgraphModels, GnnAkRejectsARadiusBeyondItsDistanceEmbedding) {
     ModelRandom random = make_model_random(5, torch::kCPU);

@@ -14,7 +14,8 @@
     X(ds_gnn)                  \
     X(dss_gnn)                 \
     X(sun)                     \
-    X(gnn_ak)
+    X(gnn_ak)                  \
+    X(kp_gnn)
 // clang-format on
 
 namespace brec::models {
