@@ -14,6 +14,7 @@
 #include "brec/core/parallel.hpp"
 #include "brec/dedup/run.hpp"
 #include "brec/io/files.hpp"
+#include "brec/io/pair_records.hpp"
 
 namespace brec {
 namespace {
@@ -239,6 +240,9 @@ ClassifyResult run_classify(const ClassifyOptions& opt, RunContext& ctx) {
 
     // Records to resume (read before anything is written; a bad line is an error).
     std::map<Key, FoldRecord> done;
+    if (!opt.resume && !opt.out.empty() && file_exists(opt.out) && !is_directory(opt.out) &&
+        !read_text_file(opt.out).empty())
+        throw ResultsFileError(ResultsFileError::Problem::would_overwrite, opt.out);  // never overwritten silently
     if (opt.resume && file_exists(opt.out)) {
         const auto lines = split_lines(read_text_file(opt.out));
         for (std::size_t k = 0; k < lines.size(); ++k) {
