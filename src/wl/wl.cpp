@@ -259,9 +259,10 @@ WlResult run_marking_wl(const Graph& g, const Graph& h, const WlOptions& opt) {
 /// k-WL runs for k = 2, 3 and k-FWL for k = 1, 2, 3 (the tuple tests' memory grows as n^k).
 WlMethod checked_k(WlMethod m, const std::string& raw) {
     if (m.kind == WlKind::kwl && (m.k < 2 || m.k > 3))
-        throw InvalidArgument("WL method '" + raw + "': k-WL supports k = 2, 3 (1wl is colour refinement)");
+        throw InvalidArgument("WL method '" + raw + "': k-WL supports k = 2, 3, got k = " + std::to_string(m.k) +
+                              " (1wl is colour refinement)");
     if (m.kind == WlKind::kfwl && (m.k < 1 || m.k > 3))
-        throw InvalidArgument("WL method '" + raw + "': k-FWL supports k = 1, 2, 3");
+        throw InvalidArgument("WL method '" + raw + "': k-FWL supports k = 1, 2, 3, got k = " + std::to_string(m.k));
     return m;
 }
 
