@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <mutex>
@@ -320,6 +321,17 @@ ClassifyResult run_classify(const ClassifyOptions& opt, RunContext& ctx) {
     if (!done.empty())
         ctx.info("classify: resuming: " + std::to_string(res.records.size()) + " folds kept from " + opt.out);
 
+    // A results file this run creates is removed again if the run fails before writing a record
+    // (a full disk, say): no empty file is left behind.
+    struct RemoveIfEmpty {
+        std::string path;
+        ~RemoveIfEmpty() {
+            std::error_code ec;
+            if (!path.empty() && std::filesystem::is_regular_file(path, ec) &&
+                std::filesystem::file_size(path, ec) == 0)
+                std::filesystem::remove(path, ec);
+        }
+    } created{!opt.out.empty() && !file_exists(opt.out) ? opt.out : std::string()};
     std::ofstream out;
     if (!opt.out.empty()) {
         out.open(opt.out, opt.resume ? std::ios::app : std::ios::trunc);
@@ -371,6 +383,7 @@ ClassifyResult run_classify(const ClassifyOptions& opt, RunContext& ctx) {
         // Lines of other datasets or models are not kept: one file per (dataset, model) run.
         for (const auto& r : res.records) text += to_json(r).dump() + "\n";
         write_text_file_atomic(opt.out, text);
+        created.path.clear();
     }
     res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return res;
