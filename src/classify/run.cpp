@@ -241,8 +241,9 @@ ClassifyResult run_classify(const ClassifyOptions& opt, RunContext& ctx) {
 
     // Records to resume (read before anything is written; a bad line is an error).
     std::map<Key, FoldRecord> done;
-    if (!opt.resume && !opt.out.empty() && file_exists(opt.out) && !is_directory(opt.out) &&
-        !read_text_file(opt.out).empty())
+    std::error_code size_error;
+    if (!opt.resume && !opt.out.empty() && std::filesystem::is_regular_file(opt.out, size_error) &&
+        std::filesystem::file_size(opt.out, size_error) > 0 && !size_error)
         throw ResultsFileError(ResultsFileError::Problem::would_overwrite, opt.out);  // never overwritten silently
     if (opt.resume && file_exists(opt.out)) {
         const auto lines = split_lines(read_text_file(opt.out));
