@@ -93,7 +93,9 @@ void add_dedup(CLI::App& root, Action& action) {
                     "Write the cleaned dataset (one graph per orbit with agreeing labels) in TU format to this "
                     "directory, plus NAME_mapping.tsv (new -> old ids) and NAME_retention.tsv (per class)");
     sub->add_option("--svg", args->svg, "Write the orbit-size histogram as SVG to this file");
-    sub->add_option("--top", opt.top, "Number of largest orbits to list")->capture_default_str();
+    sub->add_option("--top", opt.top, "Number of largest orbits to list")
+        ->check(whole_number_at_least(0))
+        ->capture_default_str();
     add_jobs_flag(sub, args->pairs.jobs, "Worker threads (canonical labelling in parallel)");
     add_json_flag(sub, args->pairs.json, "Print the report as one JSON object (the summary) on stdout");
     add_quiet_flag(sub, args->pairs.quiet, "No progress on stderr");

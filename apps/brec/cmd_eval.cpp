@@ -98,14 +98,16 @@ void add_eval(CLI::App& root, Action& action) {
     sub->add_flag("--resume", a->run.resume, "Skip pairs (per seed) already in --out");
     sub->add_flag("--fine", a->fine, "Show the 7 fine categories");
     sub->add_flag("--no-train", a->no_train, "Judge the randomly initialised model (training ablation)");
-    sub->add_option("--epochs", o.epochs, "Training epochs (default: model's)");
-    sub->add_option("--lr", o.lr, "Learning rate (default: model's)");
-    sub->add_option("--wd", o.weight_decay, "Weight decay (default: model's)");
-    sub->add_option("--batch", o.batch, "Graphs per batch, even (default: model's)");
-    sub->add_option("--hidden", o.hidden, "Hidden width (default: model's)");
-    sub->add_option("--layers", o.layers, "Layers / blocks (default: model's)");
-    sub->add_option("--radius", o.radius, "Subgraph radius / hops / distance cap (default: model's)");
-    sub->add_option("--loss-threshold", o.loss_threshold, "Early-stop loss (default: model's)");
+    sub->add_option("--epochs", o.epochs, "Training epochs (default: model's)")->check(whole_number_at_least(0));
+    sub->add_option("--lr", o.lr, "Learning rate (default: model's)")->check(CLI::Range(1e-12, 1e6));
+    sub->add_option("--wd", o.weight_decay, "Weight decay (default: model's)")->check(CLI::Range(0.0, 1e6));
+    sub->add_option("--batch", o.batch, "Graphs per batch, even (default: model's)")->check(whole_number_at_least(2));
+    sub->add_option("--hidden", o.hidden, "Hidden width (default: model's)")->check(whole_number_at_least(1));
+    sub->add_option("--layers", o.layers, "Layers / blocks (default: model's)")->check(whole_number_at_least(1));
+    sub->add_option("--radius", o.radius, "Subgraph radius / hops / distance cap (default: model's)")
+        ->check(whole_number_at_least(0));
+    sub->add_option("--loss-threshold", o.loss_threshold, "Early-stop loss (default: model's)")
+        ->check(CLI::Range(0.0, 1e6));
     sub->add_option("--out-dim", o.out_dim, "Embedding dimension d judged by RPC (< q)")
         ->check(CLI::Range(1, 100000))
         ->capture_default_str();

@@ -1,10 +1,12 @@
 // brec report: statistics over result files (per-cell mean ± CI, Holm-corrected pairwise tests,
 // Friedman test and Nemenyi CD, figures), or with --certificate the realized-vs-theoretical view.
-#include <filesystem>
 #include <iostream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "brec/core/error.hpp"
-#include "brec/io/files.hpp"
+#include "brec/io/file_set.hpp"
 #include "brec/report/report.hpp"
 #include "commands.hpp"
 #include "common.hpp"
@@ -72,15 +74,10 @@ int run_report(ReportArgs args, RunContext& ctx) {
         std::cout << report.files.front().content;
         return 0;
     }
-    // Everything was rendered before anything is written; each file is written atomically.
-    std::error_code ec;
-    std::filesystem::create_directories(args.out, ec);
-    if (ec) throw IoError("cannot create directory " + args.out + ": " + ec.message());
-    for (const auto& [name, content] : report.files) {
-        const std::string path = (std::filesystem::path(args.out) / name).string();
-        write_text_file_atomic(path, content);
-        std::cout << "wrote " << path << "\n";
-    }
+    // Everything was rendered before anything is written; the files are written all or none.
+    std::vector<std::pair<std::string, std::string>> files;
+    for (const auto& [name, content] : report.files) files.emplace_back(name, content);
+    for (const auto& path : write_files_atomic(args.out, files)) std::cout << "wrote " << path << "\n";
     return 0;
 }
 

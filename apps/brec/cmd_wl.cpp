@@ -4,6 +4,7 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "brec/core/error.hpp"
 #include "brec/wl/run.hpp"
 
 namespace brec::cli {
@@ -65,7 +66,18 @@ void add_wl(CLI::App& root, Action& action) {
                             "rounds, colours, seconds[, reliability_failure, unsupported]}, then the summary object.\n"
                             "Interrupted (Ctrl-C), a run with --out keeps every finished pair: rerun with --resume.\n"
                             "Example: brec wl --method 2fwl --fine --jobs 2");
-    sub->add_option("--method,-m", args->method, "WL-family method (see below)")->capture_default_str();
+    sub->add_option("--method,-m", args->method, "WL-family method (see below)")
+        ->check(CLI::Validator(
+            [](std::string& name) {
+                try {
+                    WlMethod::parse(name);
+                    return std::string();
+                } catch (const Error& e) {
+                    return std::string(e.what());
+                }
+            },
+            "METHOD"))
+        ->capture_default_str();
     sub->add_option("--rounds", args->rounds,
                     "Stop after R refinement rounds (default: until stable; spd/gd use the reference's 10)")
         ->check(CLI::Range(0, 1000000));

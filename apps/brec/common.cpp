@@ -54,7 +54,7 @@ void add_jobs_flag(CLI::App* sub, int& jobs, const std::string& help) {
 }
 
 CLI::Option* add_seed_flag(CLI::App* sub, std::uint64_t& seed, const std::string& help) {
-    return sub->add_option("--seed", seed, help)->capture_default_str();
+    return sub->add_option("--seed", seed, help)->check(whole_number_at_least(0))->capture_default_str();
 }
 
 CLI::Option* add_out_flag(CLI::App* sub, std::string& out, const std::string& help) {
@@ -283,7 +283,10 @@ void set_quiet(RunContext& ctx, bool quiet) {
     if (ctx.log_level() == LogLevel::info) ctx.set_log_level(LogLevel::warn);
 }
 
-void print_json_line(const nlohmann::json& j) { std::cout << j.dump() << '\n' << std::flush; }
+void print_json_line(const nlohmann::json& j) {
+    // A path that is not UTF-8 (a file name with byte 0xff) is printed with U+FFFD in its place.
+    std::cout << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n' << std::flush;
+}
 
 std::string flag_message(const ResultsFileError& e) {
     if (e.problem() == ResultsFileError::Problem::nothing_to_resume) return "--resume needs --out FILE.jsonl";

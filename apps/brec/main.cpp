@@ -2,9 +2,12 @@
 // exit 0 on success, 2 on bad usage or bad input, 1 on internal errors, 128 + signal (130 for
 // Ctrl-C) when a run was interrupted.
 #include <csignal>
+#include <filesystem>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <set>
+#include <string>
 
 #include "commands.hpp"
 #include "common.hpp"
@@ -33,6 +36,73 @@ std::string interrupted_message(const brec::Cancelled& e) {
                " finished results were not kept (use --out FILE.jsonl to keep them)";
     return "brec: interrupted; " + std::to_string(pairs->kept()) + " results kept in " + pairs->path() +
            ", rerun with --resume";
+}
+
+/// The kind of path an output flag names.
+enum class OutputKind { file, directory };
+
+/// A one-line problem with output path `path` of kind `kind`, "" if it can be written: checked
+/// when the flags are parsed, so that a typo fails before hours of work rather than after.
+std::string output_path_problem(const std::string& path, OutputKind kind) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path p(path);
+    if (kind == OutputKind::file && fs::is_directory(p, ec)) return "cannot write " + path + ": it is a directory";
+    if (kind == OutputKind::directory && fs::exists(p, ec) && !fs::is_directory(p, ec))
+        return "cannot write to " + path + ": it exists and is not a directory";
+    if (kind == OutputKind::file) {
+        const fs::path parent = p.parent_path();
+        if (!parent.empty() && !fs::is_directory(parent, ec))
+            return "cannot write " + path + ": directory " + parent.string() + " does not exist";
+    }
+    return "";
+}
+
+/// Adds the output path check to the output flags of every command (recursively).
+void check_output_flags(CLI::App& app) {
+    // --out names a file or a directory depending on the command.
+    static const std::map<std::string, OutputKind> kOut = {
+        {"wl", OutputKind::file},          {"certify", OutputKind::file},       {"eval", OutputKind::file},
+        {"classify", OutputKind::file},    {"rpc", OutputKind::file},           {"run", OutputKind::file},
+        {"report", OutputKind::directory}, {"generate", OutputKind::directory}, {"count", OutputKind::directory},
+        {"train", OutputKind::directory},  {"export", OutputKind::directory}};
+    static const std::set<std::string> kFiles = {"--svg", "--csv", "--markdown", "--junit"};
+    for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) check_output_flags(*sub);
+    for (CLI::Option* opt : app.get_options()) {
+        const std::string name = opt->get_name();
+        OutputKind kind = OutputKind::file;
+        if (name == "--out" && kOut.count(app.get_name()))
+            kind = kOut.at(app.get_name());
+        else if (name == "--write-clean")
+            kind = OutputKind::directory;
+        else if (!kFiles.count(name))
+            continue;
+        opt->check(CLI::Validator([kind](std::string& path) { return output_path_problem(path, kind); }, "PATH"));
+    }
+}
+
+/// The one line for a missing subcommand: the unknown word the user typed, or the subcommands of
+/// the command that needs one.
+std::string missing_command_message(const CLI::App& root) {
+    const CLI::App* app = &root;
+    std::string path = "brec";
+    for (bool deeper = true; deeper;) {
+        deeper = false;
+        for (const CLI::App* sub : app->get_subcommands())
+            if (sub->parsed()) {
+                app = sub;
+                path += " " + sub->get_name();
+                deeper = true;
+                break;
+            }
+    }
+    std::string names;
+    for (const CLI::App* sub : const_cast<CLI::App*>(app)->get_subcommands([](CLI::App*) { return true; }))
+        names += (names.empty() ? "" : ", ") + sub->get_name();
+    const auto rest = root.remaining();
+    if (app == &root && !rest.empty() && !rest.front().empty() && rest.front()[0] != '-')
+        return "unknown command '" + rest.front() + "'; the commands are: " + names;
+    return "'" + path + "' needs a command: " + names;
 }
 
 }  // namespace
@@ -81,12 +151,14 @@ int main(int argc, char** argv) {
     cli::set_summary(app, "report", "Statistics over result files: CIs, paired tests, Friedman-Nemenyi, figures");
 #endif
 
+    check_output_flags(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
         // One line, like every other bad-usage error (CLI11 alone would print two).
         std::string what = e.what();
+        if (what == "A subcommand is required") what = missing_command_message(app);
         while (!what.empty() && what.back() == '\n') what.pop_back();
         for (char& c : what)
             if (c == '\n') c = ' ';

@@ -7,6 +7,14 @@
 #include "brec/io/files.hpp"
 
 namespace brec::cli {
+namespace {
+
+/// JSON text; a path that is not UTF-8 is written with U+FFFD in its place.
+std::string dump_json(const nlohmann::json& j, int indent = -1) {
+    return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+}  // namespace
 
 nlohmann::json read_baseline(const std::string& path) {
     if (path.empty()) return nullptr;
@@ -21,10 +29,10 @@ int write_run_outputs(const EvalRunResult& result, const RunOutputArgs& args) {
     if (!args.records_file.empty()) {
         std::string lines;
         for (const auto& run : result.runs)
-            for (const auto& r : run.records) lines += to_json(r).dump() + "\n";
+            for (const auto& r : run.records) lines += dump_json(to_json(r)) + "\n";
         write_text_file_atomic(args.records_file, lines);
     }
-    if (!args.summary_file.empty()) write_text_file_atomic(args.summary_file, result.summary.dump(1) + "\n");
+    if (!args.summary_file.empty()) write_text_file_atomic(args.summary_file, dump_json(result.summary, 1) + "\n");
     if (!args.junit.empty())
         write_text_file_atomic(args.junit, junit_xml(shown.records, args.suite, result.seconds, args.protocol));
     if (args.json) {

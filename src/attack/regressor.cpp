@@ -163,7 +163,7 @@ const char* regression_loss_name(RegressionLoss loss) { return loss == Regressio
 RegressionLoss parse_regression_loss(const std::string& name) {
     if (name == "l1") return RegressionLoss::l1;
     if (name == "lc") return RegressionLoss::lc;
-    throw InvalidArgument("unknown loss '" + name + "' (use l1 or lc)");
+    throw InvalidArgument("--loss '" + name + "': unknown loss (use l1 or lc)");
 }
 
 RegressionLoss default_regression_loss(const std::string& model) {

@@ -355,10 +355,10 @@ std::vector<int> parse_budgets(const std::string& text) {
     for (std::string tok; std::getline(ss, tok, ',');) {
         std::int64_t v = 0;
         if (!parse_int64(tok, v) || v < 1 || v > 100000)
-            throw InvalidArgument("budgets '" + text + "': '" + tok + "' is not a positive number of flips");
+            throw InvalidArgument("--budgets '" + text + "': '" + tok + "' is not a positive number of flips");
         out.push_back(static_cast<int>(v));
     }
-    if (out.empty()) throw InvalidArgument("budgets '" + text + "': no budget");
+    if (out.empty()) throw InvalidArgument("--budgets '" + text + "': no budget");
     return out;
 }
 

@@ -139,20 +139,20 @@ PerturbationSpace parse_space(const std::string& name) {
     if (name == "any") return PerturbationSpace::any;
     if (name == "count") return PerturbationSpace::count_preserving;
     if (name == "subgraph") return PerturbationSpace::subgraph_preserving;
-    throw InvalidArgument("unknown perturbation space '" + name + "' (use any, count or subgraph)");
+    throw InvalidArgument("--space '" + name + "': unknown perturbation space (use any, count or subgraph)");
 }
 
 SearchMethod parse_search(const std::string& name) {
     if (name == "auto") return SearchMethod::automatic;
     if (name == "greedy") return SearchMethod::greedy;
     if (name == "beam") return SearchMethod::beam;
-    throw InvalidArgument("unknown search '" + name + "' (use auto, greedy or beam)");
+    throw InvalidArgument("--search '" + name + "': unknown search (use auto, greedy or beam)");
 }
 
 Sampling parse_sampling(const std::string& name) {
     if (name == "code") return Sampling::code;
     if (name == "paper") return Sampling::paper;
-    throw InvalidArgument("unknown sampling '" + name + "' (use code or paper)");
+    throw InvalidArgument("--sampling '" + name + "': unknown sampling (use code or paper)");
 }
 
 bool is_adversarial(double clean_loss, double loss, const AttackSettings& s) {

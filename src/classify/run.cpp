@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <mutex>
@@ -14,6 +15,7 @@
 #include "brec/core/parallel.hpp"
 #include "brec/dedup/run.hpp"
 #include "brec/io/files.hpp"
+#include "brec/io/pair_records.hpp"
 
 namespace brec {
 namespace {
@@ -278,6 +280,10 @@ ClassifyResult run_classify(const ClassifyOptions& opt, const ClassifierMaker& m
 
     // Records to resume (read before anything is written; a bad line is an error).
     std::map<Key, FoldRecord> done;
+    std::error_code size_error;
+    if (!opt.resume && !opt.out.empty() && std::filesystem::is_regular_file(opt.out, size_error) &&
+        std::filesystem::file_size(opt.out, size_error) > 0 && !size_error)
+        throw ResultsFileError(ResultsFileError::Problem::would_overwrite, opt.out);  // never overwritten silently
     if (opt.resume && file_exists(opt.out)) {
         repair_jsonl_tail(opt.out);  // the torn or unterminated last line of a killed run
         const auto lines = split_lines(read_text_file(opt.out));
@@ -356,6 +362,17 @@ ClassifyResult run_classify(const ClassifyOptions& opt, const ClassifierMaker& m
     if (!done.empty())
         ctx.info("classify: resuming: " + std::to_string(res.records.size()) + " folds kept from " + opt.out);
 
+    // A results file this run creates is removed again if the run fails before writing a record
+    // (a full disk, say): no empty file is left behind.
+    struct RemoveIfEmpty {
+        std::string path;
+        ~RemoveIfEmpty() {
+            std::error_code ec;
+            if (!path.empty() && std::filesystem::is_regular_file(path, ec) &&
+                std::filesystem::file_size(path, ec) == 0)
+                std::filesystem::remove(path, ec);
+        }
+    } created{!opt.out.empty() && !file_exists(opt.out) ? opt.out : std::string()};
     std::ofstream out;
     if (!opt.out.empty()) {
         out.open(opt.out, opt.resume ? std::ios::app : std::ios::trunc);
@@ -410,6 +427,7 @@ ClassifyResult run_classify(const ClassifyOptions& opt, const ClassifierMaker& m
         // Lines of other datasets or models are not kept: one file per (dataset, model) run.
         for (const auto& r : res.records) text += to_json(r).dump() + "\n";
         write_text_file_atomic(opt.out, text);
+        created.path.clear();
     }
     res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return res;

@@ -65,7 +65,7 @@ void DatasetDirWriter::commit(const std::vector<GraphPairRecord>& pairs, const n
     AtomicFileWriter pairs_file(pairs_path());
     pairs_file.stream() << format_pair_file(pairs, comment);
     AtomicFileWriter meta_file(meta_path());
-    meta_file.stream() << meta.dump(1) << '\n';
+    meta_file.stream() << meta.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     pairs_file.commit();
     try {
         meta_file.commit();

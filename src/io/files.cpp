@@ -71,6 +71,14 @@ bool is_directory(const std::string& path) {
 
 AtomicFileWriter::AtomicFileWriter(std::string path)
     : path_(std::move(path)), tmp_(path_ + ".tmp." + std::to_string(::getpid())) {
+    struct stat st {};
+    if (stat(path_.c_str(), &st) == 0) {
+        if (S_ISDIR(st.st_mode)) throw IoError("cannot write " + path_ + ": it is a directory");
+        // A device or pipe (/dev/stdout, /dev/null, a FIFO) is written in place: renaming a file
+        // onto it would replace the device.
+        if (!S_ISREG(st.st_mode)) tmp_ = path_;
+    }
+    errno = 0;
     out_.open(tmp_, std::ios::binary | std::ios::trunc);
     if (!out_) throw IoError("cannot write " + path_ + ": " + std::strerror(errno));
 }
@@ -78,14 +86,31 @@ AtomicFileWriter::AtomicFileWriter(std::string path)
 AtomicFileWriter::~AtomicFileWriter() {
     if (!committed_) {
         out_.close();
-        std::remove(tmp_.c_str());
+        if (tmp_ != path_) std::remove(tmp_.c_str());
     }
 }
 
 void AtomicFileWriter::commit() {
-    out_.flush();
-    if (!out_) throw IoError("error while writing " + path_);
-    out_.close();
+    int err = 0;
+    if (!out_) {
+        err = errno;  // a write through stream() failed (e.g. ENOSPC)
+    } else {
+        errno = 0;
+        out_.flush();
+        if (out_) out_.close();  // close() writes what is still buffered
+        if (!out_) err = errno;
+    }
+    if (err || !out_) {
+        const std::string reason = err ? std::string(": ") + std::strerror(err) : std::string(": write failed");
+        out_.close();
+        if (tmp_ != path_) std::remove(tmp_.c_str());
+        committed_ = true;  // nothing left to clean up
+        throw IoError("cannot write " + path_ + reason);
+    }
+    if (tmp_ == path_) {
+        committed_ = true;
+        return;
+    }
     if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
         const std::string reason = std::strerror(errno);
         std::remove(tmp_.c_str());

@@ -99,9 +99,24 @@ std::size_t PairRecords::load(const std::string& text, const Filter& keep) {
 void PairRecords::add(std::uint64_t run, PairId id, nlohmann::json record) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (sink_.is_open()) {
-        sink_ << record.dump() << '\n';
+        const std::uintmax_t whole = regular_file_size(path_);
+        errno = 0;
+        sink_ << record.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
         sink_.flush();
-        if (!sink_) throw IoError("error while writing " + path_);
+        if (!sink_) {
+            // A full disk or a failing device: cut the torn line off, so the file keeps whole
+            // records to resume from, and remove a file that holds none.
+            const std::string reason = errno ? std::string(": ") + std::strerror(errno) : std::string();
+            sink_.close();
+            std::error_code ec;
+            if (std::filesystem::is_regular_file(path_, ec)) {  // not a device or pipe
+                if (whole == 0)
+                    std::filesystem::remove(path_, ec);
+                else
+                    std::filesystem::resize_file(path_, whole, ec);
+            }
+            throw IoError("cannot write " + path_ + reason);
+        }
     }
     records_[{run, id}] = std::move(record);
 }

@@ -162,9 +162,9 @@ std::vector<std::uint64_t> parse_seed_list(const std::string& text) {
                             ? parse_int64(tok, lo) && (hi = lo, true)
                             : parse_int64(trim(tok.substr(0, dash)), lo) && parse_int64(trim(tok.substr(dash + 1)), hi);
         if (!ok || lo < 0 || hi < lo)
-            throw InvalidArgument("seeds '" + text + "': '" + tok + "' is not a seed or a range like 0-4");
+            throw InvalidArgument("--seeds '" + text + "': '" + tok + "' is not a seed or a range like 0-4");
         if (hi - lo >= kMaxSeeds - static_cast<std::int64_t>(out.size()))
-            throw InvalidArgument("seeds '" + text + "': more than " + std::to_string(kMaxSeeds) + " seeds");
+            throw InvalidArgument("--seeds '" + text + "': more than " + std::to_string(kMaxSeeds) + " seeds");
         for (std::int64_t v = lo; v <= hi; ++v) out.push_back(static_cast<std::uint64_t>(v));
     }
     return out;

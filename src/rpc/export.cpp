@@ -157,7 +157,7 @@ ExportResult export_pair_groups(const PairDataset& dataset, const std::vector<st
          "per pair a float32 array [rows_per_pair, d] in row order, saved as the pair's 'embeddings' file, or one "
          "float32 array [pairs, rows_per_pair, d] in the order of 'pairs' saved as embeddings.npy; d < q"},
         {"pairs", entries}};
-    write_file(tmp / "manifest.json", manifest.dump(1) + "\n");
+    write_file(tmp / "manifest.json", manifest.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 
     // An empty target directory is replaced (rename() cannot replace it by a non-empty one).
     if (fs::exists(target, ec)) fs::remove(target, ec);

@@ -256,6 +256,16 @@ WlResult run_marking_wl(const Graph& g, const Graph& h, const WlOptions& opt) {
     return r;
 }
 
+/// k-WL runs for k = 2, 3 and k-FWL for k = 1, 2, 3 (the tuple tests' memory grows as n^k).
+WlMethod checked_k(WlMethod m, const std::string& raw) {
+    if (m.kind == WlKind::kwl && (m.k < 2 || m.k > 3))
+        throw InvalidArgument("WL method '" + raw + "': k-WL supports k = 2, 3, got k = " + std::to_string(m.k) +
+                              " (1wl is colour refinement)");
+    if (m.kind == WlKind::kfwl && (m.k < 1 || m.k > 3))
+        throw InvalidArgument("WL method '" + raw + "': k-FWL supports k = 1, 2, 3, got k = " + std::to_string(m.k));
+    return m;
+}
+
 }  // namespace
 
 WlMethod WlMethod::parse(const std::string& raw) {
@@ -271,19 +281,19 @@ WlMethod WlMethod::parse(const std::string& raw) {
     const auto colon = name.find(':');
     if (colon != std::string::npos) {
         const std::string head = name.substr(0, colon), tail = name.substr(colon + 1);
-        if (head == "kwl") return m.kind = WlKind::kwl, m.k = parse_k(tail, raw), m;
-        if (head == "kfwl") return m.kind = WlKind::kfwl, m.k = parse_k(tail, raw), m;
+        if (head == "kwl") return m.kind = WlKind::kwl, m.k = parse_k(tail, raw), checked_k(m, raw);
+        if (head == "kfwl") return m.kind = WlKind::kfwl, m.k = parse_k(tail, raw), checked_k(m, raw);
         if (head == "n") return m.kind = WlKind::nk, m.k = parse_k(tail, raw), m;
     }
     if (name.size() == 3 && std::isdigit(static_cast<unsigned char>(name[0])) && name.substr(1) == "wl") {
         m.k = name[0] - '0';
         m.kind = m.k == 1 ? WlKind::wl1 : WlKind::kwl;
-        return m;
+        return checked_k(m, raw);
     }
     if (name.size() == 4 && std::isdigit(static_cast<unsigned char>(name[0])) && name.substr(1) == "fwl") {
         m.kind = WlKind::kfwl;
         m.k = name[0] - '0';
-        return m;
+        return checked_k(m, raw);
     }
     throw InvalidArgument("unknown WL method '" + raw + "' (known: " + kMethodList + ")");
 }

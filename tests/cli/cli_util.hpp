@@ -28,7 +28,8 @@ struct Result {
 /// program never see each other's files).
 inline std::string temp_path(const std::string& name) {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    const std::string suite = info ? info->test_suite_name() : "none";
+    std::string suite = info ? info->test_suite_name() : "none";
+    std::replace(suite.begin(), suite.end(), '/', '_');  // "Prefix/Suite" of parameterized tests
     return ::testing::TempDir() + "brec_" + suite + "_" + std::to_string(::getpid()) + "_" + name;
 }
 
