@@ -22,7 +22,8 @@
 # Environment: MODELS (every model of `brec eval --list-models`), SEEDS (100,200,...,1000),
 # PAIRS_PER_CATEGORY (4), ALL (0; 1 = all 400 pairs), DEVICE (auto), JOBS (1), TORCH_THREADS (1:
 # one intra-op thread per job; on a busy CPU more threads spin and cost far more than they gain),
-# OUT (reliability-sweep), BREC (build/bin/brec).
+# OUT (reliability-sweep), BREC (build/bin/brec), REPORT_ONLY (1 = only rebuild the reports from
+# the records already in OUT, e.g. after runs on a cluster or a stopped sweep).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BREC=${BREC:-$ROOT/build/bin/brec}
@@ -69,7 +70,9 @@ sample_ids() {  # PAIRS_PER_CATEGORY evenly spaced ids of each category given
 }
 
 start=$SECONDS
+REPORT_ONLY=${REPORT_ONLY:-0}
 for model in $MODELS; do
+    [[ "$REPORT_ONLY" == 1 ]] && break
     if [[ "$ALL" == 1 ]]; then pairs=0-399; else pairs=$(sample_ids $(categories_of "$model")); fi
     echo "== $model: seeds $SEEDS, pairs $pairs" >&2
     t0=$SECONDS
@@ -80,11 +83,13 @@ done
 
 all_ids=0-399
 [[ "$ALL" == 1 ]] || all_ids=$(sample_ids $ALL_CATEGORIES)
-echo "== brec certify (pairs $all_ids)" >&2
-"$BREC" certify --pairs "$all_ids" --jobs "$JOBS" --out "$OUT/certify.jsonl" --resume --quiet > /dev/null
+[[ "$REPORT_ONLY" == 1 ]] || echo "== brec certify (pairs $all_ids)" >&2
+[[ "$REPORT_ONLY" == 1 ]] || "$BREC" certify --pairs "$all_ids" --jobs "$JOBS" --out "$OUT/certify.jsonl" --resume --quiet > /dev/null
 
 results=()
-for model in $MODELS; do results+=("$OUT/$model.jsonl"); done
+for model in $MODELS; do [[ -s "$OUT/$model.jsonl" ]] && results+=("$OUT/$model.jsonl"); done
+((${#results[@]})) || { echo "reliability_sweep.sh: no records in $OUT" >&2; exit 2; }
+MODELS=$(for f in "${results[@]}"; do basename "$f" .jsonl; done | tr '\n' ' ')
 "$BREC" report "${results[@]}" --fine --out "$OUT/report" --quiet
 for protocol in hotelling brec_reference; do
     "$BREC" report "${results[@]}" --certificate "$OUT/certify.jsonl" --protocol "$protocol" \
