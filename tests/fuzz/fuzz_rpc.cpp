@@ -1,0 +1,49 @@
+// libFuzzer target: what `brec rpc` reads, an export's manifest.json and the embeddings a model
+// wrote. The input is the manifest text, a NUL byte, then the bytes of one .npy file. The .npy is
+// parsed on its own (property: a float32 array survives the writer), then both are written to a
+// scratch directory and read as `brec rpc` reads them: the .npy is the one pair's file when the
+// manifest names a single pair, else embeddings.npy for all pairs.
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include "brec/io/npy_numeric.hpp"
+#include "brec/rpc/embeddings.hpp"
+#include "fuzz_common.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const std::vector<std::string> parts = brec::fuzz::split(brec::fuzz::text(data, size), 2);
+    const std::string manifest_text = parts[0];
+    const std::string npy = parts.size() > 1 ? parts[1] : std::string();
+    brec::fuzz::run([&] {
+        const brec::NpyNumbers a = brec::parse_npy_numbers(npy, "fuzz.npy");
+        std::size_t count = 1;
+        for (std::size_t s : a.shape) count *= s;
+        brec::fuzz::check(a.values.size() == count, "one value per element");
+        if (a.descr != "<f4" && a.descr != ">f4") return;
+        std::vector<float> f;
+        for (double v : a.values) {
+            if (!std::isfinite(v)) return;
+            f.push_back(static_cast<float>(v));
+        }
+        const brec::NpyNumbers back = brec::parse_npy_numbers(brec::format_npy_float32(f, a.shape), "again.npy");
+        brec::fuzz::check(back.shape == a.shape && back.values == a.values, "float32 writer round trip");
+    });
+    const std::string& dir = brec::fuzz::scratch_dir();
+    const std::string manifest = dir + "/manifest.json";
+    brec::fuzz::write_file(manifest, manifest_text);
+    brec::fuzz::run([&] {
+        const brec::ExportManifest m = brec::read_export_manifest(manifest);
+        const std::string npy_path = dir + "/" + (m.pairs.size() == 1 ? m.pairs[0].embeddings : "embeddings.npy");
+        brec::fuzz::write_file(npy_path, npy);
+        brec::fuzz::run([&] {
+            const auto emb = brec::read_pair_embeddings(dir, m);
+            brec::fuzz::check(emb.size() == m.pairs.size(), "one matrix per manifest pair");
+            for (const auto& e : emb)
+                brec::fuzz::check(e.rows() == 4 * m.q && e.cols() == emb[0].cols() && e.cols() < m.q,
+                                  "every matrix is 4q x d with d < q");
+        });
+        std::remove(npy_path.c_str());
+    });
+    return 0;
+}
