@@ -2,10 +2,13 @@
 // wrote. The input is the manifest text, a NUL byte, then the bytes of one .npy file. The .npy is
 // parsed on its own (property: a float32 array survives the writer), then both are written to a
 // scratch directory and read as `brec rpc` reads them: the .npy is the one pair's file when the
-// manifest names a single pair, else embeddings.npy for all pairs.
+// manifest names a single pair, else embeddings.npy for all pairs. Property: the manifest's numbers
+// are read as written, the matrices have the manifest's shape.
 #include <cmath>
 #include <cstdio>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "brec/io/npy_numeric.hpp"
 #include "brec/rpc/embeddings.hpp"
@@ -34,6 +37,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     brec::fuzz::write_file(manifest, manifest_text);
     brec::fuzz::run([&] {
         const brec::ExportManifest m = brec::read_export_manifest(manifest);
+        // The numbers read are the numbers written (none wrapped around or cut).
+        const nlohmann::json j = nlohmann::json::parse(manifest_text);
+        brec::fuzz::check(j["seed"].dump() == std::to_string(m.seed) && j["q"].dump() == std::to_string(m.q),
+                          "manifest seed and q as written");
+        for (std::size_t k = 0; k < m.pairs.size(); ++k)
+            brec::fuzz::check(j["pairs"][k]["id"].dump() == std::to_string(m.pairs[k].id) &&
+                                  j["pairs"][k]["n"].dump() == std::to_string(m.pairs[k].n),
+                              "manifest pair id and n as written");
         const std::string npy_path = dir + "/" + (m.pairs.size() == 1 ? m.pairs[0].embeddings : "embeddings.npy");
         brec::fuzz::write_file(npy_path, npy);
         brec::fuzz::run([&] {
