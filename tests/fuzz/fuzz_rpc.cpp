@@ -1,5 +1,6 @@
-// libFuzzer target: what `brec rpc` reads, an export's manifest.json and the embeddings a model
-// wrote. The input is the manifest text, a NUL byte, then the bytes of one .npy file. The .npy is
+// libFuzzer target: what `brec rpc` reads, an export's manifest.json, the embeddings a model wrote
+// and a --baseline summary. The input is the manifest text, a NUL byte, the bytes of one .npy file,
+// and optionally a NUL byte and the baseline JSON. The .npy is
 // parsed on its own (property: a float32 array survives the writer), then both are written to a
 // scratch directory and read as `brec rpc` reads them: the .npy is the one pair's file when the
 // manifest names a single pair, else embeddings.npy for all pairs. Property: the manifest's numbers
@@ -12,12 +13,27 @@
 
 #include "brec/io/npy_numeric.hpp"
 #include "brec/rpc/embeddings.hpp"
+#include "brec/rpc/run_summary.hpp"
 #include "fuzz_common.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    const std::vector<std::string> parts = brec::fuzz::split(brec::fuzz::text(data, size), 2);
+    const std::vector<std::string> parts = brec::fuzz::split(brec::fuzz::text(data, size), 3);
     const std::string manifest_text = parts[0];
     const std::string npy = parts.size() > 1 ? parts[1] : std::string();
+    if (parts.size() > 2) {
+        // A --baseline summary, compared with a summary of both protocols' counts.
+        const nlohmann::json baseline = nlohmann::json::parse(parts[2], nullptr, false);
+        const nlohmann::json counts = {{"pairs", 2}, {"distinguished", 1}, {"reliability_failures", 0}};
+        const nlohmann::json cats = {{"basic", counts}, {"cfi", counts}};
+        const nlohmann::json now = {
+            {"categories", cats},
+            {"protocols", {{"hotelling", {{"categories", cats}}}, {"brec_reference", {{"categories", cats}}}}}};
+        for (brec::Protocol p : {brec::Protocol::hotelling, brec::Protocol::brec_reference})
+            brec::fuzz::run([&] {
+                const auto worse = brec::baseline_regressions(baseline, now, "baseline.json", p);
+                brec::fuzz::check(worse.size() <= 4, "at most two regressions per category");
+            });
+    }
     brec::fuzz::run([&] {
         const brec::NpyNumbers a = brec::parse_npy_numbers(npy, "fuzz.npy");
         std::size_t count = 1;

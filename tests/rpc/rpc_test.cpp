@@ -13,6 +13,7 @@
 #include "brec/rpc/embeddings.hpp"
 #include "brec/rpc/export.hpp"
 #include "brec/rpc/groups.hpp"
+#include "brec/rpc/run_summary.hpp"
 #include "brec/stats/hotelling.hpp"
 #include "common/test_util.hpp"
 
@@ -277,6 +278,37 @@ TEST(ReadExportManifest, FieldsOfAnotherTypeOrOutOfRangeAreParseErrors) {
     EXPECT_NE(problem(ok, R"("id": -3, "n": 10)").find("pairs[0] \"id\" must be an integer from 0"), std::string::npos);
     EXPECT_NE(problem(ok, R"("id": 7, "n": 4294967296)").find("pairs[0] \"n\" must be an integer from 0 to 4294967295"),
               std::string::npos);
+}
+
+// Found with the rpc fuzz target: a baseline whose "protocols" entry is not an object with
+// "categories" is a ParseError (it was an escaping JSON exception, or a read through a missing key),
+// and counts beyond int compare as written.
+TEST(BaselineRegressions, MalformedProtocolEntriesAreParseErrorsAndLargeCountsCompare) {
+    const nlohmann::json counts = {{"pairs", 2}, {"distinguished", 1}, {"reliability_failures", 0}};
+    const nlohmann::json now = {{"categories", {{"basic", counts}}},
+                                {"protocols", {{"hotelling", {{"categories", {{"basic", counts}}}}}}}};
+    const auto problem = [&](const std::string& baseline) {
+        try {
+            baseline_regressions(nlohmann::json::parse(baseline), now, "old.json");
+        } catch (const ParseError& e) {
+            return std::string(e.what());
+        }
+        return std::string("no ParseError");
+    };
+    EXPECT_NE(problem(R"({"categories": {}, "protocols": {"hotelling": 5}})").find("'hotelling' has no 'categories'"),
+              std::string::npos);
+    EXPECT_NE(problem(R"({"categories": {}, "protocols": {"hotelling": {}}})").find("'hotelling' has no 'categories'"),
+              std::string::npos);
+    EXPECT_NE(problem(R"({"categories": {}, "protocols": [1]})").find("'protocols' is not an object"),
+              std::string::npos);
+    // Another protocol's entry only: the headline counts are compared.
+    EXPECT_EQ(problem(R"({"categories": {}, "protocols": {"brec_reference": {}}})"), "no ParseError");
+    const auto worse = baseline_regressions(
+        nlohmann::json::parse(R"({"categories": {}, "protocols": {"hotelling": {"categories": )"
+                              R"({"basic": {"distinguished": 4294967297, "reliability_failures": 0}}}}})"),
+        now, "old.json");
+    ASSERT_EQ(worse.size(), 1u);
+    EXPECT_EQ(worse[0], "basic: distinguished 1 < 4294967297 (hotelling)");
 }
 
 }  // namespace
