@@ -121,7 +121,7 @@ for t in "${TARGETS[@]}"; do
   rc=$?
   set -e
   secs=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
-  execs=$(awk -F: '/stat::number_of_executed_units/ { gsub(/ /, "", $2); print $2 }' "$dir/log" | tail -1)
+  execs=$(awk -F: '/stat::number_of_executed_units/ { gsub(/ /, "", $NF); print $NF }' "$dir/log" | tail -1)
   execs=${execs:-?}
   rate=$(awk -v n="$execs" -v s="$secs" 'BEGIN { if (n ~ /^[0-9]+$/ && s > 0) printf "%d", n / s; else print "?" }')
   corpus=$(find "$dir/corpus" -type f | wc -l)
