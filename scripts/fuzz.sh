@@ -86,7 +86,12 @@ if ((BUILD)); then
   if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
   CC="$CC_FUZZ" CXX="$CXX_FUZZ" cmake -S . -B "$BUILD_DIR" -DBREC_BUILD_FUZZ=ON -DBREC_WITH_TORCH=OFF \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" >/dev/null
-  cmake --build "$BUILD_DIR" -j "$JOBS" --target "${TARGETS[@]/#/fuzz_}" 2>&1 | grep -E "error|warning:" || true
+  if ! cmake --build "$BUILD_DIR" -j "$JOBS" --target "${TARGETS[@]/#/fuzz_}" >"$BUILD_DIR/fuzz-build.log" 2>&1; then
+    grep -E "error" "$BUILD_DIR/fuzz-build.log" | head -20 >&2 || true
+    echo "fuzz.sh: building the fuzz targets failed, see $BUILD_DIR/fuzz-build.log" >&2
+    exit 2
+  fi
+  grep -E "warning:" "$BUILD_DIR/fuzz-build.log" >&2 || true
 fi
 for t in "${TARGETS[@]}"; do
   if [[ ! -x "$BUILD_DIR/tests/fuzz/fuzz_$t" ]]; then
