@@ -50,12 +50,15 @@ inline std::vector<std::string> split(const std::string& s, std::size_t parts) {
     }
 }
 
-/// A scratch directory of this process (made once) for targets whose reader takes paths.
+/// A scratch directory of this process (made once) for targets whose reader takes paths: in
+/// memory (/dev/shm) where there is one, since these targets write files on every input.
 inline const std::string& scratch_dir() {
     static const std::string dir = [] {
-        char tmpl[] = "/tmp/brec_fuzz_XXXXXX";
-        const char* d = ::mkdtemp(tmpl);
-        return std::string(d ? d : "/tmp");
+        for (const char* base : {"/dev/shm", "/tmp"}) {
+            std::string tmpl = std::string(base) + "/brec_fuzz_XXXXXX";
+            if (::mkdtemp(tmpl.data())) return tmpl;
+        }
+        return std::string("/tmp");
     }();
     return dir;
 }
