@@ -155,5 +155,10 @@ for r in "${rows[@]}"; do
 done
 if ((MERGE)); then
   echo "merged into tests/fuzz/corpus: $(du -sh tests/fuzz/corpus | cut -f1) in $(find tests/fuzz/corpus -type f | wc -l) files"
+  # The committed corpus is replayed by every build: keep it to a few hundred KB (a long run of the
+  # results target merges MBs; commit a chosen few of its new files instead).
+  if (($(du -sk tests/fuzz/corpus | cut -f1) > 512)); then
+    echo "fuzz.sh: tests/fuzz/corpus is over 512 KB; commit only a few of the new files (git status)" >&2
+  fi
 fi
 exit "$failed"
