@@ -17,6 +17,8 @@ PACKAGES=(
   libtorch-dev
   # scripts/ci/check_format.sh (clang-format 14 on Debian 12)
   clang-format
+  # scripts/fuzz.sh: clang with its libFuzzer and sanitizer runtimes
+  clang-14 libclang-rt-14-dev
   # The Python examples of your own model (scripts/examples/; same PyTorch 1.13 as libtorch-dev).
   python3-torch python3-numpy
   # LibTorch links the generic libblas.so.3; OpenBLAS makes it ~30x faster than the reference BLAS.

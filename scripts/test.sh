@@ -11,3 +11,9 @@ python3 scripts/ci/check_includes.py
 bash scripts/ci/check_format.sh
 BUILD_DIR="${BREC_BUILD_DIR:-build}"
 ctest --test-dir "$BUILD_DIR" -L unit -LE slow --output-on-failure -j "$(nproc)" --timeout 600
+# A short fuzzing run of every parser (clang, address + undefined-behaviour sanitizers, in
+# build-fuzz/): fails on any crash, leak, hang or out-of-memory input. BREC_FUZZ_SECONDS=0 skips it.
+FUZZ_SECONDS="${BREC_FUZZ_SECONDS:-15}"
+if [[ "$FUZZ_SECONDS" != 0 ]]; then
+  bash scripts/fuzz.sh --seconds "$FUZZ_SECONDS"
+fi

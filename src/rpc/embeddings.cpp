@@ -2,6 +2,8 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -15,6 +17,10 @@ namespace brec {
 namespace {
 
 using nlohmann::json;
+
+// The largest number of relabelings per graph a manifest may give: its 4q rows per pair are read
+// into memory (the exports brec writes use q = 32).
+constexpr std::uint64_t kMaxQ = 1u << 20;
 
 std::string join_path(const std::string& dir, const std::string& name) {
     return dir.empty() || dir.back() == '/' ? dir + name : dir + "/" + name;
@@ -54,20 +60,39 @@ ExportManifest read_export_manifest(const std::string& path) {
     const json j = json::parse(read_text_file(path), nullptr, false);
     if (j.is_discarded() || !j.is_object())
         throw ParseError(path, 0, "not a JSON object (expected the manifest.json of brec export)");
-    if (j.value("format", "") != "brec-export")
+    // An optional string field ("" when absent); another type is an error, not an exception of the
+    // JSON library.
+    const auto text = [&](const char* key) -> std::string {
+        if (!j.contains(key)) return "";
+        if (!j[key].is_string()) throw ParseError(path, 0, std::string("\"") + key + "\" is not a string");
+        return j[key].get<std::string>();
+    };
+    if (text("format") != "brec-export")
         throw ParseError(path, 0, "not a brec export manifest (\"format\" is not \"brec-export\")");
-    if (!j.contains("version") || !j["version"].is_number_integer() || j["version"].get<int>() != 1)
+    if (!j.contains("version") || !j["version"].is_number_integer() || j["version"].get<std::int64_t>() != 1)
         throw ParseError(path, 0, "unsupported manifest version (this brec reads version 1)");
     const auto need = [&](const json& o, const char* key, bool integer, const std::string& where) -> const json& {
         if (!o.contains(key) || (integer ? !o[key].is_number_integer() : !o[key].is_string()))
             throw ParseError(path, 0, where + "has no " + (integer ? "integer" : "string") + " \"" + key + "\"");
         return o[key];
     };
+    // A non-negative integer field no larger than `max` (a negative one would wrap around).
+    const auto count = [&](const json& o, const char* key, std::uint64_t max, const std::string& where) {
+        const json& v = need(o, key, true, where);
+        const bool bad = v.is_number_unsigned()
+                             ? v.get<std::uint64_t>() > max
+                             : v.get<std::int64_t>() < 0 || static_cast<std::uint64_t>(v.get<std::int64_t>()) > max;
+        if (bad)
+            throw ParseError(
+                path, 0,
+                where + "\"" + key + "\" must be an integer from 0 to " + std::to_string(max) + ", found " + v.dump());
+        return v.get<std::uint64_t>();
+    };
     ExportManifest m;
     m.source = path;
-    m.dataset = j.value("dataset", "");
-    m.seed = need(j, "seed", true, "").get<std::uint64_t>();
-    m.q = need(j, "q", true, "").get<int>();
+    m.dataset = text("dataset");
+    m.seed = count(j, "seed", std::numeric_limits<std::uint64_t>::max(), "");
+    m.q = static_cast<int>(count(j, "q", kMaxQ, ""));
     if (m.q < 2) throw ParseError(path, 0, "\"q\" must be at least 2");
     if (!j.contains("pairs") || !j["pairs"].is_array() || j["pairs"].empty())
         throw ParseError(path, 0, "has no non-empty \"pairs\" array");
@@ -77,9 +102,9 @@ ExportManifest read_export_manifest(const std::string& path) {
         const std::string where = "pairs[" + std::to_string(k) + "] ";
         if (!p.is_object()) throw ParseError(path, 0, where + "is not an object");
         ManifestPair e;
-        e.id = need(p, "id", true, where).get<PairId>();
+        e.id = static_cast<PairId>(count(p, "id", std::numeric_limits<PairId>::max(), where));
         e.category = need(p, "category", false, where).get<std::string>();
-        e.n = need(p, "n", true, where).get<VertexId>();
+        e.n = static_cast<VertexId>(count(p, "n", std::numeric_limits<VertexId>::max(), where));
         e.embeddings = need(p, "embeddings", false, where).get<std::string>();
         if (e.embeddings.empty() || e.embeddings.find('/') != std::string::npos)
             throw ParseError(path, 0, where + "\"embeddings\" must be a file name without '/'");

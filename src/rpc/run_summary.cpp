@@ -1,5 +1,6 @@
 #include "brec/rpc/run_summary.hpp"
 
+#include <cstdint>
 #include <cstdio>
 #include <iomanip>
 #include <sstream>
@@ -147,23 +148,36 @@ std::vector<std::string> baseline_regressions(const json& baseline, const json& 
     if (!baseline.is_object() || !baseline.contains("categories") || !baseline["categories"].is_object())
         throw ParseError(baseline_name, 0, "not a brec summary (no 'categories' object)");
     const std::string name = protocol_name(protocol);
-    // Compare like with like: the baseline's counts under the same protocol when it has them.
-    const json& old_cats = baseline.contains("protocols") && baseline["protocols"].contains(name)
-                               ? baseline["protocols"][name]["categories"]
-                               : baseline["categories"];
-    if (!old_cats.is_object()) throw ParseError(baseline_name, 0, "protocol '" + name + "' has no 'categories' object");
+    // Compare like with like: the baseline's counts under the same protocol when it has them. (The
+    // baseline is a user's file: every member is looked up with find, never with a const
+    // operator[] on a key that may be missing.)
+    const json* old_cats = &baseline["categories"];
+    if (const auto protocols = baseline.find("protocols"); protocols != baseline.end()) {
+        if (!protocols->is_object()) throw ParseError(baseline_name, 0, "'protocols' is not an object");
+        if (const auto p = protocols->find(name); p != protocols->end()) {
+            const auto cats = p->is_object() ? p->find("categories") : p->end();
+            if (cats == p->end())
+                throw ParseError(baseline_name, 0, "protocol '" + name + "' has no 'categories' object");
+            old_cats = &*cats;
+        }
+    }
+    if (!old_cats->is_object())
+        throw ParseError(baseline_name, 0, "protocol '" + name + "' has no 'categories' object");
     const json& now_cats =
         summary.contains("protocols") ? summary["protocols"][name]["categories"] : summary["categories"];
     std::vector<std::string> out;
-    for (auto it = old_cats.begin(); it != old_cats.end(); ++it) {
+    for (auto it = old_cats->begin(); it != old_cats->end(); ++it) {
         if (!now_cats.contains(it.key())) continue;
         const auto& old = it.value();
         const auto& now = now_cats[it.key()];
         for (const char* key : {"distinguished", "reliability_failures"})
             if (!old.contains(key) || !old[key].is_number_integer())
                 throw ParseError(baseline_name, 0, "category '" + it.key() + "' has no integer '" + key + "'");
-        const int old_d = old["distinguished"].get<int>(), now_d = now["distinguished"].get<int>();
-        const int old_f = old["reliability_failures"].get<int>(), now_f = now["reliability_failures"].get<int>();
+        // 64-bit: a count beyond int in a baseline compares as written, not cut to int.
+        const std::int64_t old_d = old["distinguished"].get<std::int64_t>();
+        const std::int64_t now_d = now["distinguished"].get<std::int64_t>();
+        const std::int64_t old_f = old["reliability_failures"].get<std::int64_t>();
+        const std::int64_t now_f = now["reliability_failures"].get<std::int64_t>();
         if (now_d < old_d)
             out.push_back(it.key() + ": distinguished " + std::to_string(now_d) + " < " + std::to_string(old_d) + " (" +
                           name + ")");

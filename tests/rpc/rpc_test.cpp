@@ -13,6 +13,7 @@
 #include "brec/rpc/embeddings.hpp"
 #include "brec/rpc/export.hpp"
 #include "brec/rpc/groups.hpp"
+#include "brec/rpc/run_summary.hpp"
 #include "brec/stats/hotelling.hpp"
 #include "common/test_util.hpp"
 
@@ -239,6 +240,75 @@ TEST(JudgeEmbeddings, BadFilesAreNamedWithTheProblem) {
     EXPECT_NE(judge().find("has no integer \"q\""), std::string::npos) << judge();
     write_text_file_atomic(dir + "/manifest.json", "[]");
     EXPECT_NE(judge().find("manifest.json: not a JSON object"), std::string::npos) << judge();
+}
+
+// Found by the rpc fuzz target: a field of another type or a negative count is a ParseError naming
+// the field, not an exception of the JSON library or a number wrapped around.
+TEST(ReadExportManifest, FieldsOfAnotherTypeOrOutOfRangeAreParseErrors) {
+    const std::string dir = fresh_dir("manifest_types");
+    fs::create_directories(dir);
+    const std::string path = dir + "/manifest.json";
+    const auto problem = [&](const std::string& head, const std::string& pair) {
+        write_text_file_atomic(
+            path, "{" + head + R"("pairs": [{"category": "basic", "embeddings": "p.npy", )" + pair + "}]}");
+        try {
+            read_export_manifest(path);
+        } catch (const ParseError& e) {
+            return std::string(e.what());
+        }
+        return std::string("no ParseError");
+    };
+    const std::string ok = R"("format": "brec-export", "version": 1, "seed": 3, "q": 4, )";
+    const std::string ok_pair = R"("id": 7, "n": 10)";
+    EXPECT_EQ(problem(ok, ok_pair), "no ParseError");
+    const ExportManifest m = read_export_manifest(path);
+    EXPECT_EQ(m.seed, 3u);
+    EXPECT_EQ(m.q, 4);
+    EXPECT_EQ(m.pairs.at(0).id, 7);
+    EXPECT_EQ(m.pairs.at(0).n, 10u);
+    EXPECT_NE(problem(R"("format": 1, "version": 1, "seed": 3, "q": 4, )", ok_pair).find("\"format\" is not a string"),
+              std::string::npos);
+    EXPECT_NE(problem(ok + R"("dataset": [1], )", ok_pair).find("\"dataset\" is not a string"), std::string::npos);
+    EXPECT_NE(problem(R"("format": "brec-export", "version": 1, "seed": -1, "q": 4, )", ok_pair)
+                  .find("\"seed\" must be an integer from 0"),
+              std::string::npos);
+    EXPECT_NE(problem(R"("format": "brec-export", "version": 1, "seed": 3, "q": 4294967298, )", ok_pair)
+                  .find("\"q\" must be an integer from 0 to 1048576"),
+              std::string::npos);
+    EXPECT_NE(problem(ok, R"("id": -3, "n": 10)").find("pairs[0] \"id\" must be an integer from 0"), std::string::npos);
+    EXPECT_NE(problem(ok, R"("id": 7, "n": 4294967296)").find("pairs[0] \"n\" must be an integer from 0 to 4294967295"),
+              std::string::npos);
+}
+
+// Found with the rpc fuzz target: a baseline whose "protocols" entry is not an object with
+// "categories" is a ParseError (it was an escaping JSON exception, or a read through a missing key),
+// and counts beyond int compare as written.
+TEST(BaselineRegressions, MalformedProtocolEntriesAreParseErrorsAndLargeCountsCompare) {
+    const nlohmann::json counts = {{"pairs", 2}, {"distinguished", 1}, {"reliability_failures", 0}};
+    const nlohmann::json now = {{"categories", {{"basic", counts}}},
+                                {"protocols", {{"hotelling", {{"categories", {{"basic", counts}}}}}}}};
+    const auto problem = [&](const std::string& baseline) {
+        try {
+            baseline_regressions(nlohmann::json::parse(baseline), now, "old.json");
+        } catch (const ParseError& e) {
+            return std::string(e.what());
+        }
+        return std::string("no ParseError");
+    };
+    EXPECT_NE(problem(R"({"categories": {}, "protocols": {"hotelling": 5}})").find("'hotelling' has no 'categories'"),
+              std::string::npos);
+    EXPECT_NE(problem(R"({"categories": {}, "protocols": {"hotelling": {}}})").find("'hotelling' has no 'categories'"),
+              std::string::npos);
+    EXPECT_NE(problem(R"({"categories": {}, "protocols": [1]})").find("'protocols' is not an object"),
+              std::string::npos);
+    // Another protocol's entry only: the headline counts are compared.
+    EXPECT_EQ(problem(R"({"categories": {}, "protocols": {"brec_reference": {}}})"), "no ParseError");
+    const auto worse = baseline_regressions(
+        nlohmann::json::parse(R"({"categories": {}, "protocols": {"hotelling": {"categories": )"
+                              R"({"basic": {"distinguished": 4294967297, "reliability_failures": 0}}}}})"),
+        now, "old.json");
+    ASSERT_EQ(worse.size(), 1u);
+    EXPECT_EQ(worse[0], "basic: distinguished 1 < 4294967297 (hotelling)");
 }
 
 }  // namespace
