@@ -42,9 +42,9 @@ TEST(I2GnnTraining, SeparatesABrecBasicPair) {
 
 TEST(I2GnnTraining, SeparatesTheRookGraphFromTheShrikhandeGraph) {
     // srg(16, 6, 2, 2) twice: 2-FWL-equivalent, so beyond every node-based subgraph GNN; I²-GNN's
-    // second mark sees a triangle against a path among the root's other neighbours. Both graphs are
-    // vertex-transitive and edge-transitive, so every relabeling embeds alike: hotelling's protocol
-    // separates the pair, the released scripts' pseudo-inverse of a zero covariance gives T² = 0.
+    // second mark sees a triangle against a path among the root's other neighbours. (The reference
+    // protocol's verdict rests on the float32 differences between relabelings, which make its
+    // covariance nonzero; it is not asserted.)
     GraphPairRecord pair;
     pair.id = 1000;
     pair.category = "strongly_regular";
@@ -53,7 +53,7 @@ TEST(I2GnnTraining, SeparatesTheRookGraphFromTheShrikhandeGraph) {
     const EvalRecord r = evaluate_pair(pair, small_run(), 100);
     EXPECT_TRUE(r.result(Protocol::hotelling).distinguished) << to_json(r);
     EXPECT_TRUE(r.result(Protocol::hotelling).reliable) << to_json(r);
-    EXPECT_FALSE(r.result(Protocol::brec_reference).distinguished) << to_json(r);
+    EXPECT_TRUE(r.result(Protocol::brec_reference).reliable) << to_json(r);
 }
 
 }  // namespace

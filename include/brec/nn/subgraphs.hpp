@@ -34,7 +34,8 @@ enum class SubgraphPolicy {
     /// "ego_nets_plus"; the root marks are the copies at distance 0).
     ego_edges,
     /// The ego-net of ego_net copied once per neighbour u of the root v, the copy "marked" at u
-    /// (I²-GNN's (v, u) subgraphs); a root without neighbours keeps one unmarked copy. A subgraph's
+    /// (I²-GNN's (v, u) subgraphs); a root without neighbours in its ego-net (every root at radius 0)
+    /// keeps one unmarked copy. A subgraph's
     /// copies come mark by mark (the root's neighbours in adjacency order), each mark in ego_net order
     /// and with the ego-net's edges.
     ego_net_per_neighbour,
@@ -92,7 +93,7 @@ struct SubgraphBatch {
 
 /// The size of the ego_net_per_neighbour subgraphs of graphs [begin, end) without building them:
 /// copies C, marks M and arcs (both directions of every edge of every mark). Per root v with ball
-/// B_v: max(deg v, 1) marks of |B_v| copies and 2·|E(B_v)| arcs each. Complexity as the ego balls.
+/// B_v: max(deg v, 1) marks (1 at radius 0) of |B_v| copies and 2·|E(B_v)| arcs each. Complexity as the ego balls.
 struct MarkedSubgraphCounts {
     std::int64_t nodes = 0, copies = 0, marks = 0, arcs = 0;
 };

@@ -61,9 +61,10 @@ std::uint32_t i2_gnn_radius(const ModelConfig& config);
 /// code's quirk included). InvalidArgument for subgraphs of another policy.
 torch::Tensor i2_gnn_labels(const nn::SubgraphBatch& subgraphs, std::uint32_t radius);
 /// The bytes of the tensors I²-GNN prepares for `graphs` as one batch (labels, arcs between copies,
-/// the three poolings), from the counts of copies, marks and arcs only: no tensor is built. Batches
-/// of b graphs add 24 bytes per batch beyond the first. The training activations come on top: about
-/// 30 floats of width `hidden` per copy and layer.
+/// the three poolings), from the counts of copies C, marks M, arcs A, nodes N and graphs B only (no
+/// tensor is built): 56 C + 24 A + 28 M + 28 N + 12 B + 32. Cut into several batches, each batch
+/// beyond the first adds 32 bytes of CSR pointers. The activations of training (several tensors of
+/// C × hidden floats per layer) come on top and are not counted.
 std::uint64_t i2_gnn_estimate_bytes(const std::vector<Graph>& graphs, const ModelConfig& config);
 /// The bytes of the same tensors built for real (what the estimate is tested against).
 std::uint64_t i2_gnn_batch_bytes(const std::vector<Graph>& graphs, const ModelConfig& config);
