@@ -42,6 +42,10 @@ struct CountingData {
 /// file and line of a malformed graph, count row or split id (out of range, or in two splits).
 CountingData read_counting_data(const std::string& dir);
 
+/// Whether `model` can be trained as a counting regressor: gin, ppgn or i2_gnn (the models of
+/// Campi et al.'s counting experiments).
+bool is_counting_model(const std::string& model);
+
 /// The training loss of a regressor.
 enum class RegressionLoss { l1, lc };
 const char* regression_loss_name(RegressionLoss loss);
@@ -67,7 +71,7 @@ struct RegressorSettings {
     /// Graphs of each split used (0 = all): for short runs on a subset.
     std::size_t max_train = 0, max_validation = 0, max_test = 0;
 
-    /// The architecture (Head::regression).
+    /// The architecture (Head::regression; for i2_gnn the subgraph radius is the pattern's diameter).
     ModelConfig config() const;
     /// MODEL_PATTERN_seedK (the file name stem).
     std::string name() const;

@@ -15,7 +15,8 @@
     X(dss_gnn)                 \
     X(sun)                     \
     X(gnn_ak)                  \
-    X(kp_gnn)
+    X(kp_gnn)                  \
+    X(i2_gnn)
 // clang-format on
 
 namespace brec::models {
@@ -51,6 +52,22 @@ struct EgoEdgesBatch {
 };
 EgoEdgesBatch make_ego_edges_batch(const std::vector<Graph>& graphs, std::size_t begin, std::size_t end,
                                    std::uint32_t radius, torch::Device device);
+
+/// I²-GNN's subgraph radius (ModelConfig::radius): InvalidArgument when negative or beyond the
+/// range its label embeddings cover (22).
+std::uint32_t i2_gnn_radius(const ModelConfig& config);
+/// I²-GNN's four labels of every copy [C, 4] (int64, on the batch's device) of subgraphs built with
+/// the ego_net_per_neighbour policy of radius `radius` (i2_gnn.cpp documents them, the released
+/// code's quirk included). InvalidArgument for subgraphs of another policy.
+torch::Tensor i2_gnn_labels(const nn::SubgraphBatch& subgraphs, std::uint32_t radius);
+/// The bytes of the tensors I²-GNN prepares for `graphs` as one batch (labels, arcs between copies,
+/// the three poolings), from the counts of copies C, marks M, arcs A, nodes N and graphs B only (no
+/// tensor is built): 56 C + 24 A + 28 M + 28 N + 12 B + 32. Cut into several batches, each batch
+/// beyond the first adds 32 bytes of CSR pointers. The activations of training (several tensors of
+/// C × hidden floats per layer) come on top and are not counted.
+std::uint64_t i2_gnn_estimate_bytes(const std::vector<Graph>& graphs, const ModelConfig& config);
+/// The bytes of the same tensors built for real (what the estimate is tested against).
+std::uint64_t i2_gnn_batch_bytes(const std::vector<Graph>& graphs, const ModelConfig& config);
 
 /// The models of the BREC study that brec does not implement yet (named in error messages).
 const std::vector<std::string>& planned_models();
