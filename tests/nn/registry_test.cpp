@@ -105,12 +105,16 @@ INSTANTIATE_TEST_SUITE_P(Registry, EveryModel, ::testing::ValuesIn(model_names()
                          [](const auto& info) { return info.param; });
 
 TEST(Registry, PlannedModelsGetTheirOwnMessage) {
-    try {
-        find_model("graphormer");
-        GTEST_SKIP() << "graphormer is available in this build";
-    } catch (const InvalidArgument& e) {
-        EXPECT_NE(std::string(e.what()).find("not available in this build yet"), std::string::npos) << e.what();
+    // The first model of the BREC study this build lacks, if any.
+    for (const std::string name : {"sswl_p", "i2_gnn", "kc_setgnn", "gsn", "dropgnn", "osan"}) {
+        try {
+            find_model(name);
+        } catch (const InvalidArgument& e) {
+            EXPECT_NE(std::string(e.what()).find("not available in this build yet"), std::string::npos) << e.what();
+            return;
+        }
     }
+    GTEST_SKIP() << "every model of the BREC study is available in this build";
 }
 
 }  // namespace

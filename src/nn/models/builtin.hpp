@@ -16,7 +16,9 @@
     X(sun)                     \
     X(gnn_ak)                  \
     X(kp_gnn)                  \
-    X(i2_gnn)
+    X(i2_gnn)                  \
+    X(lgnn2)                   \
+    X(graphormer)
 // clang-format on
 
 namespace brec::models {

@@ -1,0 +1,198 @@
+// δ-2-LGNN: a GNN over the ordered vertex pairs of a graph, passing messages along the local
+// 2-tuple neighbourhoods of δ-2-LWL (Morris et al. 2020), without the "+" variant's extra
+// global/local bookkeeping.
+//
+// As the BREC study runs it (SparseWL/neural_higher_order/BREC/test_BREC.py, NetGIN with dim 16,
+// preprocessing.cpp's generate_local_sparse_am and get_node_labels without labels):
+//   * nodes: all n² ordered pairs (v, w); input the one-hot [3] of the pair's isomorphism type,
+//     numbered as the preprocessing numbers it (see TupleType);
+//   * local neighbours: E1 joins (v, w) and (v', w) for every edge v–v', E2 joins (v, w) and
+//     (v, w') for every edge w–w' (n · 2m arcs each);
+//   * 6 layers: x1 = GIN_1(x) over E1 and x2 = GIN_2(x) over E2, each GIN with a trainable ε
+//     (0 at start) and the MLP Linear-BN-ReLU-Linear-BN-ReLU, so the script's extra ReLU after each
+//     GIN changes nothing and is left out; then x = MLP([x1, x2]), Linear(2h, h)-BN-ReLU-Linear-BN-
+//     ReLU. BatchNorms with PyTorch's defaults, Linears with PyTorch's default initialisation;
+//   * readout: Set2Set(h, 6 processing steps) over each graph's tuples, as PyTorch Geometric
+//     computes it: an LSTM(2h → h) whose hidden state is the query, attention by a per-graph
+//     softmax of ⟨x, q⟩, the weighted sum r, and q* = [q, r] fed back (starting from zeros); then
+//     Linear(2h, h), ReLU, Linear(h, d). There is no output normalisation, so
+//     ModelConfig::output_norm has no effect.
+//
+// @inproceedings{morris2020sparse, title={Weisfeiler and Leman go sparse: Towards scalable
+//   higher-order graph embeddings}, author={Morris, Christopher and Rattan, Gaurav and Mutzel,
+//   Petra}, booktitle={NeurIPS}, year={2020}}
+
+#include <cmath>
+
+#include "brec/nn/batch.hpp"
+#include "brec/nn/layers.hpp"
+#include "brec/nn/vertex_pairs.hpp"
+#include "nn/models/builtin.hpp"
+
+namespace brec::models {
+namespace {
+
+constexpr std::int64_t kTupleTypes = 3;
+constexpr int kSet2SetSteps = 6;
+
+/// The 2-tuple graphs of a range of graphs as one disjoint union.
+struct TupleBatch {
+    torch::Tensor input;    ///< [N, 3] float, one-hot tuple type
+    nn::Adjacency first;    ///< E1 over the N tuples
+    nn::Adjacency second;   ///< E2
+    nn::Grouping by_graph;  ///< tuples to graphs
+};
+
+TupleBatch make_tuple_batch(const std::vector<Graph>& graphs, std::size_t begin, std::size_t end,
+                            torch::Device device) {
+    std::vector<std::int64_t> type, src1, dst1, src2, dst2, graph_of;
+    std::int64_t offset = 0;
+    for (std::size_t i = begin; i < end; ++i) {
+        const nn::TupleGraph t = nn::tuple_graph(graphs[i]);
+        type.insert(type.end(), t.type.begin(), t.type.end());
+        for (std::size_t a = 0; a < t.first_src.size(); ++a) {
+            src1.push_back(offset + t.first_src[a]);
+            dst1.push_back(offset + t.first_dst[a]);
+        }
+        for (std::size_t a = 0; a < t.second_src.size(); ++a) {
+            src2.push_back(offset + t.second_src[a]);
+            dst2.push_back(offset + t.second_dst[a]);
+        }
+        graph_of.insert(graph_of.end(), t.type.size(), static_cast<std::int64_t>(i - begin));
+        offset += static_cast<std::int64_t>(t.type.size());
+    }
+    const auto cpu = torch::TensorOptions().dtype(torch::kInt64);
+    const auto vec = [&](std::vector<std::int64_t>& v) {
+        return torch::from_blob(v.data(), {static_cast<std::int64_t>(v.size())}, cpu).clone().to(device);
+    };
+    TupleBatch b;
+    b.input = torch::one_hot(vec(type), kTupleTypes).to(torch::kFloat);
+    b.first = nn::make_adjacency(vec(src1), vec(dst1), offset);
+    b.second = nn::make_adjacency(vec(src2), vec(dst2), offset);
+    b.by_graph = nn::make_grouping(vec(graph_of), static_cast<std::int64_t>(end - begin));
+    return b;
+}
+
+/// Linear-BN-ReLU-Linear-BN-ReLU, the MLP of every GIN and of every layer's combination.
+struct DoubleBnMlpImpl : torch::nn::Module {
+    DoubleBnMlpImpl(std::int64_t in, std::int64_t width, torch::Generator& gen) {
+        first = register_module("first", nn::Linear(in, width, gen));
+        norm1 = register_module("norm1", nn::batch_norm(width));
+        second = register_module("second", nn::Linear(width, width, gen));
+        norm2 = register_module("norm2", nn::batch_norm(width));
+    }
+    torch::Tensor forward(const torch::Tensor& x) {
+        const auto h = torch::relu(norm1->forward(first->forward(x)));
+        return torch::relu(norm2->forward(second->forward(h)));
+    }
+    nn::Linear first{nullptr}, second{nullptr};
+    torch::nn::BatchNorm1d norm1{nullptr}, norm2{nullptr};
+};
+TORCH_MODULE(DoubleBnMlp);
+
+/// GIN with a trainable ε: MLP((1 + ε) x + Σ over the local neighbours).
+struct TupleGinImpl : torch::nn::Module {
+    TupleGinImpl(std::int64_t in, std::int64_t width, torch::Generator& gen) {
+        mlp = register_module("mlp", DoubleBnMlp(in, width, gen));
+        eps = register_parameter("eps", torch::zeros({1}));
+    }
+    torch::Tensor forward(const torch::Tensor& x, const nn::Adjacency& adj) {
+        return mlp->forward((1 + eps) * x + nn::neighbour_sum(x, adj));
+    }
+    DoubleBnMlp mlp{nullptr};
+    torch::Tensor eps;
+};
+TORCH_MODULE(TupleGin);
+
+/// PyTorch Geometric's Set2Set: `steps` rounds of an LSTM query and a softmax attention readout.
+struct Set2SetImpl : torch::nn::Module {
+    Set2SetImpl(std::int64_t width, int steps, torch::Generator& gen) : width(width), steps(steps) {
+        // torch.nn.LSTM(2h, h): every weight and bias ~ U(±1/√h), gates ordered (i, f, g, o).
+        w_ih = register_parameter("weight_ih", torch::empty({4 * width, 2 * width}));
+        w_hh = register_parameter("weight_hh", torch::empty({4 * width, width}));
+        b_ih = register_parameter("bias_ih", torch::empty({4 * width}));
+        b_hh = register_parameter("bias_hh", torch::empty({4 * width}));
+        const double bound = 1.0 / std::sqrt(static_cast<double>(width));
+        for (auto* p : {&w_ih, &w_hh, &b_ih, &b_hh}) nn::uniform_init(*p, bound, gen);
+    }
+
+    /// x [N, h], grouped into graphs → [graphs, 2h].
+    torch::Tensor forward(const torch::Tensor& x, const nn::Grouping& g) {
+        auto hx = torch::zeros({g.groups, width}, x.options());
+        auto cx = torch::zeros({g.groups, width}, x.options());
+        auto q_star = torch::zeros({g.groups, 2 * width}, x.options());
+        for (int s = 0; s < steps; ++s) {
+            std::tie(hx, cx) = torch::lstm_cell(q_star, {hx, cx}, w_ih, w_hh, b_ih, b_hh);
+            const auto e = (x * hx.index_select(0, g.index)).sum(1, /*keepdim=*/true);
+            // Softmax per graph, shifted by the graph's (constant) maximum as PyG's softmax does.
+            const auto shift = nn::scatter_max(e.detach(), g.index, g.groups).index_select(0, g.index);
+            const auto ex = (e - shift).exp();
+            const auto a = ex / (nn::scatter_sum(ex, g.index, g.groups) + 1e-16).index_select(0, g.index);
+            q_star = torch::cat({hx, nn::group_sum(a * x, g)}, 1);
+        }
+        return q_star;
+    }
+
+    std::int64_t width;
+    int steps;
+    torch::Tensor w_ih, w_hh, b_ih, b_hh;
+};
+TORCH_MODULE(Set2Set);
+
+class Lgnn2 : public GraphEmbedder {
+public:
+    Lgnn2(const ModelConfig& c, ModelRandom& random) {
+        auto& gen = random.init;
+        std::int64_t in = kTupleTypes;
+        for (int l = 0; l < c.layers; ++l) {
+            const std::string k = std::to_string(l);
+            first_.push_back(register_module("conv" + k + "_1", TupleGin(in, c.hidden, gen)));
+            second_.push_back(register_module("conv" + k + "_2", TupleGin(in, c.hidden, gen)));
+            combine_.push_back(register_module("mlp" + k, DoubleBnMlp(2 * c.hidden, c.hidden, gen)));
+            in = c.hidden;
+        }
+        set2set_ = register_module("set2set", Set2Set(c.hidden, kSet2SetSteps, gen));
+        fc1_ = register_module("fc1", nn::Linear(2 * c.hidden, c.hidden, gen));
+        fc4_ = register_module("fc4", nn::Linear(c.hidden, c.out_dim, gen));
+    }
+
+    void set_graphs(const std::vector<Graph>& graphs, torch::Device device) override { batches_.reset(graphs, device); }
+
+    torch::Tensor forward_range(std::size_t begin, std::size_t end) override {
+        const TupleBatch& b = batches_.get(begin, end, [&](std::size_t s, std::size_t e) {
+            return make_tuple_batch(batches_.graphs(), s, e, batches_.device());
+        });
+        auto x = b.input;
+        for (std::size_t l = 0; l < first_.size(); ++l)
+            x = combine_[l]->forward(torch::cat({first_[l]->forward(x, b.first), second_[l]->forward(x, b.second)}, 1));
+        return fc4_->forward(torch::relu(fc1_->forward(set2set_->forward(x, b.by_graph))));
+    }
+
+private:
+    std::vector<TupleGin> first_, second_;
+    std::vector<DoubleBnMlp> combine_;
+    Set2Set set2set_{nullptr};
+    nn::Linear fc1_{nullptr}, fc4_{nullptr};
+    nn::RangeCache<TupleBatch> batches_;
+};
+
+}  // namespace
+
+ModelEntry lgnn2_model() {
+    ModelSpec s;
+    s.name = "lgnn2";
+    s.family = "delta-2-LGNN: GIN over ordered vertex pairs with local 2-tuple neighbourhoods (delta-2-LWL)";
+    s.citation = "Morris et al., NeurIPS 2020";
+    // Each δ-2-LWL update of (v, w) reads the multisets {c(v', w) : v'–v} and {c(v, w') : w'–w};
+    // both are parts of the 2-FWL update's multiset {(c(u, w), c(v, u)) : u}, picked out by the edge
+    // type the colours c(v, u) and c(u, w) carry. So 2-FWL (= 3-WL) refines δ-2-LWL: an upper bound.
+    s.bound = "2fwl";
+    s.bound_note = "<= 3-WL (2-FWL): delta-2-LWL without +, whose local updates 2-FWL refines (Morris et al. 2020)";
+    s.defaults = {0, 6, 16, 1e-4, 1e-4, 16, 20, 0.2};
+    // The study ran the 270 3-WL-distinguishable pairs (its brec_v3_3wl file).
+    s.paper_subset = kBrec3WlSubset;
+    s.paper = {60, 50, 100, 6};
+    return {s, [](const ModelConfig& c, ModelRandom& r) { return std::make_shared<Lgnn2>(c, r); }};
+}
+
+}  // namespace brec::models
