@@ -102,7 +102,7 @@ TEST(SubgraphModelTraining, KcSetGnnDoesNotSeparateTheRookGraphFromTheShrikhande
     pair.a = testing::rook_4x4();
     pair.b = testing::shrikhande();
     EvalOptions o = small_run("kc_setgnn");
-    o.epochs = 3;
+    o.epochs = 1;
     o.layers = 2;
     const EvalRecord r = evaluate_pair(pair, o, 100);
     for (Protocol p : all_protocols()) {
