@@ -18,7 +18,8 @@
     X(kp_gnn)                  \
     X(i2_gnn)                  \
     X(lgnn2)                   \
-    X(graphormer)
+    X(graphormer)              \
+    X(kc_setgnn)
 // clang-format on
 
 namespace brec::models {
