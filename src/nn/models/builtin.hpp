@@ -15,7 +15,9 @@
     X(dss_gnn)                 \
     X(sun)                     \
     X(gnn_ak)                  \
-    X(kp_gnn)
+    X(kp_gnn)                  \
+    X(gsn)                     \
+    X(dropgnn)
 // clang-format on
 
 namespace brec::models {
