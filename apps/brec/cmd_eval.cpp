@@ -74,6 +74,9 @@ void add_eval(CLI::App& root, Action& action) {
         "Your own model: --model torchscript:FILE, a module saved with torch.jit.script(model).save(FILE) with\n"
         "forward(x: Tensor[N,F] float32, edge_index: Tensor[2,E] int64 (both directions), batch: Tensor[N]\n"
         "int64 (graph of each node), num_graphs: int) -> Tensor[num_graphs, d]; fresh weights per pair.\n"
+        "dropgnn is random at inference: every embedding draws new node drops, so a T^2 includes that\n"
+        "randomness (no noise floor); a pair counts if it beats the threshold while the reliability group,\n"
+        "drawn the same way, stays below it: a separation in distribution, not a fixed invariant.\n"
         "Example: brec eval --model ppgn --category basic --out ppgn.jsonl --resume");
     sub->add_option("--model,-m", o.model, "Model name (see --list-models), or torchscript:FILE for your own module")
         ->capture_default_str();

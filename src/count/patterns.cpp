@@ -341,6 +341,132 @@ InstanceList list_instances(const Graph& g, Pattern p) {
     return out;
 }
 
+const char* edge_orbit_name(EdgeOrbit o) {
+    switch (o) {
+        case EdgeOrbit::path2:
+            return "2-path";
+        case EdgeOrbit::triangle:
+            return "triangle";
+        case EdgeOrbit::path3_end:
+            return "3-path end";
+        case EdgeOrbit::path3_middle:
+            return "3-path middle";
+        case EdgeOrbit::star3:
+            return "3-star";
+        case EdgeOrbit::cycle4:
+            return "4-cycle";
+        case EdgeOrbit::tailed_triangle_far:
+            return "tailed-triangle far";
+        case EdgeOrbit::tailed_triangle_near:
+            return "tailed-triangle near";
+        case EdgeOrbit::tailed_triangle_tail:
+            return "tailed-triangle tail";
+        case EdgeOrbit::diamond_chord:
+            return "chordal-cycle chord";
+        case EdgeOrbit::diamond_rim:
+            return "chordal-cycle rim";
+        case EdgeOrbit::clique4:
+            return "4-clique";
+    }
+    return "?";
+}
+
+Pattern edge_orbit_pattern(EdgeOrbit o) {
+    switch (o) {
+        case EdgeOrbit::path2:
+            return Pattern::path2;
+        case EdgeOrbit::triangle:
+            return Pattern::triangle;
+        case EdgeOrbit::path3_end:
+        case EdgeOrbit::path3_middle:
+            return Pattern::path3;
+        case EdgeOrbit::star3:
+            return Pattern::star3;
+        case EdgeOrbit::cycle4:
+            return Pattern::cycle4;
+        case EdgeOrbit::tailed_triangle_far:
+        case EdgeOrbit::tailed_triangle_near:
+        case EdgeOrbit::tailed_triangle_tail:
+            return Pattern::tailed_triangle;
+        case EdgeOrbit::diamond_chord:
+        case EdgeOrbit::diamond_rim:
+            return Pattern::diamond;
+        case EdgeOrbit::clique4:
+            return Pattern::clique4;
+    }
+    return Pattern::path2;
+}
+
+namespace {
+
+/// The orbit of an edge of an occurrence of pattern p whose end points have degrees da, db inside
+/// the occurrence: within each of the 8 patterns the degree pair tells the edge orbits apart.
+EdgeOrbit edge_orbit_of(int p, int da, int db) {
+    switch (static_cast<Pattern>(p)) {
+        case Pattern::path2:
+            return EdgeOrbit::path2;
+        case Pattern::triangle:
+            return EdgeOrbit::triangle;
+        case Pattern::path3:
+            return da == 2 && db == 2 ? EdgeOrbit::path3_middle : EdgeOrbit::path3_end;
+        case Pattern::star3:
+            return EdgeOrbit::star3;
+        case Pattern::cycle4:
+            return EdgeOrbit::cycle4;
+        case Pattern::tailed_triangle:
+            if (std::min(da, db) == 1) return EdgeOrbit::tailed_triangle_tail;
+            return std::max(da, db) == 3 ? EdgeOrbit::tailed_triangle_near : EdgeOrbit::tailed_triangle_far;
+        case Pattern::diamond:
+            return da == 3 && db == 3 ? EdgeOrbit::diamond_chord : EdgeOrbit::diamond_rim;
+        default:
+            return EdgeOrbit::clique4;
+    }
+}
+
+}  // namespace
+
+EdgeOrbitCounts count_edge_orbits(const Graph& g) {
+    EdgeOrbitCounts out;
+    out.edges = g.edges();
+    out.counts.assign(out.edges.size(), {});
+    // Edge id of every arc, so that an edge of a set is found by one binary search.
+    std::vector<std::uint32_t> arc_edge(g.neighbor_array().size());
+    const auto arc = [&](VertexId a, VertexId b) {
+        const auto nb = g.neighbors(a);
+        return g.offsets()[a] + static_cast<std::uint32_t>(std::lower_bound(nb.begin(), nb.end(), b) - nb.begin());
+    };
+    for (std::size_t e = 0; e < out.edges.size(); ++e) {
+        const auto [u, v] = out.edges[e];
+        arc_edge[arc(u, v)] = arc_edge[arc(v, u)] = static_cast<std::uint32_t>(e);
+    }
+    const auto& t3 = detail::pattern_table3();
+    const auto& t4 = detail::pattern_table4();
+    std::vector<std::uint8_t> mark(g.n(), 0);
+    std::vector<VertexId> third;
+    for (VertexId u = 0; u < g.n(); ++u)
+        for (VertexId v : g.neighbors(u)) {
+            if (v <= u) continue;
+            detail::for_each_set_through(g, u, v, 4, mark, third, [&](const VertexId* s, int size, unsigned mask) {
+                const int p = size == 3 ? t3[mask] : t4[mask];
+                if (p < 0 || !detail::is_smallest_edge(s, size, mask, 0)) return;
+                const int bits = size == 3 ? 3 : 6;
+                int deg[4] = {0, 0, 0, 0};
+                for (int b = 0; b < bits; ++b)
+                    if (mask & (1u << b)) {
+                        ++deg[kBitPairs[b].first];
+                        ++deg[kBitPairs[b].second];
+                    }
+                for (int b = 0; b < bits; ++b)
+                    if (mask & (1u << b)) {
+                        const auto [i, j] = kBitPairs[b];
+                        const int o = static_cast<int>(edge_orbit_of(p, deg[i], deg[j]));
+                        ++out.counts[arc_edge[arc(s[i], s[j])]][o];
+                    }
+            });
+        }
+    return out;
+}
+
 PatternCounts count_patterns_brute_force(const Graph& g, int max_size) {
     PatternCounts out;
     out.per_node.assign(g.n(), {});

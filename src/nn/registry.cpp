@@ -12,7 +12,7 @@ namespace brec {
 namespace models {
 
 const std::vector<std::string>& planned_models() {
-    static const std::vector<std::string> kPlanned = {"sswl_p", "gsn", "dropgnn", "osan"};
+    static const std::vector<std::string> kPlanned = {"sswl_p", "osan"};
     return kPlanned;
 }
 

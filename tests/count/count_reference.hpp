@@ -7,7 +7,11 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
+#include <map>
+#include <stdexcept>
+#include <tuple>
 #include <vector>
 
 #include "brec/core/rng.hpp"
@@ -120,6 +124,92 @@ inline Graph family_graph(int trial, VertexId n, Rng& rng) {
             return disconnected_graph(n1, n2 > 1 ? n2 - 1 : n2, n2 > 1 ? 1 : 0, p, rng);
         }
     }
+}
+
+using EdgeOrbitRow = std::array<std::uint32_t, kNumEdgeOrbits>;
+
+/// A pattern on vertices 0..size-1 with the edge orbit of each edge, labelled by hand.
+struct EdgeOrbitTemplate {
+    int size;
+    std::vector<std::tuple<int, int, EdgeOrbit>> edges;
+};
+
+inline const std::vector<EdgeOrbitTemplate>& edge_orbit_templates() {
+    using O = EdgeOrbit;
+    static const std::vector<EdgeOrbitTemplate> t = {
+        {3, {{0, 1, O::path2}, {1, 2, O::path2}}},
+        {3, {{0, 1, O::triangle}, {0, 2, O::triangle}, {1, 2, O::triangle}}},
+        {4, {{0, 1, O::path3_end}, {1, 2, O::path3_middle}, {2, 3, O::path3_end}}},
+        {4, {{0, 1, O::star3}, {0, 2, O::star3}, {0, 3, O::star3}}},
+        {4, {{0, 1, O::cycle4}, {1, 2, O::cycle4}, {2, 3, O::cycle4}, {0, 3, O::cycle4}}},
+        // Triangle 0, 1, 2 with the pendant 2-3.
+        {4,
+         {{0, 1, O::tailed_triangle_far},
+          {0, 2, O::tailed_triangle_near},
+          {1, 2, O::tailed_triangle_near},
+          {2, 3, O::tailed_triangle_tail}}},
+        // Chord 0-1.
+        {4,
+         {{0, 1, O::diamond_chord},
+          {0, 2, O::diamond_rim},
+          {0, 3, O::diamond_rim},
+          {1, 2, O::diamond_rim},
+          {1, 3, O::diamond_rim}}},
+        {4,
+         {{0, 1, O::clique4},
+          {0, 2, O::clique4},
+          {0, 3, O::clique4},
+          {1, 2, O::clique4},
+          {1, 3, O::clique4},
+          {2, 3, O::clique4}}},
+    };
+    return t;
+}
+
+/// GSN's per-edge orbit counts by their definition: every injective map of a template into g that
+/// is an induced isomorphism adds one to each template edge's orbit at the image edge; the sums are
+/// divided by the template's automorphism count. O(n^4 · 4!) per graph.
+inline std::map<Edge, EdgeOrbitRow> reference_edge_orbits(const Graph& g) {
+    std::map<Edge, EdgeOrbitRow> raw;
+    for (const Edge& e : g.edges()) raw[e] = {};
+    for (const EdgeOrbitTemplate& t : edge_orbit_templates()) {
+        bool adj[4][4] = {};
+        for (const auto& [a, b, o] : t.edges) adj[a][b] = adj[b][a] = true;
+        std::vector<int> perm(static_cast<std::size_t>(t.size));
+        for (int i = 0; i < t.size; ++i) perm[static_cast<std::size_t>(i)] = i;
+        std::uint32_t automorphisms = 0;
+        do {
+            bool ok = true;
+            for (int i = 0; i < t.size; ++i)
+                for (int j = 0; j < t.size; ++j) ok = ok && adj[i][j] == adj[perm[i]][perm[j]];
+            automorphisms += ok;
+        } while (std::next_permutation(perm.begin(), perm.end()));
+        std::map<Edge, EdgeOrbitRow> hits;
+        std::vector<VertexId> phi(static_cast<std::size_t>(t.size));
+        // Every injective map 0..size-1 -> V(g).
+        std::function<void(int)> extend = [&](int k) {
+            if (k == t.size) {
+                for (int i = 0; i < t.size; ++i)
+                    for (int j = i + 1; j < t.size; ++j)
+                        if (adj[i][j] != g.has_edge(phi[i], phi[j])) return;
+                for (const auto& [a, b, o] : t.edges)
+                    ++hits[{std::min(phi[a], phi[b]), std::max(phi[a], phi[b])}][static_cast<int>(o)];
+                return;
+            }
+            for (VertexId v = 0; v < g.n(); ++v) {
+                if (std::find(phi.begin(), phi.begin() + k, v) != phi.begin() + k) continue;
+                phi[static_cast<std::size_t>(k)] = v;
+                extend(k + 1);
+            }
+        };
+        extend(0);
+        for (const auto& [e, counts] : hits)
+            for (int o = 0; o < kNumEdgeOrbits; ++o) {
+                if (counts[o] % automorphisms) throw std::logic_error("orbit hits not a multiple of |Aut|");
+                raw[e][o] += counts[o] / automorphisms;
+            }
+    }
+    return raw;
 }
 
 }  // namespace brec::testing

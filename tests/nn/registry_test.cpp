@@ -2,6 +2,8 @@
 // added to the registry is tested here without a line of test code).
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "brec/core/error.hpp"
 #include "brec/graph/algorithms.hpp"
 #include "brec/nn/registry.hpp"
@@ -83,6 +85,9 @@ TEST_P(EveryModel, GradientsReachEveryParameter) {
 }
 
 TEST_P(EveryModel, RelabelingsOfAGraphGetOneEmbedding) {
+    // A model random at inference (DropGNN) is invariant in distribution only:
+    // RandomModelsAreInvariantInDistribution checks it.
+    if (find_model(GetParam()).spec.random_at_inference) GTEST_SKIP() << "random at inference: checked in distribution";
     Rng rng(21);
     const Graph g = testing::random_graph(8, 0.4, rng);
     std::vector<Graph> batch{g, permute(g, rng.permutation(8)), testing::random_graph(8, 0.4, rng),
@@ -99,6 +104,33 @@ TEST_P(EveryModel, RelabelingsOfAGraphGetOneEmbedding) {
     EXPECT_TRUE(torch::allclose(out[0], out[3], 1e-4, 1e-5)) << out;
     // The same range asked twice (a cached batch) gives the same output.
     EXPECT_TRUE(torch::equal(out, model->forward_range(0, batch.size())));
+}
+
+TEST_P(EveryModel, RandomModelsAreInvariantInDistribution) {
+    if (!find_model(GetParam()).spec.random_at_inference) GTEST_SKIP() << "deterministic: checked exactly";
+    Rng rng(21);
+    const Graph g = testing::random_graph(8, 0.4, rng);
+    const std::vector<Graph> batch{g, permute(g, rng.permutation(8)), testing::random_graph(8, 0.4, rng),
+                                   permute(g, rng.permutation(8))};
+    ModelRandom random = make_model_random(4, torch::kCPU);
+    auto model = make_model(GetParam(), small_config(GetParam()), random);
+    model->set_graphs(batch, torch::kCPU);
+    model->train();
+    model->forward_range(0, batch.size());
+    model->eval();
+    torch::NoGradGuard no_grad;
+    // Repeated inference: outputs differ between passes (the draws), and the mean over passes of a
+    // graph and of its relabelings agree within the passes' standard error.
+    constexpr int kPasses = 40;
+    std::vector<torch::Tensor> passes;
+    for (int i = 0; i < kPasses; ++i) passes.push_back(model->forward_range(0, batch.size()));
+    EXPECT_FALSE(torch::equal(passes[0], passes[1])) << "inference should draw afresh";
+    const auto all = torch::stack(passes).to(torch::kDouble);  // [passes, 4, d]
+    const auto mean = all.mean(0), se = all.std(0) / std::sqrt(static_cast<double>(kPasses));
+    for (int other : {1, 3}) {
+        const auto z = (mean[0] - mean[other]).abs() / (se[0].pow(2) + se[other].pow(2) + 1e-12).sqrt();
+        EXPECT_LT(z.max().item<double>(), 5.0) << "relabeling " << other << ": means " << mean;
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, EveryModel, ::testing::ValuesIn(model_names()),

@@ -99,6 +99,41 @@ struct InstanceList {
 /// Complexity: O(N d^(k-1)) plus sorting the output, k = pattern_size(p).
 InstanceList list_instances(const Graph& g, Pattern p);
 
+/// The edge orbits of the connected induced patterns on 3 and 4 vertices: the classes of a
+/// pattern's edges under its vertex automorphisms (an edge's orbit is the unordered pair of its end
+/// points' vertex orbits). 12 in all, in pattern order.
+enum class EdgeOrbit : int {
+    path2 = 0,                 ///< either edge of the 2-path
+    triangle = 1,              ///< any edge of the triangle
+    path3_end = 2,             ///< an end edge of the 3-path
+    path3_middle = 3,          ///< the middle edge of the 3-path
+    star3 = 4,                 ///< any edge of the 3-star
+    cycle4 = 5,                ///< any edge of the 4-cycle
+    tailed_triangle_far = 6,   ///< the triangle edge away from the pendant (between the degree-2 vertices)
+    tailed_triangle_near = 7,  ///< a triangle edge at the degree-3 vertex
+    tailed_triangle_tail = 8,  ///< the pendant edge
+    diamond_chord = 9,         ///< the chord (between the two degree-3 vertices)
+    diamond_rim = 10,          ///< a rim edge of the diamond
+    clique4 = 11,              ///< any edge of the 4-clique
+};
+inline constexpr int kNumEdgeOrbits = 12;
+const char* edge_orbit_name(EdgeOrbit o);
+/// The pattern an edge orbit belongs to.
+Pattern edge_orbit_pattern(EdgeOrbit o);
+
+/// Per-edge structural identifiers in the sense of GSN's edge-based ("local") counts:
+/// counts[e][o] = the number of connected induced 3- and 4-vertex subgraphs that contain edge e
+/// (of g.edges(), in that order) in the role of edge orbit o.
+struct EdgeOrbitCounts {
+    std::vector<Edge> edges;  ///< g.edges(): (u, v), u < v, increasing
+    std::vector<std::array<std::uint32_t, kNumEdgeOrbits>> counts;
+};
+
+/// Counts the edge orbits by the edge-anchored enumeration: every connected 3- and 4-set once
+/// (from its smallest edge), each of its edges classified by the degrees of its end points inside
+/// the set. Complexity O(N d^3 log d).
+EdgeOrbitCounts count_edge_orbits(const Graph& g);
+
 /// Reference implementation by brute force over all vertex subsets (O(n^4)); for tests. The
 /// non-induced 3-star is counted from its definition (every vertex and every 3 of its neighbours).
 PatternCounts count_patterns_brute_force(const Graph& g, int max_size = 4);

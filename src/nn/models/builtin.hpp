@@ -19,7 +19,9 @@
     X(i2_gnn)                  \
     X(lgnn2)                   \
     X(graphormer)              \
-    X(kc_setgnn)
+    X(kc_setgnn)               \
+    X(gsn)                     \
+    X(dropgnn)
 // clang-format on
 
 namespace brec::models {
