@@ -11,7 +11,7 @@
 #
 # CPU sample: PAIRS_PER_CATEGORY evenly spaced pair ids of every fine category the model can run
 # in seconds per pair on a CPU core (the subgraph models skip the CFI and 4-vertex-condition
-# graphs, DE+NGNN also the distance-regular ones, whose ego-net copies take minutes per pair
+# graphs, DE+NGNN and SUN also the distance-regular ones, whose ego-net copies take minutes per pair
 # there). Every step appends to OUT and resumes (`--resume`), so interrupted or repeated runs add
 # up; the reports are rebuilt each time.
 #
@@ -55,8 +55,8 @@ categories_of() {  # the fine categories a model runs in the CPU sample
     case "$1" in
         gin | ppgn | ngnn) echo "$ALL_CATEGORIES" ;;
         # DE+NGNN's distance-encoded copies (width 128, n^2 nodes) take over 20 minutes per
-        # distance-regular pair (46-63 nodes) on a CPU core.
-        de_ngnn) echo "basic regular strongly_regular extension" ;;
+        # distance-regular pair (46-63 nodes) on a CPU core, SUN's copies several minutes.
+        de_ngnn | sun) echo "basic regular strongly_regular extension" ;;
         *) echo "basic regular strongly_regular extension distance_regular" ;;
     esac
 }
