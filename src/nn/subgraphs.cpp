@@ -1,5 +1,7 @@
 #include "brec/nn/subgraphs.hpp"
 
+#include <algorithm>
+
 #include "brec/core/error.hpp"
 #include "brec/graph/algorithms.hpp"
 
@@ -85,6 +87,14 @@ SubgraphBatch make_subgraph_batch(const std::vector<Graph>& graphs, std::size_t 
     b.by_node = make_grouping(b.copy_node, b.nodes);
     b.by_graph = make_grouping(b.node_graph, b.graphs);
     return b;
+}
+
+std::vector<std::int64_t> pair_distance_classes(const Graph& g, int cap) {
+    if (cap < 0) throw InvalidArgument("pair_distance_classes: the distance cap must be >= 0");
+    const std::vector<std::int32_t> d = all_pairs_distances(g);
+    std::vector<std::int64_t> classes(d.size());
+    for (std::size_t k = 0; k < d.size(); ++k) classes[k] = d[k] == kUnreachable ? cap : std::min(d[k], cap);
+    return classes;
 }
 
 }  // namespace brec::nn
