@@ -79,8 +79,13 @@ TEST(SswlPlus, ParameterCountAtTheBrecSettingsMatchesTheArchitecture) {
     for (const auto& p : model->parameters()) count += p.numel();
     EXPECT_EQ(count, 223336);
     // ε starts at zero, as the released torch.zeros(1).
-    for (const auto& p : model->named_parameters())
-        if (p.key().find("eps_") != std::string::npos) EXPECT_EQ(p.value().item<float>(), 0.0f) << p.key();
+    int eps = 0;
+    for (const auto& p : model->named_parameters()) {
+        if (p.key().find("eps_") == std::string::npos) continue;
+        EXPECT_EQ(p.value().item<float>(), 0.0f) << p.key();
+        ++eps;
+    }
+    EXPECT_EQ(eps, 3 * 8);
 }
 
 TEST(SswlPlus, SpecCarriesTheBrecSettingsSubsetInverseAndBound) {
@@ -301,31 +306,34 @@ std::int64_t measured_training_step(const std::vector<Graph>& graphs, const Mode
     return counting.peak() - start;
 }
 
-TEST(SswlPlus, MemoryEstimateIsWithinAFactorOfOneAndAHalfOfTheMeasuredPeak) {
+TEST(SswlPlus, MemoryEstimateIsWithinAQuarterAboveTheMeasuredPeak) {
     // Batches of 8 graphs as in training: estimate / measured peak of the tensors' bytes must lie in
-    // [1/1.5, 1.5] at the BREC width and depth and at a small configuration.
+    // [0.9, 1.25] (measured: 1.04 to 1.10) at the BREC width and depth and at a small configuration.
     Rng rng(6);
     const Graph rook = testing::rook_4x4(), shrikhande = testing::shrikhande();
     const Graph regular = testing::random_regular(20, 3, rng), sparse = testing::random_graph(14, 0.15, rng);
-    const std::vector<std::vector<Graph>> batches{
-        {rook, shrikhande, rook, shrikhande, rook, shrikhande, rook, shrikhande},
-        std::vector<Graph>(8, regular),
-        {sparse, three_components(), sparse, three_components(), sparse, three_components(), sparse,
-         three_components()}};
-    const ModelEntry& entry = find_model("sswl_p");
+    const std::vector<Graph> strongly_regular{rook, shrikhande, rook, shrikhande, rook, shrikhande, rook, shrikhande};
+    const std::vector<Graph> cubic(8, regular);
+    const std::vector<Graph> disconnected{sparse, three_components(), sparse, three_components(),
+                                          sparse, three_components(), sparse, three_components()};
     ModelConfig small = brec_config();
     small.layers = 3;
     small.hidden = 32;
-    for (const ModelConfig& c : {brec_config(), small})
-        for (const auto& batch : batches) {
-            const auto measured = static_cast<double>(measured_training_step(batch, c));
-            const auto estimate = static_cast<double>(entry.estimate_bytes(batch, c));
-            const double ratio = estimate / measured;
-            EXPECT_GT(ratio, 1 / 1.5) << "estimate " << estimate << " measured " << measured;
-            EXPECT_LT(ratio, 1.5) << "estimate " << estimate << " measured " << measured;
-            std::cout << "n=" << batch[0].n() << " L=" << c.layers << " h=" << c.hidden << ": estimate " << estimate
-                      << " B, measured peak " << measured << " B, ratio " << ratio << "\n";
-        }
+    const std::vector<std::pair<ModelConfig, std::vector<Graph>>> cases{{brec_config(), strongly_regular},
+                                                                        {brec_config(), disconnected},
+                                                                        {small, strongly_regular},
+                                                                        {small, cubic},
+                                                                        {small, disconnected}};
+    const ModelEntry& entry = find_model("sswl_p");
+    for (const auto& [c, batch] : cases) {
+        const auto measured = static_cast<double>(measured_training_step(batch, c));
+        const auto estimate = static_cast<double>(entry.estimate_bytes(batch, c));
+        const double ratio = estimate / measured;
+        EXPECT_GT(ratio, 0.9) << "estimate " << estimate << " measured " << measured;
+        EXPECT_LT(ratio, 1.25) << "estimate " << estimate << " measured " << measured;
+        std::cout << "n=" << batch[0].n() << " L=" << c.layers << " h=" << c.hidden << ": estimate " << estimate
+                  << " B, measured peak " << measured << " B, ratio " << ratio << "\n";
+    }
 }
 
 }  // namespace
