@@ -15,14 +15,14 @@
 # seconds the BREC authors report for their code on an RTX 4090 ("An Empirical Study of Realized
 # GNN Expressiveness", Table 11), which ran each model on its paper subset only.
 #
-# Environment: MODELS (ngnn de_ngnn ds_gnn dss_gnn sun gnn_ak kp_gnn i2_gnn lgnn2 graphormer kc_setgnn gsn dropgnn), IDS (cpu mode: 0,60,110,160,265 =
+# Environment: MODELS (ngnn de_ngnn ds_gnn dss_gnn sun gnn_ak kp_gnn i2_gnn lgnn2 graphormer kc_setgnn gsn dropgnn sswl_p), IDS (cpu mode: 0,60,110,160,265 =
 # one pair each of Basic, Regular, strongly regular, Extension, CFI), THREADS (cpu mode: "1 2"),
 # EPOCHS (model default), SEED (100), OUT (bench-models), BREC (build/bin/brec), TEST_EVAL
 # (build/tests/test_eval), MODE (cpu | full), DEVICE (full mode: auto), JOBS (full mode: 1),
 # SKIP_PROBE (1 = no preparation probe).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-MODELS=${MODELS:-ngnn de_ngnn ds_gnn dss_gnn sun gnn_ak kp_gnn i2_gnn lgnn2 graphormer kc_setgnn gsn dropgnn}
+MODELS=${MODELS:-ngnn de_ngnn ds_gnn dss_gnn sun gnn_ak kp_gnn i2_gnn lgnn2 graphormer kc_setgnn gsn dropgnn sswl_p}
 IDS=${IDS:-0,60,110,160,265}
 THREADS=${THREADS:-1 2}
 SEED=${SEED:-100}
@@ -59,9 +59,10 @@ paper = {"ngnn": (516, 388), "de_ngnn": (3123, 1087), "ds_gnn": (2343, 3300), "d
          "lgnn2": (5, 2532), "graphormer": (66, 13681),
          "kc_setgnn": (118005, 5670),
          "gsn": (5231, 150),
-         "dropgnn": (393, 533)}
+         "dropgnn": (393, 533),
+         "sswl_p": (644, 4085)}
 def subset(model):
-    ranges = {"ds_gnn", "dss_gnn", "sun", "gnn_ak", "lgnn2", "graphormer", "kc_setgnn"}
+    ranges = {"ds_gnn", "dss_gnn", "sun", "gnn_ak", "lgnn2", "graphormer", "kc_setgnn", "sswl_p"}
     if model in ranges:
         return set(range(0, 110)) | set(range(160, 320))
     if model == "i2_gnn":  # no 4-vertex-condition pairs, no last 40 CFI pairs

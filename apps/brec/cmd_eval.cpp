@@ -3,6 +3,7 @@
 #include "commands.hpp"
 #include "common.hpp"
 #include "run_output.hpp"
+#include "brec/core/bytes.hpp"
 #include "brec/core/error.hpp"
 #include "brec/eval/run.hpp"
 #include "brec/nn/device.hpp"
@@ -14,7 +15,7 @@ struct EvalArgs {
     PairArgs pairs;
     EvalRunOptions run;
     std::uint64_t seed = 100;
-    std::string seeds, method = "rpc", protocol = "hotelling", baseline, junit;
+    std::string seeds, method = "rpc", protocol = "hotelling", baseline, junit, max_memory;
     bool fine = false, no_train = false, list_models = false, reference_t2 = false, paper_subset = false;
     int torch_threads = 0;
 };
@@ -38,6 +39,7 @@ int run_eval(EvalArgs args, RunContext& ctx) {
     auto sel = load_selected_pairs(args.pairs);
     if (args.paper_subset) sel.indices = paper_subset_indices(sel.dataset, std::move(sel.indices), opt.model);
     configure_cpu_threads(opt, args.pairs.jobs, args.torch_threads);
+    if (!args.max_memory.empty()) args.run.max_memory = parse_byte_size(args.max_memory);
     args.run.jobs = args.pairs.jobs;
     args.run.dataset = args.pairs.dataset.empty() ? sel.dataset.path : args.pairs.dataset;
     args.run.shard = args.pairs.shard;
@@ -132,6 +134,17 @@ void add_eval(CLI::App& root, Action& action) {
     sub->add_option("--junit", a->junit, "Write a JUnit XML file with one test case per pair");
     sub->add_option("--torch-threads", a->torch_threads,
                     "LibTorch intra-op threads per job (default: cores / jobs, 1 below 32 vertices)");
+    sub->add_option("--max-memory", a->max_memory,
+                    "Skip (and record as skipped) pairs whose model needs more memory, e.g. 24G or 512M "
+                    "(default: physical memory; models with an estimate only)")
+        ->check([](const std::string& size) {
+            try {
+                parse_byte_size(size);
+            } catch (const Error& e) {
+                return std::string(e.what());
+            }
+            return std::string();
+        });
     add_pair_flags(sub, a->pairs, /*with_shard=*/true);
     sub->callback([a, &action]() { action = [a](RunContext& ctx) { return run_eval(*a, ctx); }; });
 }

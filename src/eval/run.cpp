@@ -1,10 +1,13 @@
 #include "brec/eval/run.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <thread>
 
 #include "brec/core/error.hpp"
+#include "brec/core/bytes.hpp"
 #include "brec/io/pair_records.hpp"
 #include "brec/nn/device.hpp"
 #include "brec/nn/registry.hpp"
@@ -12,6 +15,30 @@
 namespace brec {
 
 using nlohmann::json;
+
+namespace {
+
+/// The record of a pair not run because its memory estimate exceeds the limit (counted as not
+/// distinguished and not as a reliability failure), after one line on the log.
+EvalRecord skipped_record(const GraphPairRecord& pair, const EvalOptions& opt, std::uint64_t seed, std::uint64_t need,
+                          std::uint64_t limit, int jobs, const RunContext& ctx) {
+    const std::string why =
+        opt.model + " needs about " + format_bytes(need) + " > --max-memory " + format_bytes(limit) +
+        (jobs > 1 ? " / " + std::to_string(jobs) + " jobs = " + format_bytes(limit / static_cast<std::uint64_t>(jobs))
+                  : std::string());
+    ctx.warn("pair " + std::to_string(pair.id) + ": " + why + "; skipped");
+    EvalRecord r;
+    r.model = opt.model;
+    r.seed = seed;
+    r.id = pair.id;
+    r.category = pair.category;
+    r.n = pair.a.n();
+    for (Protocol p : all_protocols()) r.result(p).reliable = true;
+    r.skipped = why;
+    return r;
+}
+
+}  // namespace
 
 json evaluation_settings(const EvalOptions& opt) {
     const Hyper hp = resolve_hyper(opt);
@@ -53,6 +80,24 @@ std::vector<std::size_t> paper_subset_indices(const PairDataset& dataset, std::v
     return indices;
 }
 
+std::uint64_t physical_memory_bytes() {
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 0;
+}
+
+std::optional<std::uint64_t> pair_memory_estimate(const GraphPairRecord& pair, const EvalOptions& opt) {
+    const ModelEntry& entry = find_model(opt.model);
+    if (!entry.estimate_bytes) return std::nullopt;
+    const Hyper hp = resolve_hyper(opt);
+    const ModelConfig config = model_config(opt);
+    // A batch holds at most the 2q graphs of a group; sizes do not depend on the labelling.
+    const auto size = static_cast<std::size_t>(std::min(hp.batch, 2 * opt.q));
+    std::vector<Graph> mixed, only_a(size, pair.a), only_b(size, pair.b);
+    for (std::size_t i = 0; i < size; ++i) mixed.push_back(i % 2 ? pair.b : pair.a);
+    return std::max({entry.estimate_bytes(mixed, config), entry.estimate_bytes(only_a, config),
+                     entry.estimate_bytes(only_b, config)});
+}
+
 void configure_cpu_threads(EvalOptions& opt, int jobs, int requested) {
     // OpenMP keeps the intra-op count per calling thread, so evaluate_pair sets it again per pair.
     const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -90,6 +135,11 @@ EvalRunResult run_evaluation(const PairDataset& dataset, const std::vector<std::
     });
     if (records.loaded()) ctx.info("resuming: " + std::to_string(records.loaded()) + " results already in " + opt.out);
 
+    // Pairs run in parallel share the memory.
+    const std::uint64_t max_memory = opt.max_memory ? opt.max_memory : physical_memory_bytes();
+    const int jobs = std::max(1, opt.jobs);
+    const std::uint64_t per_pair = max_memory / static_cast<std::uint64_t>(jobs);
+
     RunDescription description;
     description.command = "eval";
     description.model = eval.model;
@@ -101,19 +151,22 @@ EvalRunResult run_evaluation(const PairDataset& dataset, const std::vector<std::
     description.runtime = {{"device", opt.eval.device},
                            {"kernel", opt.eval.kernel},
                            {"jobs", opt.jobs},
-                           {"torch_threads", opt.eval.torch_threads}};
+                           {"torch_threads", opt.eval.torch_threads},
+                           {"max_memory", max_memory}};
     EvalRunResult result;
     const auto t0 = std::chrono::steady_clock::now();
     for (std::uint64_t seed : opt.seeds) {
         const auto start = std::chrono::steady_clock::now();
-        compute_missing_pairs(dataset, indices, seed, opt.jobs, records,
-                              "eval " + eval.model + " seed " + std::to_string(seed), ctx,
-                              [&](const GraphPairRecord& pair) {
-                                  EvalRecord r = evaluate_pair(pair, eval, seed, &ctx);
-                                  r.settings_id = id;
-                                  r.bound = spec.bound;
-                                  return to_json(r);
-                              });
+        compute_missing_pairs(
+            dataset, indices, seed, opt.jobs, records, "eval " + eval.model + " seed " + std::to_string(seed), ctx,
+            [&](const GraphPairRecord& pair) {
+                const auto need = pair_memory_estimate(pair, eval);
+                EvalRecord r = need && *need > per_pair ? skipped_record(pair, eval, seed, *need, max_memory, jobs, ctx)
+                                                        : evaluate_pair(pair, eval, seed, &ctx);
+                r.settings_id = id;
+                r.bound = spec.bound;
+                return to_json(r);
+            });
         SeedRun run;
         run.seed = seed;
         for (std::size_t k : indices)

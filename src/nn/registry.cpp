@@ -12,7 +12,7 @@ namespace brec {
 namespace models {
 
 const std::vector<std::string>& planned_models() {
-    static const std::vector<std::string> kPlanned = {"sswl_p", "osan"};
+    static const std::vector<std::string> kPlanned = {"osan"};
     return kPlanned;
 }
 

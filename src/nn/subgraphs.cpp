@@ -187,4 +187,12 @@ SubgraphBatch make_subgraph_batch(const std::vector<Graph>& graphs, std::size_t 
     return b;
 }
 
+std::vector<std::int64_t> pair_distance_classes(const Graph& g, int cap) {
+    if (cap < 0) throw InvalidArgument("pair_distance_classes: the distance cap must be >= 0");
+    const std::vector<std::int32_t> d = all_pairs_distances(g);
+    std::vector<std::int64_t> classes(d.size());
+    for (std::size_t k = 0; k < d.size(); ++k) classes[k] = d[k] == kUnreachable ? cap : std::min(d[k], cap);
+    return classes;
+}
+
 }  // namespace brec::nn

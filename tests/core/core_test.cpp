@@ -10,6 +10,7 @@
 #include "brec/core/parallel.hpp"
 #include "brec/core/rng.hpp"
 #include "brec/core/run_context.hpp"
+#include "brec/core/bytes.hpp"
 #include "brec/core/text.hpp"
 #include "brec/core/types.hpp"
 
@@ -208,6 +209,29 @@ TEST(Text, TablesAndDurations) {
     EXPECT_EQ(format_seconds(12.34), "12.3s");
     EXPECT_EQ(format_seconds(245), "4m05s");
     EXPECT_EQ(format_seconds(7620), "2h07m");
+}
+
+TEST(Text, ByteSizesParseInBinaryUnitsAndPrintBack) {
+    EXPECT_EQ(parse_byte_size("4096"), 4096u);
+    EXPECT_EQ(parse_byte_size("512M"), 512ull << 20);
+    EXPECT_EQ(parse_byte_size("8G"), 8ull << 30);
+    EXPECT_EQ(parse_byte_size("8gb"), 8ull << 30);
+    EXPECT_EQ(parse_byte_size(" 1.5GiB "), 3ull << 29);
+    EXPECT_EQ(parse_byte_size("2T"), 2ull << 40);
+    EXPECT_EQ(parse_byte_size("3k"), 3072u);
+    EXPECT_EQ(parse_byte_size("100B"), 100u);
+    for (const char* bad : {"", "0", "0.2", "G", "12X", "-5G", "1.2.3G", "8 G B", "8Gi", "8iB", "1e3", "9999999T"})
+        EXPECT_THROW(parse_byte_size(bad), InvalidArgument) << bad;
+    try {
+        parse_byte_size("12X");
+    } catch (const InvalidArgument& e) {
+        EXPECT_NE(std::string(e.what()).find("'12X'"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(format_bytes(900), "900 B");
+    EXPECT_EQ(format_bytes(12 * 1024), "12.0 KiB");
+    EXPECT_EQ(format_bytes(512ull << 20), "512.0 MiB");
+    EXPECT_EQ(format_bytes(static_cast<std::uint64_t>(41.2 * (1ull << 30))), "41.2 GiB");
+    EXPECT_EQ(format_bytes(parse_byte_size("24G")), "24.0 GiB");
 }
 
 TEST(Text, XmlEscapeCoversMarkupCharactersOnly) {

@@ -4,6 +4,7 @@
 // the CI regression check against an earlier summary and JUnit XML.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,7 +30,21 @@ struct EvalRunOptions {
     /// The protocol of the headline numbers (summary "categories"/"total", baseline, JUnit
     /// failures); both protocols are always computed and recorded.
     Protocol protocol = Protocol::hotelling;
+    /// Pairs whose model memory estimate (ModelEntry::estimate_bytes) exceeds this many bytes,
+    /// divided by `jobs` (pairs run in parallel share it), are not run: their record says why in
+    /// `skipped`, and a warning names the pair. 0 = the machine's physical memory (also on CUDA,
+    /// whose device memory is not queried: give it here). Models without an estimate always run.
+    /// Not part of the settings: a skipped record stays done on --resume, whatever the new limit.
+    std::uint64_t max_memory = 0;
 };
+
+/// The machine's physical memory in bytes (0 when the system does not say).
+std::uint64_t physical_memory_bytes();
+
+/// The model's memory estimate for training on `pair` with these options: the largest of its
+/// estimates for a training batch of G and H interleaved and for batches of G alone and H alone
+/// (the reliability and RAPC groups). Empty when the model has no estimate.
+std::optional<std::uint64_t> pair_memory_estimate(const GraphPairRecord& pair, const EvalOptions& opt);
 
 /// The settings that decide a pair's result (model, hyperparameters, RPC settings, training,
 /// noise floor), as a JSON object; devices, kernels, thread counts and the headline protocol are

@@ -9,6 +9,7 @@
 // @article{wang2023towards, title={Towards Better Evaluation of GNN Expressiveness with BREC
 //   Dataset}, author={Wang, Yanbo and Zhang, Muhan}, journal={arXiv:2304.07702}, year={2023}}
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -70,9 +71,18 @@ struct ModelSpec {
 
 using ModelFactory = std::function<std::shared_ptr<GraphEmbedder>(const ModelConfig&, ModelRandom&)>;
 
+/// The bytes a model's tensors take at their peak while it trains on one batch: `graphs` are the
+/// graphs of one forward and backward pass (one forward_range call), `config` the architecture.
+/// It counts the activations kept for the backward pass, the gradients alive at the start of it,
+/// the batch's index structures, the parameters and the optimiser state. `brec eval --max-memory`
+/// skips a pair whose estimate exceeds the limit instead of running out of memory.
+using MemoryEstimate = std::function<std::uint64_t(const std::vector<Graph>& graphs, const ModelConfig& config)>;
+
 struct ModelEntry {
     ModelSpec spec;
     ModelFactory make;
+    /// Empty: no estimate (the model's memory is never checked).
+    MemoryEstimate estimate_bytes = {};
 };
 
 /// The model-name prefix of a user's TorchScript module: "torchscript:FILE" names the module saved

@@ -108,4 +108,10 @@ MarkedSubgraphCounts count_marked_subgraphs(const std::vector<Graph>& graphs, st
 SubgraphBatch make_subgraph_batch(const std::vector<Graph>& graphs, std::size_t begin, std::size_t end,
                                   SubgraphPolicy policy, std::uint32_t radius, torch::Device device);
 
+/// The distance encoding of node-pair subgraph GNNs (SSWL+): for every ordered pair (u, v) of g, row
+/// major (u · n + v), the class min(SPD(u, v), cap), with pairs in different components in class cap
+/// (the cap class stands for "far", and unreachable is farther than any distance). Throws
+/// InvalidArgument for a negative cap. Complexity O(n (n + m)).
+std::vector<std::int64_t> pair_distance_classes(const Graph& g, int cap);
+
 }  // namespace brec::nn

@@ -21,7 +21,8 @@
     X(graphormer)              \
     X(kc_setgnn)               \
     X(gsn)                     \
-    X(dropgnn)
+    X(dropgnn)                 \
+    X(sswl_p)
 // clang-format on
 
 namespace brec::models {
