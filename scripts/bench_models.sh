@@ -15,14 +15,16 @@
 # seconds the BREC authors report for their code on an RTX 4090 ("An Empirical Study of Realized
 # GNN Expressiveness", Table 11), which ran each model on its paper subset only.
 #
-# Environment: MODELS (ngnn de_ngnn ds_gnn dss_gnn sun gnn_ak kp_gnn i2_gnn lgnn2 graphormer kc_setgnn gsn dropgnn sswl_p), IDS (cpu mode: 0,60,110,160,265 =
-# one pair each of Basic, Regular, strongly regular, Extension, CFI), THREADS (cpu mode: "1 2"),
+# Environment: MODELS (the subgraph, k-WL, substructure, random and transformer models: ngnn
+# de_ngnn ds_gnn dss_gnn sun gnn_ak kp_gnn i2_gnn sswl_p lgnn2 kc_setgnn gsn dropgnn graphormer),
+# IDS (cpu mode: 0,60,110,160,265 = one pair each of Basic, Regular, strongly regular, Extension,
+# CFI), THREADS (cpu mode: "1 2"),
 # EPOCHS (model default), SEED (100), OUT (bench-models), BREC (build/bin/brec), TEST_EVAL
 # (build/tests/test_eval), MODE (cpu | full), DEVICE (full mode: auto), JOBS (full mode: 1),
 # SKIP_PROBE (1 = no preparation probe).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-MODELS=${MODELS:-ngnn de_ngnn ds_gnn dss_gnn sun gnn_ak kp_gnn i2_gnn lgnn2 graphormer kc_setgnn gsn dropgnn sswl_p}
+MODELS=${MODELS:-ngnn de_ngnn ds_gnn dss_gnn sun gnn_ak kp_gnn i2_gnn sswl_p lgnn2 kc_setgnn gsn dropgnn graphormer}
 IDS=${IDS:-0,60,110,160,265}
 THREADS=${THREADS:-1 2}
 SEED=${SEED:-100}

@@ -16,6 +16,7 @@
 #include "brec/nn/registry.hpp"
 #include "brec/nn/subgraphs.hpp"
 #include "common/test_graphs.hpp"
+#include "nn/memory_peak.hpp"
 #include "nn/models/builtin.hpp"
 
 namespace brec {
@@ -326,6 +327,34 @@ TEST(I2Gnn, MemoryEstimateIsTheBytesOfItsTensors) {
     c.radius = 2;
     EXPECT_EQ(models::i2_gnn_estimate_bytes({testing::shrikhande()}, c),
               56u * 1536 + 24u * 9216 + 28u * 96 + 28u * 16 + 12u + 32u);
+}
+
+TEST(I2Gnn, TrainingEstimateIsNearTheMeasuredPeakOfATrainingStep) {
+    // What `brec eval --max-memory` compares: the estimate of one training batch against the peak
+    // of the CPU tensors of a real step (model, prepared batch, forward, backward, Adam), at the BREC
+    // settings (radius 8, 5 layers, width 32) on 16-graph batches and at a small configuration.
+    Rng rng(12);
+    const Graph rook = testing::rook_4x4(), shrikhande = testing::shrikhande();
+    const Graph cubic = testing::random_regular(20, 3, rng), sparse = testing::random_graph(16, 0.2, rng);
+    std::vector<Graph> strongly_regular, mixed;
+    for (int k = 0; k < 8; ++k) {
+        strongly_regular.insert(strongly_regular.end(), {rook, shrikhande});
+        mixed.insert(mixed.end(), {cubic, sparse});
+    }
+    ModelConfig small = brec_config();
+    small.radius = 2;
+    small.layers = 3;
+    const ModelEntry& entry = find_model("i2_gnn");
+    ASSERT_TRUE(static_cast<bool>(entry.estimate_bytes));
+    for (const auto& [c, batch] : std::vector<std::pair<ModelConfig, std::vector<Graph>>>{
+             {brec_config(), strongly_regular}, {brec_config(), mixed}, {small, mixed}}) {
+        const auto measured = static_cast<double>(testing::measured_training_step("i2_gnn", batch, c));
+        const auto estimate = static_cast<double>(entry.estimate_bytes(batch, c));
+        EXPECT_GT(estimate / measured, 0.9) << "estimate " << estimate << " measured " << measured;
+        EXPECT_LT(estimate / measured, 1.5) << "estimate " << estimate << " measured " << measured;
+        std::cout << "radius " << c.radius << " L " << c.layers << ": estimate " << estimate << " B, measured peak "
+                  << measured << " B, ratio " << estimate / measured << "\n";
+    }
 }
 
 TEST(I2Gnn, EmbedsMixedBatchesAndAGraphAloneAsInItsBatch) {

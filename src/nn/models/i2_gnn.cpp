@@ -203,6 +203,25 @@ std::uint64_t i2_gnn_estimate_bytes(const std::vector<Graph>& graphs, const Mode
     return labels + arcs + grouping(C, M) + grouping(M, N) + grouping(N, B);
 }
 
+std::uint64_t i2_gnn_training_bytes(const std::vector<Graph>& graphs, const ModelConfig& config) {
+    const nn::MarkedSubgraphCounts c = nn::count_marked_subgraphs(graphs, 0, graphs.size(), i2_gnn_radius(config));
+    const auto h = static_cast<std::uint64_t>(std::max(config.hidden, 1));
+    const auto layers = static_cast<std::uint64_t>(std::max(config.layers, 1));
+    const auto C = static_cast<std::uint64_t>(c.copies), A = static_cast<std::uint64_t>(c.arcs),
+               M = static_cast<std::uint64_t>(c.marks), N = static_cast<std::uint64_t>(c.nodes);
+    constexpr std::uint64_t kFloat = sizeof(float);
+    // Rows of h floats per copy-node and layer kept for the backward pass or alive at the peak: the
+    // label embeddings (4) and their sum, the concatenation (2) and its Linear, the message product
+    // and its neighbour sum, the GRU cell's two gate products (3 each) and its gates and
+    // intermediates (about 6), the BatchNorm's input and output.
+    constexpr std::uint64_t kRowsPerLayer = 24;
+    const std::uint64_t activations = kFloat * h * (kRowsPerLayer * layers * C + 2 * A + 8 * (M + N));
+    // Parameters with their gradients and Adam's two moments: 16 bytes each (about 60k at h = 32).
+    const std::uint64_t per_layer = 4 * 50 * h + 2 * h * h + 6 * h * h + 6 * h + 4 * h;
+    const std::uint64_t parameters = layers * per_layer + 4 * (h * h + h) + 16 * h + 16 * 16 + 16;
+    return i2_gnn_estimate_bytes(graphs, config) + activations + 16 * parameters;
+}
+
 std::uint64_t i2_gnn_batch_bytes(const std::vector<Graph>& graphs, const ModelConfig& config) {
     const I2Batch b = make_i2_batch(graphs, 0, graphs.size(), i2_gnn_radius(config), torch::kCPU);
     std::vector<const void*> seen;
@@ -238,7 +257,8 @@ ModelEntry i2_gnn_model() {
     // subgraphs outgrew the study's GPU memory.
     s.paper_subset = "0-319,380-399";
     s.paper = {60, 100, 100, 21};
-    return {s, [](const ModelConfig& c, ModelRandom& r) { return std::make_shared<I2Gnn>(c, r); }};
+    return {s, [](const ModelConfig& c, ModelRandom& r) { return std::make_shared<I2Gnn>(c, r); },
+            i2_gnn_training_bytes};
 }
 
 }  // namespace brec::models
