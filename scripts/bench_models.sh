@@ -15,14 +15,14 @@
 # seconds the BREC authors report for their code on an RTX 4090 ("An Empirical Study of Realized
 # GNN Expressiveness", Table 11), which ran each model on its paper subset only.
 #
-# Environment: MODELS (ngnn de_ngnn ds_gnn dss_gnn sun gnn_ak kp_gnn), IDS (cpu mode: 0,60,110,160,265 =
+# Environment: MODELS (ngnn de_ngnn ds_gnn dss_gnn sun gnn_ak kp_gnn osan), IDS (cpu mode: 0,60,110,160,265 =
 # one pair each of Basic, Regular, strongly regular, Extension, CFI), THREADS (cpu mode: "1 2"),
 # EPOCHS (model default), SEED (100), OUT (bench-models), BREC (build/bin/brec), TEST_EVAL
 # (build/tests/test_eval), MODE (cpu | full), DEVICE (full mode: auto), JOBS (full mode: 1),
 # SKIP_PROBE (1 = no preparation probe).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-MODELS=${MODELS:-ngnn de_ngnn ds_gnn dss_gnn sun gnn_ak kp_gnn}
+MODELS=${MODELS:-ngnn de_ngnn ds_gnn dss_gnn sun gnn_ak kp_gnn osan}
 IDS=${IDS:-0,60,110,160,265}
 THREADS=${THREADS:-1 2}
 SEED=${SEED:-100}
@@ -54,11 +54,14 @@ import json, os, subprocess, sys
 out, brec, models = sys.argv[1], sys.argv[2], sys.argv[3:]
 # RTX 4090 seconds (preparation + evaluation) of the BREC authors' code, on each model's paper subset.
 paper = {"ngnn": (516, 388), "de_ngnn": (3123, 1087), "ds_gnn": (2343, 3300), "dss_gnn": (2343, 1008),
-         "sun": (2343, 1925), "gnn_ak": (768, 1048), "ppgn": (47, 156), "kp_gnn": (73113, 873)}
+         "sun": (2343, 1925), "gnn_ak": (768, 1048), "ppgn": (47, 156), "kp_gnn": (73113, 873),
+         "osan": (1, 187023)}
 def subset(model):
     ranges = {"ds_gnn", "dss_gnn", "sun", "gnn_ak"}
     if model in ranges:
         return set(range(0, 110)) | set(range(160, 320))
+    if model == "osan":
+        return set(range(0, 320))
     return set(range(400))
 print(f"{'model':10} {'pairs':>5} {'all s':>9} {'wall s':>9} {'subset s':>9} {'paper prep+eval s':>18} {'ratio':>6} {'peak RSS':>9}")
 for m in models:

@@ -12,8 +12,8 @@ namespace brec {
 namespace models {
 
 const std::vector<std::string>& planned_models() {
-    static const std::vector<std::string> kPlanned = {"sswl_p", "i2_gnn",  "lgnn2", "kc_setgnn",
-                                                      "gsn",    "dropgnn", "osan",  "graphormer"};
+    static const std::vector<std::string> kPlanned = {"sswl_p", "i2_gnn",  "lgnn2",     "kc_setgnn",
+                                                      "gsn",    "dropgnn", "graphormer"};
     return kPlanned;
 }
 

@@ -15,7 +15,8 @@
     X(dss_gnn)                 \
     X(sun)                     \
     X(gnn_ak)                  \
-    X(kp_gnn)
+    X(kp_gnn)                  \
+    X(osan)
 // clang-format on
 
 namespace brec::models {
