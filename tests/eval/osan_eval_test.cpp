@@ -24,11 +24,11 @@ TEST(OsanTraining, SeparatesABasicPair) {
     o.layers = 3;
     o.hidden = 16;
     o.batch = 16;
-    o.epochs = 10;
+    o.epochs = 20;
     o.device = "cpu";
     o.torch_threads = 1;
     const EvalRecord r = evaluate_pair(brec_pair(0), o, 100);
-    EXPECT_EQ(r.epochs, 10);  // threshold 0: never stops early
+    EXPECT_EQ(r.epochs, 20);  // threshold 0: never stops early
     for (Protocol p : all_protocols()) {
         EXPECT_TRUE(r.result(p).distinguished) << to_json(r);
         EXPECT_TRUE(r.result(p).reliable) << to_json(r);
