@@ -16,7 +16,7 @@
 # GNN Expressiveness", Table 11), which ran each model on its paper subset only.
 #
 # Environment: MODELS (the subgraph, k-WL, substructure, random and transformer models: ngnn
-# de_ngnn ds_gnn dss_gnn sun gnn_ak kp_gnn i2_gnn sswl_p lgnn2 kc_setgnn gsn dropgnn graphormer),
+# de_ngnn ds_gnn dss_gnn sun gnn_ak kp_gnn i2_gnn sswl_p lgnn2 kc_setgnn gsn dropgnn graphormer osan),
 # IDS (cpu mode: 0,60,110,160,265 = one pair each of Basic, Regular, strongly regular, Extension,
 # CFI), THREADS (cpu mode: "1 2"),
 # EPOCHS (model default), SEED (100), OUT (bench-models), BREC (build/bin/brec), TEST_EVAL
@@ -24,7 +24,7 @@
 # SKIP_PROBE (1 = no preparation probe).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-MODELS=${MODELS:-ngnn de_ngnn ds_gnn dss_gnn sun gnn_ak kp_gnn i2_gnn sswl_p lgnn2 kc_setgnn gsn dropgnn graphormer}
+MODELS=${MODELS:-ngnn de_ngnn ds_gnn dss_gnn sun gnn_ak kp_gnn i2_gnn sswl_p lgnn2 kc_setgnn gsn dropgnn graphormer osan}
 IDS=${IDS:-0,60,110,160,265}
 THREADS=${THREADS:-1 2}
 SEED=${SEED:-100}
@@ -62,7 +62,8 @@ paper = {"ngnn": (516, 388), "de_ngnn": (3123, 1087), "ds_gnn": (2343, 3300), "d
          "kc_setgnn": (118005, 5670),
          "gsn": (5231, 150),
          "dropgnn": (393, 533),
-         "sswl_p": (644, 4085)}
+         "sswl_p": (644, 4085),
+         "osan": (1, 187023)}
 def subset(model):
     ranges = {"ds_gnn", "dss_gnn", "sun", "gnn_ak", "lgnn2", "graphormer", "kc_setgnn", "sswl_p"}
     if model in ranges:
@@ -71,6 +72,8 @@ def subset(model):
         return set(range(0, 320)) | set(range(380, 400))
     if model == "gsn":
         return set(range(0, 260))
+    if model == "osan":  # no 4-vertex-condition, distance-regular or last 40 CFI pairs
+        return set(range(0, 320))
     return set(range(400))
 print(f"{'model':10} {'pairs':>5} {'all s':>9} {'wall s':>9} {'subset s':>9} {'paper prep+eval s':>18} {'ratio':>6} {'peak RSS':>9}")
 for m in models:

@@ -227,7 +227,7 @@ Regressor train_regressor(const CountingData& data, const RegressorSettings& s, 
     r.settings = s;
     r.model = make_model(s.model, s.config(), random);
     auto& model = *r.model;
-    torch::optim::Adam optimizer(model.parameters(), torch::optim::AdamOptions(s.lr));
+    ModelOptimizers optimizers(model, torch::optim::AdamOptions(s.lr));  // the model's own ones included
     double lr = s.lr;
 
     std::vector<std::size_t> batch_begin;
@@ -248,10 +248,11 @@ Regressor train_regressor(const CountingData& data, const RegressorSettings& s, 
             const auto y = y_train.slice(0, static_cast<long>(b), static_cast<long>(e));
             auto err = (pred - y).abs();
             if (s.loss == RegressionLoss::lc) err = err / (y + 1.0);
-            const auto loss = err.mean();
-            optimizer.zero_grad();
+            auto loss = err.mean();
+            if (const auto aux = model.take_auxiliary_loss(); aux.defined()) loss = loss + aux;
+            optimizers.zero_grad();
             loss.backward();
-            optimizer.step();
+            optimizers.step();
         }
         const auto val_pred = predict_counts(model, val_graphs);
         const double val_loss = mean_error(val_pred, y_val, s.loss);
@@ -268,7 +269,7 @@ Regressor train_regressor(const CountingData& data, const RegressorSettings& s, 
             plateau_wait = 0;
         } else if (++plateau_wait > s.lr_patience) {
             lr = std::max(s.min_lr, lr * s.lr_factor);
-            for (auto& group : optimizer.param_groups())
+            for (auto& group : optimizers.main().param_groups())
                 static_cast<torch::optim::AdamOptions&>(group.options()).lr(lr);
             plateau_wait = 0;
         }

@@ -162,9 +162,9 @@ EvalRecord evaluate_pair(const GraphPairRecord& pair, const EvalOptions& opt, st
         bool trainable = false;
         for (const auto& p : model->parameters()) trainable = trainable || p.requires_grad();
         if (opt.train && hp.epochs > 0 && trainable) {
-            torch::optim::Adam adam(model->parameters(),
-                                    torch::optim::AdamOptions(hp.lr).weight_decay(hp.weight_decay));
-            PlateauScheduler scheduler(adam);
+            // The model's own optimizers (OSAN's sampler) step beside the main Adam, unscheduled.
+            ModelOptimizers optimizers(*model, torch::optim::AdamOptions(hp.lr).weight_decay(hp.weight_decay));
+            PlateauScheduler scheduler(optimizers.main());
             model->train();
             for (int epoch = 0; epoch < hp.epochs; ++epoch) {
                 if (ctx && ctx->cancelled())
@@ -172,13 +172,15 @@ EvalRecord evaluate_pair(const GraphPairRecord& pair, const EvalOptions& opt, st
                 double epoch_loss = 0.0;
                 for (std::size_t b = 0; b < count; b += static_cast<std::size_t>(hp.batch)) {
                     const std::size_t e = std::min(count, b + static_cast<std::size_t>(hp.batch));
-                    adam.zero_grad();
+                    optimizers.zero_grad();
                     const auto out = model->forward_range(b, e);
                     const auto x = out.slice(0, 0, out.size(0), 2), y = out.slice(0, 1, out.size(0), 2);
                     // CosineEmbeddingLoss with target -1 and margin 0: mean of max(0, cos).
-                    const auto loss = torch::clamp_min(torch::cosine_similarity(x, y, 1, 1e-8), 0.0).mean();
+                    auto loss = torch::clamp_min(torch::cosine_similarity(x, y, 1, 1e-8), 0.0).mean();
+                    // A model's auxiliary loss joins the loss, and so the epoch loss, as in OSAN's script.
+                    if (const auto aux = model->take_auxiliary_loss(); aux.defined()) loss = loss + aux;
                     loss.backward();
-                    adam.step();
+                    optimizers.step();
                     epoch_loss += static_cast<double>(e - b) / 2.0 * loss.item<double>();
                 }
                 epoch_loss /= opt.q;

@@ -12,7 +12,7 @@ namespace brec {
 namespace models {
 
 const std::vector<std::string>& planned_models() {
-    static const std::vector<std::string> kPlanned = {"osan"};
+    static const std::vector<std::string> kPlanned = {};
     return kPlanned;
 }
 

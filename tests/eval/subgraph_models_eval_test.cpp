@@ -165,7 +165,7 @@ double preparation_seconds(GraphEmbedder& model, const std::vector<Graph>& graph
 // model and pair: "model pair n prep_seconds", for the groups and initial weights that
 // `brec eval --seed SEED` uses (the script divides by that run's seconds per pair).
 TEST(ModelBench, DISABLED_PreparationSeconds) {
-    const auto models = env_or("BREC_BENCH_MODELS", "ngnn,de_ngnn,ds_gnn,dss_gnn,sun,gnn_ak,kp_gnn");
+    const auto models = env_or("BREC_BENCH_MODELS", "ngnn,de_ngnn,ds_gnn,dss_gnn,sun,gnn_ak,kp_gnn,osan");
     const auto ids = parse_id_ranges(env_or("BREC_BENCH_PAIRS", "0,60,110,160,265"));
     const int threads = std::stoi(env_or("BREC_BENCH_THREADS", "1"));
     const std::uint64_t seed = std::stoull(env_or("BREC_BENCH_SEED", "100"));

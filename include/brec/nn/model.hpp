@@ -3,6 +3,7 @@
 // tensors, into d-dimensional vectors; plus the per-pair random generators it draws from.
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -55,14 +56,48 @@ struct ModelConfig {
     int label_classes = 0;
 };
 
+/// Parameters of a model that training steps with an Adam of their own, with its own learning rate
+/// and weight decay and no learning-rate scheduler, instead of the training loop's optimizer (OSAN
+/// trains its subgraph sampler so).
+struct OwnOptimizer {
+    std::vector<torch::Tensor> parameters;
+    double lr = 1e-3;
+    double weight_decay = 0.0;
+};
+
 /// A model that embeds graphs. set_graphs converts a list of graphs to the model's tensors on
 /// `device`, once; forward_range(begin, end) embeds graphs [begin, end) of that list as one batch
 /// and returns [end − begin, out_dim]. Batches are built at most once per range and reused, so
 /// an epoch costs only the forward and backward passes.
+///
+/// Two optional hooks let a model shape its own training (a training loop honours both by using
+/// ModelOptimizers and adding take_auxiliary_loss() to its loss):
+///  * own_optimizers(): parameter groups stepped by optimizers of their own; every other parameter
+///    is the training loop's. Default: none.
+///  * take_auxiliary_loss(): a term the last forward_range in training mode adds to the training
+///    loss (a regulariser of the model's own), or an undefined tensor (the default). Taking it
+///    clears it.
 class GraphEmbedder : public torch::nn::Module {
 public:
     virtual void set_graphs(const std::vector<Graph>& graphs, torch::Device device) = 0;
     virtual torch::Tensor forward_range(std::size_t begin, std::size_t end) = 0;
+    virtual std::vector<OwnOptimizer> own_optimizers() { return {}; }
+    virtual torch::Tensor take_auxiliary_loss() { return {}; }
+};
+
+/// The optimizers that train a model: one Adam with `main` over every parameter outside the model's
+/// own_optimizers() groups, and one Adam per group with that group's learning rate and weight
+/// decay. zero_grad and step act on all of them; a learning-rate scheduler adjusts main() only.
+class ModelOptimizers {
+public:
+    ModelOptimizers(GraphEmbedder& model, const torch::optim::AdamOptions& main);
+    torch::optim::Adam& main() { return *main_; }
+    void zero_grad();
+    void step();
+
+private:
+    std::unique_ptr<torch::optim::Adam> main_;
+    std::vector<std::unique_ptr<torch::optim::Adam>> own_;
 };
 
 }  // namespace brec

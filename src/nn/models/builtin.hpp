@@ -22,7 +22,8 @@
     X(kc_setgnn)               \
     X(gsn)                     \
     X(dropgnn)                 \
-    X(sswl_p)
+    X(sswl_p)                  \
+    X(osan)
 // clang-format on
 
 namespace brec::models {
