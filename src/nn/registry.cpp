@@ -9,14 +9,6 @@
 #include "nn/models/torchscript.hpp"
 
 namespace brec {
-namespace models {
-
-const std::vector<std::string>& planned_models() {
-    static const std::vector<std::string> kPlanned = {};
-    return kPlanned;
-}
-
-}  // namespace models
 
 const std::vector<ModelEntry>& model_registry() {
 #define BREC_LIST_MODEL(name) models::name##_model(),
@@ -48,10 +40,6 @@ const ModelEntry& find_model(const std::string& name) {
         return models::torchscript_model(name.substr(std::string(kTorchScriptPrefix).size()));
     for (const auto& m : model_registry())
         if (m.spec.name == name) return m;
-    const auto& planned = models::planned_models();
-    if (std::find(planned.begin(), planned.end(), name) != planned.end())
-        throw InvalidArgument("model '" + name + "' of the BREC study is not available in this build yet (available: " +
-                              joined_names() + ")");
     throw InvalidArgument("unknown model '" + name + "' (available: " + joined_names() + ")");
 }
 
@@ -102,12 +90,6 @@ std::string describe_models() {
         row({s.name, h.radius ? std::to_string(h.radius) : "-", std::to_string(h.layers), std::to_string(h.hidden),
              num(h.lr), num(h.weight_decay), std::to_string(h.batch), std::to_string(h.epochs), num(h.loss_threshold),
              s.bound.empty() ? "-" : s.bound, paper, s.family});
-    }
-    const auto& planned = models::planned_models();
-    if (!planned.empty()) {
-        out << "\nBREC-study models not available in this build yet:";
-        for (const auto& p : planned) out << ' ' << p;
-        out << '\n';
     }
     out << "\nYour own model: torchscript:FILE, a module saved with torch.jit.script(model).save(FILE) whose\n"
            "forward(x: Tensor[N, F] float32, edge_index: Tensor[2, E] int64 (both directions), batch: Tensor[N]\n"

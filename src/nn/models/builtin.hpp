@@ -80,7 +80,4 @@ std::uint64_t i2_gnn_training_bytes(const std::vector<Graph>& graphs, const Mode
 /// The bytes of the same tensors built for real (what the estimate is tested against).
 std::uint64_t i2_gnn_batch_bytes(const std::vector<Graph>& graphs, const ModelConfig& config);
 
-/// The models of the BREC study that brec does not implement yet (named in error messages).
-const std::vector<std::string>& planned_models();
-
 }  // namespace brec::models
