@@ -332,7 +332,8 @@ TEST(I2Gnn, MemoryEstimateIsTheBytesOfItsTensors) {
 TEST(I2Gnn, TrainingEstimateIsNearTheMeasuredPeakOfATrainingStep) {
     // What `brec eval --max-memory` compares: the estimate of one training batch against the peak
     // of the CPU tensors of a real step (model, prepared batch, forward, backward, Adam), at the BREC
-    // settings (radius 8, 5 layers, width 32) on 16-graph batches and at a small configuration.
+    // settings (radius 8, 5 layers, width 32) on 16-graph batches and at a small configuration;
+    // the ratio must lie in [0.9, 1.25] (measured: 1.03 to 1.08).
     Rng rng(12);
     const Graph rook = testing::rook_4x4(), shrikhande = testing::shrikhande();
     const Graph cubic = testing::random_regular(20, 3, rng), sparse = testing::random_graph(16, 0.2, rng);
@@ -351,7 +352,7 @@ TEST(I2Gnn, TrainingEstimateIsNearTheMeasuredPeakOfATrainingStep) {
         const auto measured = static_cast<double>(testing::measured_training_step("i2_gnn", batch, c));
         const auto estimate = static_cast<double>(entry.estimate_bytes(batch, c));
         EXPECT_GT(estimate / measured, 0.9) << "estimate " << estimate << " measured " << measured;
-        EXPECT_LT(estimate / measured, 1.5) << "estimate " << estimate << " measured " << measured;
+        EXPECT_LT(estimate / measured, 1.25) << "estimate " << estimate << " measured " << measured;
         std::cout << "radius " << c.radius << " L " << c.layers << ": estimate " << estimate << " B, measured peak "
                   << measured << " B, ratio " << estimate / measured << "\n";
     }

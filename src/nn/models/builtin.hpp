@@ -74,8 +74,8 @@ torch::Tensor i2_gnn_labels(const nn::SubgraphBatch& subgraphs, std::uint32_t ra
 /// C × hidden floats per layer) come on top and are not counted.
 std::uint64_t i2_gnn_estimate_bytes(const std::vector<Graph>& graphs, const ModelConfig& config);
 /// I²-GNN's estimate for `brec eval --max-memory` (ModelEntry::estimate_bytes): the prepared tensors
-/// of i2_gnn_estimate_bytes plus the activations of one training step (about 24 rows of `hidden`
-/// floats per copy-node and layer, two per arc) and the parameters with their Adam state.
+/// of i2_gnn_estimate_bytes plus the activations of one training step (about 11 rows of `hidden`
+/// floats per copy-node and layer, one per arc) and the parameters with their Adam state.
 std::uint64_t i2_gnn_training_bytes(const std::vector<Graph>& graphs, const ModelConfig& config);
 /// The bytes of the same tensors built for real (what the estimate is tested against).
 std::uint64_t i2_gnn_batch_bytes(const std::vector<Graph>& graphs, const ModelConfig& config);
