@@ -135,16 +135,8 @@ void add_eval(CLI::App& root, Action& action) {
     sub->add_option("--torch-threads", a->torch_threads,
                     "LibTorch intra-op threads per job (default: cores / jobs, 1 below 32 vertices)");
     sub->add_option("--max-memory", a->max_memory,
-                    "Skip (and record as skipped) pairs whose model needs more memory, e.g. 24G or 512M "
-                    "(default: physical memory; models with an estimate only)")
-        ->check([](const std::string& size) {
-            try {
-                parse_byte_size(size);
-            } catch (const Error& e) {
-                return std::string(e.what());
-            }
-            return std::string();
-        });
+                    "Skip (record as skipped) pairs whose model needs more, e.g. 24G (default: 80% of RAM)")
+        ->check(byte_size());
     add_pair_flags(sub, a->pairs, /*with_shard=*/true);
     sub->callback([a, &action]() { action = [a](RunContext& ctx) { return run_eval(*a, ctx); }; });
 }

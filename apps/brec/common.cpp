@@ -13,6 +13,7 @@
 #include <mutex>
 #include <sstream>
 
+#include "brec/core/bytes.hpp"
 #include "brec/core/error.hpp"
 #include "brec/io/files.hpp"
 
@@ -357,6 +358,19 @@ void InterruptWatcher::wait(RunContext& ctx) {
             [[maybe_unused]] const auto written = ::write(STDERR_FILENO, kNote, sizeof kNote - 1);
         }
     }
+}
+
+CLI::Validator byte_size() {
+    return CLI::Validator(
+        [](const std::string& size) {
+            try {
+                parse_byte_size(size);
+            } catch (const Error& e) {
+                return std::string(e.what());
+            }
+            return std::string();
+        },
+        "SIZE");
 }
 
 }  // namespace brec::cli

@@ -75,6 +75,8 @@ void set_summary(CLI::App& root, const std::string& name, const std::string& sum
 /// CLI11 check: a whole number >= min, with a plain message ("must be a whole number >= 1, got
 /// '-1'"); CLI::PositiveNumber would print a range up to 1.8e308.
 CLI::Validator whole_number_at_least(long long min);
+/// CLI11 check: a memory size such as 24G, 512M or 1.5GiB (core/bytes.hpp's parse_byte_size).
+CLI::Validator byte_size();
 
 /// The shipped BREC pair file: $BREC_DATASET, else the copy in the source tree, else next to the binary.
 std::string default_dataset_path();

@@ -32,8 +32,9 @@ struct EvalRunOptions {
     Protocol protocol = Protocol::hotelling;
     /// Pairs whose model memory estimate (ModelEntry::estimate_bytes) exceeds this many bytes,
     /// divided by `jobs` (pairs run in parallel share it), are not run: their record says why in
-    /// `skipped`, and a warning names the pair. 0 = the machine's physical memory (also on CUDA,
-    /// whose device memory is not queried: give it here). Models without an estimate always run.
+    /// `skipped`, and a warning names the pair. 0 = 80 % of the machine's physical memory (room for
+    /// the process's other data and the system; also on CUDA, whose device memory is not queried:
+    /// give it here). Models without an estimate always run.
     /// Not part of the settings: a skipped record stays done on --resume, whatever the new limit.
     std::uint64_t max_memory = 0;
 };
