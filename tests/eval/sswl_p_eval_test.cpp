@@ -13,20 +13,12 @@
 #include "brec/io/pairs.hpp"
 #include "common/test_graphs.hpp"
 #include "common/test_util.hpp"
+#include "eval/brec_pair_fixtures.hpp"
 
 namespace brec {
 namespace {
 
-const PairDataset& brec_pairs() {
-    static const PairDataset ds = read_pair_file(std::string(BREC_SOURCE_DIR) + "/datasets/brec/brec_v3_pairs.tsv");
-    return ds;
-}
-
-const GraphPairRecord& brec_pair(PairId id) {
-    for (const auto& p : brec_pairs().pairs)
-        if (p.id == id) return p;
-    throw InvalidArgument("no pair " + std::to_string(id));
-}
+using testing::brec_pair;
 
 EvalOptions small_run() {
     EvalOptions o;

@@ -20,35 +20,13 @@
 #include "brec/io/pairs.hpp"
 #include "brec/nn/device.hpp"
 #include "common/test_graphs.hpp"
+#include "eval/brec_pair_fixtures.hpp"
 
 namespace brec {
 namespace {
 
-const PairDataset& brec_pairs() {
-    static const PairDataset ds = read_pair_file(std::string(BREC_SOURCE_DIR) + "/datasets/brec/brec_v3_pairs.tsv");
-    return ds;
-}
-
-const GraphPairRecord& brec_pair(PairId id) {
-    for (const auto& p : brec_pairs().pairs)
-        if (p.id == id) return p;
-    throw InvalidArgument("no pair " + std::to_string(id));
-}
-
-EvalOptions small_run(const std::string& model) {
-    EvalOptions o;
-    o.model = model;
-    o.q = 16;
-    o.out_dim = 8;
-    o.layers = 3;
-    o.hidden = 16;
-    o.batch = 16;
-    o.epochs = 10;
-    o.lr = 1e-3;
-    o.device = "cpu";
-    o.torch_threads = 1;
-    return o;
-}
+using testing::brec_pair;
+using testing::small_run;
 
 struct Case {
     std::string model;
@@ -173,7 +151,7 @@ TEST(ModelBench, DISABLED_PreparationSeconds) {
     std::istringstream list(models);
     std::string name;
     while (std::getline(list, name, ',')) {
-        for (const auto& pair : brec_pairs().pairs) {
+        for (const auto& pair : testing::shipped_brec_pairs().pairs) {
             if (!ids.contains(pair.id)) continue;
             EvalOptions o;
             o.model = name;

@@ -9,31 +9,13 @@
 #include "brec/eval/siamese.hpp"
 #include "brec/io/pairs.hpp"
 #include "common/test_graphs.hpp"
+#include "eval/brec_pair_fixtures.hpp"
 
 namespace brec {
 namespace {
 
-const GraphPairRecord& brec_pair(PairId id) {
-    static const PairDataset ds = read_pair_file(std::string(BREC_SOURCE_DIR) + "/datasets/brec/brec_v3_pairs.tsv");
-    for (const auto& p : ds.pairs)
-        if (p.id == id) return p;
-    throw InvalidArgument("no pair " + std::to_string(id));
-}
-
-EvalOptions small_run(const std::string& model) {
-    EvalOptions o;
-    o.model = model;
-    o.q = 16;
-    o.out_dim = 8;
-    o.layers = 3;
-    o.hidden = 16;
-    o.batch = 16;
-    o.epochs = 10;
-    o.lr = 1e-3;
-    o.device = "cpu";
-    o.torch_threads = 1;
-    return o;
-}
+using testing::brec_pair;
+using testing::small_run;
 
 void expect_separated(const EvalRecord& r) {
     for (Protocol p : all_protocols()) {
