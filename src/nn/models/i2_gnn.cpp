@@ -188,11 +188,13 @@ torch::Tensor i2_gnn_labels(const nn::SubgraphBatch& s, std::uint32_t radius) {
     return torch::stack({dv + 1, qv, c2, c3}, 1).contiguous();
 }
 
-std::uint64_t i2_gnn_estimate_bytes(const std::vector<Graph>& graphs, const ModelConfig& config) {
-    const nn::MarkedSubgraphCounts c = nn::count_marked_subgraphs(graphs, 0, graphs.size(), i2_gnn_radius(config));
+namespace {
+
+/// The bytes of the prepared tensors of `graphs` graphs with the subgraph counts `c`.
+std::uint64_t prepared_bytes(const nn::MarkedSubgraphCounts& c, std::size_t graphs) {
     const auto C = static_cast<std::uint64_t>(c.copies), A = static_cast<std::uint64_t>(c.arcs),
                M = static_cast<std::uint64_t>(c.marks), N = static_cast<std::uint64_t>(c.nodes),
-               B = static_cast<std::uint64_t>(graphs.size());
+               B = static_cast<std::uint64_t>(graphs);
     constexpr std::uint64_t kIndex = sizeof(std::int64_t), kFloat = sizeof(float);
     // A Grouping of R rows into G groups: index and members [R], ptr [G + 1], inverse_count [G].
     const auto grouping = [&](std::uint64_t rows, std::uint64_t groups) {
@@ -201,6 +203,12 @@ std::uint64_t i2_gnn_estimate_bytes(const std::vector<Graph>& graphs, const Mode
     const std::uint64_t labels = 4 * kIndex * C;
     const std::uint64_t arcs = 3 * kIndex * A + kIndex * (C + 1);  // src, dst, col [A]; row_ptr [C + 1]
     return labels + arcs + grouping(C, M) + grouping(M, N) + grouping(N, B);
+}
+
+}  // namespace
+
+std::uint64_t i2_gnn_estimate_bytes(const std::vector<Graph>& graphs, const ModelConfig& config) {
+    return prepared_bytes(nn::count_marked_subgraphs(graphs, 0, graphs.size(), i2_gnn_radius(config)), graphs.size());
 }
 
 std::uint64_t i2_gnn_training_bytes(const std::vector<Graph>& graphs, const ModelConfig& config) {
@@ -219,7 +227,7 @@ std::uint64_t i2_gnn_training_bytes(const std::vector<Graph>& graphs, const Mode
     // Parameters with their gradients and Adam's two moments: 16 bytes each (about 60k at h = 32).
     const std::uint64_t per_layer = 4 * 50 * h + 2 * h * h + 6 * h * h + 6 * h + 4 * h;
     const std::uint64_t parameters = layers * per_layer + 4 * (h * h + h) + 16 * h + 16 * 16 + 16;
-    return i2_gnn_estimate_bytes(graphs, config) + activations + 16 * parameters;
+    return prepared_bytes(c, graphs.size()) + activations + 16 * parameters;
 }
 
 std::uint64_t i2_gnn_batch_bytes(const std::vector<Graph>& graphs, const ModelConfig& config) {
