@@ -7,33 +7,21 @@
 #include "brec/eval/siamese.hpp"
 #include "brec/io/pairs.hpp"
 #include "common/test_graphs.hpp"
+#include "eval/brec_pair_fixtures.hpp"
 
 namespace brec {
 namespace {
 
 EvalOptions small_run() {
-    EvalOptions o;
-    o.model = "i2_gnn";
-    o.q = 16;
-    o.out_dim = 8;
+    EvalOptions o = testing::small_run("i2_gnn");
     o.layers = 2;
-    o.hidden = 16;
     o.radius = 2;
-    o.batch = 16;
     o.epochs = 5;
-    o.lr = 1e-3;
-    o.device = "cpu";
-    o.torch_threads = 1;
     return o;
 }
 
 TEST(I2GnnTraining, SeparatesABrecBasicPair) {
-    const PairDataset ds = read_pair_file(std::string(BREC_SOURCE_DIR) + "/datasets/brec/brec_v3_pairs.tsv");
-    const GraphPairRecord* pair = nullptr;
-    for (const auto& p : ds.pairs)
-        if (p.id == 0) pair = &p;
-    ASSERT_NE(pair, nullptr);
-    const EvalRecord r = evaluate_pair(*pair, small_run(), 100);
+    const EvalRecord r = evaluate_pair(testing::brec_pair(0), small_run(), 100);
     for (Protocol p : all_protocols()) {
         EXPECT_TRUE(r.result(p).distinguished) << to_json(r);
         EXPECT_TRUE(r.result(p).reliable) << to_json(r);

@@ -5,29 +5,16 @@
 
 #include "brec/eval/siamese.hpp"
 #include "brec/io/pairs.hpp"
+#include "eval/brec_pair_fixtures.hpp"
 
 namespace brec {
 namespace {
 
-const GraphPairRecord& brec_pair(PairId id) {
-    static const PairDataset ds = read_pair_file(std::string(BREC_SOURCE_DIR) + "/datasets/brec/brec_v3_pairs.tsv");
-    for (const auto& p : ds.pairs)
-        if (p.id == id) return p;
-    throw std::runtime_error("no pair " + std::to_string(id));
-}
-
 TEST(OsanTraining, SeparatesABasicPair) {
-    EvalOptions o;
-    o.model = "osan";
-    o.q = 16;
-    o.out_dim = 8;
-    o.layers = 3;
-    o.hidden = 16;
-    o.batch = 16;
+    EvalOptions o = testing::small_run("osan");
     o.epochs = 20;
-    o.device = "cpu";
-    o.torch_threads = 1;
-    const EvalRecord r = evaluate_pair(brec_pair(0), o, 100);
+    o.lr = -1;  // the model's own learning rate (1e-3), as before
+    const EvalRecord r = evaluate_pair(testing::brec_pair(0), o, 100);
     EXPECT_EQ(r.epochs, 20);  // threshold 0: never stops early
     for (Protocol p : all_protocols()) {
         EXPECT_TRUE(r.result(p).distinguished) << to_json(r);

@@ -21,17 +21,8 @@ namespace {
 using testing::brec_pair;
 
 EvalOptions small_run() {
-    EvalOptions o;
-    o.model = "sswl_p";
-    o.q = 16;
-    o.out_dim = 8;
-    o.layers = 3;
-    o.hidden = 16;
-    o.batch = 16;
+    EvalOptions o = testing::small_run("sswl_p");
     o.epochs = 5;
-    o.lr = 1e-3;
-    o.device = "cpu";
-    o.torch_threads = 1;
     return o;
 }
 

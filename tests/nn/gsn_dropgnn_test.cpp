@@ -7,24 +7,14 @@
 #include "brec/nn/registry.hpp"
 #include "brec/nn/structural_ids.hpp"
 #include "count/count_reference.hpp"
+#include "nn/model_fixtures.hpp"
 
 namespace brec {
 namespace {
 
-ModelConfig brec_config(const std::string& name) {
-    const Hyper& h = find_model(name).spec.defaults;
-    ModelConfig c;
-    c.layers = h.layers;
-    c.hidden = h.hidden;
-    c.out_dim = 16;
-    return c;
-}
+ModelConfig brec_config(const std::string& name) { return testing::default_config(name); }
 
-std::int64_t parameter_count(const torch::nn::Module& m) {
-    std::int64_t n = 0;
-    for (const auto& p : m.parameters()) n += p.numel();
-    return n;
-}
+using testing::parameter_count;
 
 // Linear(i, o): i·o + o; BatchNorm1d(f) (affine): 2f; an MLP Linear(i, h)-BN(h)-ReLU-Linear(h, o).
 constexpr std::int64_t lin(std::int64_t i, std::int64_t o) { return i * o + o; }

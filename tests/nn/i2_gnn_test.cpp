@@ -16,8 +16,10 @@
 #include "brec/nn/registry.hpp"
 #include "brec/nn/subgraphs.hpp"
 #include "common/test_graphs.hpp"
+#include "nn/cuda_check.hpp"
 #include "nn/memory_peak.hpp"
 #include "nn/models/builtin.hpp"
+#include "nn/model_fixtures.hpp"
 
 namespace brec {
 namespace {
@@ -173,15 +175,7 @@ std::vector<Label> sorted_labels(const Graph& g, std::uint32_t r) {
     return out;
 }
 
-ModelConfig brec_config() {
-    const Hyper& h = find_model("i2_gnn").spec.defaults;
-    ModelConfig c;
-    c.radius = h.radius;
-    c.layers = h.layers;
-    c.hidden = h.hidden;
-    c.out_dim = 16;
-    return c;
-}
+ModelConfig brec_config() { return testing::default_config("i2_gnn"); }
 
 TEST(I2Gnn, RelabelingsKeepTheLabelsAndTheEmbedding) {
     Rng rng(4);
@@ -209,15 +203,10 @@ TEST(I2Gnn, RelabelingsKeepTheLabelsAndTheEmbedding) {
 // Linear of layer 1). The regression head: Linear(16, 1) 17 instead of 272: 58,209.
 TEST(I2Gnn, ParameterCountAtTheBrecSettingsMatchesTheArchitecture) {
     ModelRandom random = make_model_random(1, torch::kCPU);
-    const auto count = [](const torch::nn::Module& m) {
-        std::int64_t n = 0;
-        for (const auto& p : m.parameters()) n += p.numel();
-        return n;
-    };
-    EXPECT_EQ(count(*make_model("i2_gnn", brec_config(), random)), 58464);
+    EXPECT_EQ(testing::parameter_count(*make_model("i2_gnn", brec_config(), random)), 58464);
     ModelConfig c = brec_config();
     c.head = Head::regression;
-    EXPECT_EQ(count(*make_model("i2_gnn", c, random)), 58209);
+    EXPECT_EQ(testing::parameter_count(*make_model("i2_gnn", c, random)), 58209);
 }
 
 TEST(I2Gnn, SpecCarriesTheBrecSettingsAndSubset) {
@@ -389,7 +378,6 @@ TEST(I2Gnn, EmbedsMixedBatchesAndAGraphAloneAsInItsBatch) {
 
 TEST(I2Gnn, CudaGivesTheCpuEmbeddingsAndGradients) {
     if (!torch::cuda::is_available()) GTEST_SKIP() << "no CUDA device";
-    const torch::Device cuda(torch::kCUDA, 0);
     Rng rng(7);
     const std::vector<Graph> graphs{make_cycle(6), testing::random_graph(9, 0.3, rng), make_graph(4, {}),
                                     testing::shrikhande()};
@@ -397,23 +385,7 @@ TEST(I2Gnn, CudaGivesTheCpuEmbeddingsAndGradients) {
     c.radius = 2;
     c.layers = 2;
     c.hidden = 8;
-    ModelRandom cpu_random = make_model_random(23, torch::kCPU), gpu_random = make_model_random(23, cuda);
-    auto cpu_model = make_model("i2_gnn", c, cpu_random);
-    auto gpu_model = make_model("i2_gnn", c, gpu_random);
-    gpu_model->to(cuda);
-    cpu_model->set_graphs(graphs, torch::kCPU);
-    gpu_model->set_graphs(graphs, cuda);
-    cpu_model->train();
-    gpu_model->train();
-    const auto out_cpu = cpu_model->forward_range(0, graphs.size());
-    const auto out_gpu = gpu_model->forward_range(0, graphs.size());
-    ASSERT_TRUE(out_gpu.device().is_cuda());
-    EXPECT_TRUE(torch::allclose(out_gpu.cpu(), out_cpu, 1e-3, 1e-4)) << out_cpu << out_gpu.cpu();
-    out_cpu.pow(2).sum().backward();
-    out_gpu.pow(2).sum().backward();
-    const auto gpu_params = gpu_model->named_parameters();
-    for (const auto& p : cpu_model->named_parameters())
-        EXPECT_TRUE(torch::allclose(gpu_params[p.key()].grad().cpu(), p.value().grad(), 1e-2, 1e-4)) << p.key();
+    testing::expect_cuda_matches_cpu("i2_gnn", c, graphs);
 }
 
 }  // namespace

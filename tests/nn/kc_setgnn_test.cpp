@@ -13,6 +13,7 @@
 #include "brec/nn/ksets.hpp"
 #include "brec/nn/registry.hpp"
 #include "common/test_graphs.hpp"
+#include "nn/model_fixtures.hpp"
 
 namespace brec {
 namespace {
@@ -95,20 +96,9 @@ TEST(KSets, PathWithAnIsolatedVertexByHand) {
     EXPECT_EQ(s.triple_pairs, (std::vector<std::int64_t>{0, 1, 3, 0, 2, 4, 3, 4, 5}));
 }
 
-std::int64_t parameter_count(const torch::nn::Module& m) {
-    std::int64_t n = 0;
-    for (const auto& p : m.parameters()) n += p.numel();
-    return n;
-}
+using testing::parameter_count;
 
-ModelConfig brec_config() {
-    const Hyper& h = find_model("kc_setgnn").spec.defaults;
-    ModelConfig c;
-    c.layers = h.layers;
-    c.hidden = h.hidden;
-    c.out_dim = 16;
-    return c;
-}
+ModelConfig brec_config() { return testing::default_config("kc_setgnn"); }
 
 // At the BREC settings (h 64, 4 bipartite layers, 2 inner layers, d 16), by hand (Linear(i, o):
 // i·o + o, i·o without bias; BatchNorms without affine: 0):

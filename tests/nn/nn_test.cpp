@@ -9,6 +9,7 @@
 #include "brec/nn/registry.hpp"
 #include "brec/io/pairs.hpp"
 #include "common/test_graphs.hpp"
+#include "nn/cuda_check.hpp"
 
 namespace brec {
 namespace {
@@ -201,33 +202,12 @@ class CudaMatchesCpu : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(CudaMatchesCpu, SameParametersGiveTheSameEmbeddingsAndGradients) {
     if (!torch::cuda::is_available()) GTEST_SKIP() << "no CUDA device";
-    const torch::Device cuda(torch::kCUDA, 0);
     Rng rng(11);
     const Graph g = testing::random_graph(9, 0.4, rng);
     const std::vector<Graph> batch{g, permute(g, rng.permutation(9)), testing::random_graph(9, 0.4, rng),
                                    testing::random_graph(9, 0.5, rng)};
-    ModelRandom cpu_random = make_model_random(23, torch::kCPU), gpu_random = make_model_random(23, cuda);
-    auto cpu_model = make_model(GetParam(), small_options(), cpu_random);
-    auto gpu_model = make_model(GetParam(), small_options(), gpu_random);
-    gpu_model->to(cuda);
-    cpu_model->set_graphs(batch, torch::kCPU);
-    gpu_model->set_graphs(batch, cuda);
-    cpu_model->train();
-    gpu_model->train();
-    const auto out_cpu = cpu_model->forward_range(0, batch.size());
-    const auto out_gpu = gpu_model->forward_range(0, batch.size());
-    ASSERT_TRUE(out_gpu.device().is_cuda());
-    EXPECT_TRUE(torch::allclose(out_gpu.cpu(), out_cpu, 1e-3, 1e-4)) << out_cpu << out_gpu.cpu();
-    out_cpu.pow(2).sum().backward();
-    out_gpu.pow(2).sum().backward();
-    const auto cpu_params = cpu_model->named_parameters();
-    const auto gpu_params = gpu_model->named_parameters();
-    ASSERT_EQ(cpu_params.size(), gpu_params.size());
-    for (const auto& p : cpu_params) {
-        const auto& q = gpu_params[p.key()];
-        ASSERT_TRUE(q.grad().defined()) << p.key();
-        EXPECT_TRUE(torch::allclose(q.grad().cpu(), p.value().grad(), 1e-2, 1e-4)) << p.key();
-    }
+    std::shared_ptr<GraphEmbedder> gpu_model;
+    ASSERT_NO_FATAL_FAILURE(testing::expect_cuda_matches_cpu(GetParam(), small_options(), batch, &gpu_model));
     // Eval mode: relabelings of one graph still get one embedding on the GPU.
     gpu_model->eval();
     torch::NoGradGuard no_grad;

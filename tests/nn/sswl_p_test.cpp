@@ -15,19 +15,12 @@
 #include "brec/nn/subgraphs.hpp"
 #include "common/test_graphs.hpp"
 #include "nn/memory_peak.hpp"
+#include "nn/model_fixtures.hpp"
 
 namespace brec {
 namespace {
 
-ModelConfig brec_config() {
-    const Hyper& h = find_model("sswl_p").spec.defaults;
-    ModelConfig c;
-    c.radius = h.radius;
-    c.layers = h.layers;
-    c.hidden = h.hidden;
-    c.out_dim = 16;
-    return c;
-}
+ModelConfig brec_config() { return testing::default_config("sswl_p"); }
 
 ModelConfig small_config() {
     ModelConfig c;
@@ -74,9 +67,7 @@ TEST(SswlPlus, DistanceClassesCapDistancesAndPutUnreachablePairsInTheCapClass) {
 TEST(SswlPlus, ParameterCountAtTheBrecSettingsMatchesTheArchitecture) {
     ModelRandom random = make_model_random(1, torch::kCPU);
     const auto model = make_model("sswl_p", brec_config(), random);
-    std::int64_t count = 0;
-    for (const auto& p : model->parameters()) count += p.numel();
-    EXPECT_EQ(count, 223336);
+    EXPECT_EQ(testing::parameter_count(*model), 223336);
     // ε starts at zero, as the released torch.zeros(1).
     int eps = 0;
     for (const auto& p : model->named_parameters()) {

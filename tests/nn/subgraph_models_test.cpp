@@ -10,25 +10,15 @@
 #include "brec/graph/algorithms.hpp"
 #include "brec/nn/registry.hpp"
 #include "common/test_graphs.hpp"
+#include "nn/cuda_check.hpp"
+#include "nn/model_fixtures.hpp"
 
 namespace brec {
 namespace {
 
-ModelConfig default_config(const std::string& name) {
-    const Hyper& h = find_model(name).spec.defaults;
-    ModelConfig c;
-    c.radius = h.radius;
-    c.layers = h.layers;
-    c.hidden = h.hidden;
-    c.out_dim = 16;
-    return c;
-}
+using testing::default_config;
 
-std::int64_t parameter_count(const torch::nn::Module& m) {
-    std::int64_t n = 0;
-    for (const auto& p : m.parameters()) n += p.numel();
-    return n;
-}
+using testing::parameter_count;
 
 // Parameter counts at the BREC settings, by hand from each architecture (Linear(i, o) has i·o + o
 // parameters, i·o without bias; BatchNorm1d(f) with affine has 2f, without none).
@@ -156,25 +146,8 @@ TEST_P(SubgraphModel, RejectsANegativeRadius) {
 TEST_P(SubgraphModel, CudaGivesTheCpuEmbeddingsAndGradients) {
     // The CUDA path (index_select/index_add instead of the CPU's CSR kernels). Skipped without a GPU.
     if (!torch::cuda::is_available()) GTEST_SKIP() << "no CUDA device";
-    const torch::Device cuda(torch::kCUDA, 0);
     const auto graphs = mixed_graphs();
-    ModelRandom cpu_random = make_model_random(23, torch::kCPU), gpu_random = make_model_random(23, cuda);
-    auto cpu_model = make_model(GetParam(), small(GetParam(), 2), cpu_random);
-    auto gpu_model = make_model(GetParam(), small(GetParam(), 2), gpu_random);
-    gpu_model->to(cuda);
-    cpu_model->set_graphs(graphs, torch::kCPU);
-    gpu_model->set_graphs(graphs, cuda);
-    cpu_model->train();
-    gpu_model->train();
-    const auto out_cpu = cpu_model->forward_range(0, graphs.size());
-    const auto out_gpu = gpu_model->forward_range(0, graphs.size());
-    ASSERT_TRUE(out_gpu.device().is_cuda());
-    EXPECT_TRUE(torch::allclose(out_gpu.cpu(), out_cpu, 1e-3, 1e-4)) << out_cpu << out_gpu.cpu();
-    out_cpu.pow(2).sum().backward();
-    out_gpu.pow(2).sum().backward();
-    const auto gpu_params = gpu_model->named_parameters();
-    for (const auto& p : cpu_model->named_parameters())
-        EXPECT_TRUE(torch::allclose(gpu_params[p.key()].grad().cpu(), p.value().grad(), 1e-2, 1e-4)) << p.key();
+    testing::expect_cuda_matches_cpu(GetParam(), small(GetParam(), 2), graphs);
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, SubgraphModel,

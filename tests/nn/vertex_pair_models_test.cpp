@@ -12,19 +12,12 @@
 #include "brec/nn/registry.hpp"
 #include "brec/nn/vertex_pairs.hpp"
 #include "common/test_graphs.hpp"
+#include "nn/model_fixtures.hpp"
 
 namespace brec {
 namespace {
 
-ModelConfig default_config(const std::string& name) {
-    const Hyper& h = find_model(name).spec.defaults;
-    ModelConfig c;
-    c.radius = h.radius;
-    c.layers = h.layers;
-    c.hidden = h.hidden;
-    c.out_dim = 16;
-    return c;
-}
+using testing::default_config;
 
 ModelConfig small_config() {
     ModelConfig c;
@@ -34,11 +27,7 @@ ModelConfig small_config() {
     return c;
 }
 
-std::int64_t parameter_count(const torch::nn::Module& m) {
-    std::int64_t n = 0;
-    for (const auto& p : m.parameters()) n += p.numel();
-    return n;
-}
+using testing::parameter_count;
 
 torch::Tensor embed(GraphEmbedder& model, const std::vector<Graph>& graphs) {
     model.set_graphs(graphs, torch::kCPU);
