@@ -1,6 +1,5 @@
 #include "brec/nn/registry.hpp"
 
-#include <algorithm>
 #include <iomanip>
 #include <sstream>
 
