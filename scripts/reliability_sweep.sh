@@ -10,9 +10,9 @@
 #   ALL=1 DEVICE=cuda scripts/reliability_sweep.sh         # GPU: all 400 pairs for every model
 #
 # CPU sample: PAIRS_PER_CATEGORY evenly spaced pair ids of every fine category the model can run
-# in seconds per pair on a CPU core (the subgraph models skip the CFI and 4-vertex-condition
-# graphs, DE+NGNN and SUN also the distance-regular ones, whose ego-net copies take minutes per pair
-# there). Every step appends to OUT and resumes (`--resume`), so interrupted or repeated runs add
+# in seconds per pair on a CPU core (see categories_of: the subgraph models skip the CFI and
+# 4-vertex-condition graphs, DE+NGNN, SUN and the n^2-sized models also the distance-regular ones,
+# the heaviest models also the strongly regular ones). Every step appends to OUT and resumes (`--resume`), so interrupted or repeated runs add
 # up; the reports are rebuilt each time.
 #
 # Output in OUT: MODEL.jsonl (per-pair records), certify.jsonl, report/ (statistics across
@@ -57,6 +57,12 @@ categories_of() {  # the fine categories a model runs in the CPU sample
         # DE+NGNN's distance-encoded copies (width 128, n^2 nodes) take over 20 minutes per
         # distance-regular pair (46-63 nodes) on a CPU core, SUN's copies several minutes.
         de_ngnn | sun) echo "basic regular strongly_regular extension" ;;
+        # The n^2-sized and sampling models: SSWL+'s n^2 node pairs take minutes per
+        # distance-regular pair; I2-GNN's per-neighbour copies minutes per strongly regular pair;
+        # DropGNN (100 runs, 100 epochs), OSAN (21 graphs per input) and Graphormer (12 layers,
+        # 100 epochs) tens of seconds per Basic pair already.
+        sswl_p | lgnn2 | kc_setgnn) echo "basic regular strongly_regular extension" ;;
+        i2_gnn | dropgnn | osan | graphormer) echo "basic regular extension" ;;
         *) echo "basic regular strongly_regular extension distance_regular" ;;
     esac
 }
