@@ -53,6 +53,20 @@ add_library(brec::libsvm ALIAS brec_libsvm)
 target_include_directories(brec_libsvm SYSTEM INTERFACE "${LIBSVM_INCLUDE_DIR}")
 target_link_libraries(brec_libsvm INTERFACE "${LIBSVM_LIBRARY}")
 
+# tcmalloc (Debian's libgoogle-perftools-dev), for brec-eval only: glibc's malloc serves every
+# block above its mmap threshold (at most 32 MiB) with a fresh mmap and returns it with munmap,
+# so the large activations of dense models (PPGN on the CFI pairs: 60 MB per tensor) page-fault
+# anew on every batch; tcmalloc keeps freed pages for reuse. Optional: without it brec-eval runs
+# on glibc's malloc, slower on big pairs, with the same results.
+set(BREC_TCMALLOC "")
+if(BREC_WITH_TCMALLOC AND PKG_CONFIG_FOUND)
+  pkg_check_modules(TCMALLOC QUIET IMPORTED_TARGET libtcmalloc_minimal)
+  if(TCMALLOC_FOUND)
+    set(BREC_TCMALLOC PkgConfig::TCMALLOC)
+    message(STATUS "brec: brec-eval allocates with tcmalloc ${TCMALLOC_VERSION}")
+  endif()
+endif()
+
 set(BREC_HAVE_TORCH OFF)
 if(BREC_WITH_TORCH)
   find_package(Torch QUIET)

@@ -15,6 +15,8 @@ PACKAGES=(
   libcli11-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libtorch-dev
+  # brec-eval's allocator (tcmalloc): large pairs of dense models without mmap/munmap per batch
+  libgoogle-perftools-dev
   # scripts/ci/check_format.sh (clang-format 14 on Debian 12)
   clang-format
   # scripts/fuzz.sh: clang with its libFuzzer and sanitizer runtimes

@@ -40,6 +40,10 @@ int run_in_eval_binary(int argc, char** argv, const std::string& what) {
         throw Unsupported(what + " runs " + path +
                           " (the LibTorch part of brec), which is missing; "
                           "build brec with LibTorch (-DBREC_WITH_TORCH=ON) or set BREC_EVAL_BINARY");
+    // brec-eval may allocate with tcmalloc, which reports every allocation above 1 GiB on stderr
+    // with a stack trace; a big pair (a dense model on a CFI graph) is no news. A value the user
+    // set stays.
+    setenv("TCMALLOC_LARGE_ALLOC_REPORT_THRESHOLD", "1099511627776", /*overwrite=*/0);
     std::vector<char*> args(argv, argv + argc);
     args.push_back(nullptr);
     execv(path.c_str(), args.data());

@@ -75,7 +75,27 @@ torch::Tensor scatter_mean(const torch::Tensor& src, const torch::Tensor& index,
     return sum / count;
 }
 
+namespace {
+
+/// Passes LibTorch's warnings on to the handler it replaces, except its one-time notice that
+/// scatter_reduce "is in beta" (about LibTorch's API, not about the run; printed on stderr even
+/// under --quiet). Warning handlers are per thread in LibTorch, so a guard affects this thread only.
+class QuietBetaNotice : public c10::WarningHandler {
+public:
+    QuietBetaNotice() : previous_(c10::Warning::get_warning_handler()) {}
+    void process(const c10::SourceLocation& where, const std::string& message, bool verbatim) override {
+        if (message.find("is in beta") == std::string::npos) previous_->process(where, message, verbatim);
+    }
+
+private:
+    c10::WarningHandler* previous_;
+};
+
+}  // namespace
+
 torch::Tensor scatter_max(const torch::Tensor& src, const torch::Tensor& index, std::int64_t size) {
+    QuietBetaNotice quiet;
+    const c10::Warning::WarningHandlerGuard guard(&quiet);
     return torch::zeros(rows_shape(src, size), src.options())
         .scatter_reduce(0, expand_index(index, src), src, "amax", /*include_self=*/false);
 }
