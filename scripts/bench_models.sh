@@ -40,20 +40,8 @@ mkdir -p "$OUT"
 epochs_flag=()
 [[ -n "${EPOCHS:-}" ]] && epochs_flag=(--epochs "$EPOCHS")
 
-if [[ "$MODE" == full ]]; then
-    DEVICE=${DEVICE:-auto}
-    JOBS=${JOBS:-1}
-    for m in $MODELS; do
-        rm -f "$OUT/$m.full.jsonl" "$OUT/$m.full.jsonl.summary.json"
-        echo "== brec eval --model $m (all pairs, --device $DEVICE --jobs $JOBS)" >&2
-        start=$(date +%s.%N)
-        ${TIME:+$TIME -f "%M" -o "$OUT/$m.full.rss"} "$BREC" eval --model "$m" --device "$DEVICE" --jobs "$JOBS" \
-            --seed "$SEED" "${epochs_flag[@]}" --out "$OUT/$m.full.jsonl" --quiet > /dev/null
-        python3 -c "print($(date +%s.%N) - $start)" > "$OUT/$m.full.wall"
-    done
-    python3 - "$OUT" "$BREC" $MODELS <<'PY'
-import json, os, subprocess, sys
-out, brec, models = sys.argv[1], sys.argv[2], sys.argv[3:]
+# The BREC authors' times, shared by both modes' tables (written to $OUT/paper_times.py).
+cat > "$OUT/paper_times.py" <<'PY'
 # RTX 4090 seconds (preparation + evaluation) of the BREC authors' code, on each model's paper subset.
 paper = {"ngnn": (516, 388), "de_ngnn": (3123, 1087), "ds_gnn": (2343, 3300), "dss_gnn": (2343, 1008),
          "sun": (2343, 1925), "gnn_ak": (768, 1048), "ppgn": (47, 156), "kp_gnn": (73113, 873),
@@ -75,6 +63,24 @@ def subset(model):
     if model == "osan":  # no 4-vertex-condition, distance-regular or last 40 CFI pairs
         return set(range(0, 320))
     return set(range(400))
+PY
+
+if [[ "$MODE" == full ]]; then
+    DEVICE=${DEVICE:-auto}
+    JOBS=${JOBS:-1}
+    for m in $MODELS; do
+        rm -f "$OUT/$m.full.jsonl" "$OUT/$m.full.jsonl.summary.json"
+        echo "== brec eval --model $m (all pairs, --device $DEVICE --jobs $JOBS)" >&2
+        start=$(date +%s.%N)
+        ${TIME:+$TIME -f "%M" -o "$OUT/$m.full.rss"} "$BREC" eval --model "$m" --device "$DEVICE" --jobs "$JOBS" \
+            --seed "$SEED" "${epochs_flag[@]}" --out "$OUT/$m.full.jsonl" --quiet > /dev/null
+        python3 -c "print($(date +%s.%N) - $start)" > "$OUT/$m.full.wall"
+    done
+    python3 - "$OUT" "$BREC" $MODELS <<'PY'
+import json, os, subprocess, sys
+out, brec, models = sys.argv[1], sys.argv[2], sys.argv[3:]
+sys.path.insert(0, out)
+from paper_times import paper, subset
 print(f"{'model':10} {'pairs':>5} {'all s':>9} {'wall s':>9} {'subset s':>9} {'paper prep+eval s':>18} {'ratio':>6} {'peak RSS':>9}")
 for m in models:
     rows = [json.loads(l) for l in open(os.path.join(out, f"{m}.full.jsonl")) if l.strip()]
@@ -111,12 +117,14 @@ done
 python3 - "$OUT" "$THREADS" $MODELS <<'PY'
 import json, os, sys
 out, threads, models = sys.argv[1], sys.argv[2].split(), sys.argv[3:]
+sys.path.insert(0, out)
+from paper_times import paper, subset
 def rss(path):
     return f"{int(open(path).read().split()[-1]) / 1024:.0f}" if os.path.exists(path) else "?"
 head = f"{'model':10} {'pairs':>5}"
 for t in threads:
     head += f" {'s/pair t' + t:>11} {'s/epoch t' + t:>11} {'RSS MiB t' + t:>11}"
-head += f" {'prep share':>11}"
+head += f" {'prep share':>11} {'paper s/pair':>12}"
 print(head)
 for m in models:
     line = ""
@@ -133,7 +141,11 @@ for m in models:
         if prep and base:
             # columns of the probe: model pair n prep_seconds
             share = f"{sum(prep.get(r['id'], 0.0) for r in base) / sum(r['seconds'] for r in base):.2%}"
-    print(f"{m:10} {len(rows):5d}{line} {share:>11}")
+    p = paper.get(m)
+    paper_pair = f"{(p[0] + p[1]) / len(subset(m)):.1f}" if p else "-"
+    print(f"{m:10} {len(rows):5d}{line} {share:>11} {paper_pair:>12}")
 print("s/epoch = training seconds / epochs (early stopping ends training after a varying number of epochs);")
+print("paper s/pair = the BREC authors' preparation + evaluation seconds on an RTX 4090 over the model's paper subset, per pair;")
+print("  a mean over all of its categories, not over the pairs sampled here.")
 print(f"prep share = seconds preparing tensors / seconds of the pairs' evaluations with {threads[0]} thread(s), summed over the pairs.")
 PY
