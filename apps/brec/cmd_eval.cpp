@@ -78,7 +78,9 @@ void add_eval(CLI::App& root, Action& action) {
         "int64 (graph of each node), num_graphs: int) -> Tensor[num_graphs, d]; fresh weights per pair.\n"
         "dropgnn is random at inference: every embedding draws new node drops, so a T^2 includes that\n"
         "randomness (no noise floor); a pair counts if it beats the threshold while the reliability group,\n"
-        "drawn the same way, stays below it: a separation in distribution, not a fixed invariant.\n"
+        "drawn the same way, stays below it: a separation in distribution, not a fixed invariant. Its\n"
+        "reliability check is then a real test: under hotelling about --alpha (5 %) of pairs fail it by\n"
+        "chance; under brec_reference (its script's threshold 5.0 without q, 160 with q) about 0.1 %.\n"
         "Example: brec eval --model ppgn --category basic --out ppgn.jsonl --resume");
     sub->add_option("--model,-m", o.model, "Model name (see --list-models), or torchscript:FILE for your own module")
         ->capture_default_str();
