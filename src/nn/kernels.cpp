@@ -48,7 +48,7 @@ void gemm_rm(bool ta, bool tb, int m, int n, int k, float alpha, const float* a,
 constexpr std::int64_t kChunk = 4096;
 
 int as_int(std::int64_t v) {
-    if (v > std::numeric_limits<int>::max()) throw ResourceLimit("PPGN tensor dimension exceeds the BLAS int range");
+    if (v > std::numeric_limits<int>::max()) throw ResourceLimit("tensor dimension exceeds the BLAS int range");
     return static_cast<int>(v);
 }
 
@@ -144,13 +144,21 @@ tensor_list pointwise_backward(const Tensor& w, const Tensor& x1, const Tensor& 
     return {gw, gb, gx1, gx2};
 }
 
-/// c[i] = op(a[i]) · op(b[i]) for stacks of m contiguous n×n matrices, in parallel over i.
-void matmul_stack(bool ta, bool tb, std::int64_t m, std::int64_t n, const float* pa, const float* pb, float* pc) {
-    const std::int64_t s = n * n;
-    const int ni = as_int(n);
-    at::parallel_for(0, m, 1, [&](std::int64_t lo, std::int64_t hi) {
+/// c[i] = op(a[i]) · op(b[i]) for i < count, op(a[i]) [m×k] and op(b[i]) [k×n]: stacks of
+/// contiguous row-major matrices (a[i] stored [m×k], or [k×m] when ta; b[i] stored [k×n], or [n×k]
+/// when tb; c[i] [m×n]), one single-threaded sgemm per matrix, in parallel over i. Each c[i] comes
+/// from one call, so the result does not depend on the number of threads. m, n, k >= 1.
+void matmul_stack(bool ta, bool tb, std::int64_t count, std::int64_t m, std::int64_t n, std::int64_t k, const float* pa,
+                  const float* pb, float* pc) {
+    const std::int64_t sa = m * k, sb = k * n, sc = m * n;
+    const int mi = as_int(m), ni = as_int(n), ki = as_int(k);
+    const int lda = ta ? mi : ki, ldb = tb ? ki : ni;
+    // Tiny products (n = 10: 2,000 flops) in chunks of at least ~64k flops, so that threads are
+    // not woken for a few microseconds of work each.
+    const std::int64_t grain = std::max<std::int64_t>(1, (std::int64_t{1} << 15) / std::max<std::int64_t>(1, sc * k));
+    at::parallel_for(0, count, grain, [&](std::int64_t lo, std::int64_t hi) {
         for (std::int64_t i = lo; i < hi; ++i)
-            gemm_rm(ta, tb, ni, ni, ni, 1.0f, pa + i * s, ni, pb + i * s, ni, 0.0f, pc + i * s, ni);
+            gemm_rm(ta, tb, mi, ni, ki, 1.0f, pa + i * sa, lda, pb + i * sb, ldb, 0.0f, pc + i * sc, ni);
     });
 }
 
@@ -188,7 +196,7 @@ struct MlpProductFn : torch::autograd::Function<MlpProductFn> {
         pointwise_forward(w, bias, x, Tensor(), true, h);
         auto c = torch::empty({m, n, n}, x.options());
         const float* ph = h.data_ptr<float>();
-        matmul_stack(false, false, m, n, ph, ph + m * n * n, c.data_ptr<float>());
+        matmul_stack(false, false, m, n, n, n, ph, ph + m * n * n, c.data_ptr<float>());
         ctx->save_for_backward({w, x, h});
         ctx->saved_data["n"] = n;
         return c;
@@ -203,8 +211,8 @@ struct MlpProductFn : torch::autograd::Function<MlpProductFn> {
         auto gh = torch::empty_like(h);
         const float *ph = h.data_ptr<float>(), *pgc = gc.data_ptr<float>();
         float* pgh = gh.data_ptr<float>();
-        matmul_stack(false, true, m, n, pgc, ph + m * s, pgh);  // dH1 = dC · H2ᵀ
-        matmul_stack(true, false, m, n, ph, pgc, pgh + m * s);  // dH2 = H1ᵀ · dC
+        matmul_stack(false, true, m, n, n, n, pgc, ph + m * s, pgh);  // dH1 = dC · H2ᵀ
+        matmul_stack(true, false, m, n, n, n, ph, pgc, pgh + m * s);  // dH2 = H1ᵀ · dC
         at::parallel_for(0, h.numel(), 1 << 16,
                          [&](std::int64_t lo, std::int64_t hi) { relu_mask(ph + lo, pgh + lo, hi - lo); });
         auto g = pointwise_backward(w, x, Tensor(), gh, ctx->needs_input_grad(2), false);
@@ -266,6 +274,37 @@ struct DiagOffdiagMaxFn : torch::autograd::Function<DiagOffdiagMaxFn> {
     }
 };
 
+/// c = a · b for a [..., n, k], b [..., k, m] with equal batch dimensions, both contiguous: one
+/// product per batch entry. Backward: grad_a = g · bᵀ, grad_b = aᵀ · g, batched the same way.
+struct BatchedMatmulFn : torch::autograd::Function<BatchedMatmulFn> {
+    static Tensor forward(AutogradContext* ctx, Tensor a, Tensor b) {
+        const std::int64_t n = a.size(-2), k = a.size(-1), m = b.size(-1), count = a.numel() / (n * k);
+        auto sizes = a.sizes().vec();
+        sizes.back() = m;
+        auto c = torch::empty(sizes, a.options());
+        matmul_stack(false, false, count, n, m, k, a.data_ptr<float>(), b.data_ptr<float>(), c.data_ptr<float>());
+        ctx->save_for_backward({a, b});
+        return c;
+    }
+
+    static tensor_list backward(AutogradContext* ctx, tensor_list grads) {
+        const auto saved = ctx->get_saved_variables();
+        const Tensor &a = saved[0], &b = saved[1];
+        const Tensor g = grads[0].contiguous();
+        const std::int64_t n = a.size(-2), k = a.size(-1), m = b.size(-1), count = a.numel() / (n * k);
+        Tensor ga, gb;
+        if (ctx->needs_input_grad(0)) {
+            ga = torch::empty_like(a);
+            matmul_stack(false, true, count, n, k, m, g.data_ptr<float>(), b.data_ptr<float>(), ga.data_ptr<float>());
+        }
+        if (ctx->needs_input_grad(1)) {
+            gb = torch::empty_like(b);
+            matmul_stack(true, false, count, k, m, n, a.data_ptr<float>(), g.data_ptr<float>(), gb.data_ptr<float>());
+        }
+        return {ga, gb};
+    }
+};
+
 bool blas_ok(const Tensor& t, bool use_blas) {
     return use_blas && t.device().is_cpu() && t.scalar_type() == torch::kFloat && blas_available();
 }
@@ -310,6 +349,21 @@ Tensor mlp_product(const Tensor& w, const Tensor& bias, const Tensor& x, std::in
     const std::int64_t m = w.size(0) / 2 * (x.size(1) / (n * n));
     const auto stack = h.view({2, m, n, n});
     return torch::bmm(stack[0], stack[1]);
+}
+
+bool batched_matmul_applies(const Tensor& a, const Tensor& b) {
+    if (!a.defined() || !b.defined() || a.dim() < 3 || a.dim() != b.dim()) return false;
+    for (const auto& t : {a, b})
+        if (t.layout() != torch::kStrided || t.is_neg() || t.is_conj() || !blas_ok(t, true)) return false;
+    const std::int64_t d = a.dim();
+    if (!a.sizes().slice(0, d - 2).equals(b.sizes().slice(0, d - 2)) || a.size(d - 1) != b.size(d - 2)) return false;
+    // Empty operands (and k = 0, which BLAS rejects as a leading dimension): torch's matmul.
+    return a.numel() > 0 && b.numel() > 0;
+}
+
+Tensor batched_matmul(const Tensor& a, const Tensor& b) {
+    if (!batched_matmul_applies(a, b)) return torch::matmul(a, b);
+    return BatchedMatmulFn::apply(a.contiguous(), b.contiguous());
 }
 
 }  // namespace brec::nn_kernels

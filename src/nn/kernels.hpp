@@ -36,4 +36,17 @@ torch::Tensor mlp_product(const torch::Tensor& w, const torch::Tensor& bias, con
 /// value x − |max + max(−x)|). Complexity: O(C B n²).
 torch::Tensor diag_offdiag_max(const torch::Tensor& x, bool use_blas);
 
+/// Whether batched_matmul takes its BLAS path for a and b: float32 CPU tensors (strided) of the
+/// same dimension >= 3 with equal batch dimensions [..., n, k] × [..., k, m], none empty, and
+/// sgemm_ available.
+bool batched_matmul_applies(const torch::Tensor& a, const torch::Tensor& b);
+
+/// torch::matmul(a, b) as one autograd node of small products: where batched_matmul_applies, one
+/// single-threaded sgemm per batch entry (inputs made contiguous), in parallel over the batch, and
+/// backward the two batched products grad_a = g · bᵀ, grad_b = aᵀ · g (not differentiable twice);
+/// results do not depend on the thread count. Anywhere else (other devices or dtypes,
+/// broadcast batch dimensions, 1-D or 2-D operands) torch::matmul itself.
+/// Complexity: O(batch · n · k · m).
+torch::Tensor batched_matmul(const torch::Tensor& a, const torch::Tensor& b);
+
 }  // namespace brec::nn_kernels
