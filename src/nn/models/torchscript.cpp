@@ -26,6 +26,15 @@
 // global generator. For a module that has them, brec seeds that generator from the pair's stream
 // before every forward pass and holds a process-wide lock during the pass, so results stay
 // reproducible and independent of --jobs (parallel pairs of such a module take turns).
+//
+// Matrix products: LibTorch 1.13's CPU matmul/bmm on a batch of small matrices (PPGN's
+// [B, C, n, n]) runs one multi-threaded BLAS call per matrix through a select per batch entry, and
+// cost a PPGN-like module about half of its training time. When a module is loaded, forward's calls
+// of submodules and functions are inlined into forward's own graph (in place: every deep copy shares
+// the module's class and so this graph) and each aten::matmul / aten::bmm node becomes brec::matmul /
+// brec::bmm, operators registered below that run nn_kernels::batched_matmul (one single-threaded
+// sgemm per matrix, in parallel over the batch, one autograd node) and fall back to torch's own
+// matmul / bmm wherever that does not apply (CUDA, other dtypes, broadcasting, 1-D or 2-D operands).
 
 #include "nn/models/torchscript.hpp"
 
@@ -37,8 +46,11 @@
 #include <mutex>
 #include <sstream>
 
+#include <torch/csrc/jit/api/function_impl.h>
+#include <torch/csrc/jit/ir/ir.h>
 #include <torch/csrc/jit/passes/inliner.h>
 #include <torch/csrc/jit/runtime/graph_executor.h>
+#include <torch/library.h>
 #include <torch/script.h>
 
 #include "brec/core/error.hpp"
@@ -48,10 +60,55 @@
 #include "brec/graph/graph.hpp"
 #include "brec/nn/batch.hpp"
 #include "brec/nn/layers.hpp"
+#include "nn/kernels.hpp"
 #include "nn/models/builtin.hpp"
 
 namespace brec::models {
 namespace {
+
+torch::Tensor brec_matmul(const torch::Tensor& a, const torch::Tensor& b) { return nn_kernels::batched_matmul(a, b); }
+
+torch::Tensor brec_bmm(const torch::Tensor& a, const torch::Tensor& b) {
+    if (a.dim() == 3 && nn_kernels::batched_matmul_applies(a, b)) return nn_kernels::batched_matmul(a, b);
+    return torch::bmm(a, b);  // bmm's own checks and errors (it does not broadcast)
+}
+
+}  // namespace
+
+// The operators the matrix products of a loaded module's forward are rewritten to (one definition
+// per process, through LibTorch's operator registry; composite kernels, so autograd records the
+// nodes of batched_matmul or of the fallback).
+TORCH_LIBRARY(brec, m) {
+    m.def("matmul(Tensor a, Tensor b) -> Tensor", &brec_matmul);
+    m.def("bmm(Tensor a, Tensor b) -> Tensor", &brec_bmm);
+}
+
+namespace {
+
+/// Replaces aten::matmul and aten::bmm nodes in `block` and its sub-blocks by brec::matmul and
+/// brec::bmm on the same inputs; returns how many.
+int replace_matmuls(torch::jit::Block* block) {
+    int count = 0;
+    for (auto it = block->nodes().begin(); it != block->nodes().end(); ++it) {
+        torch::jit::Node* node = *it;
+        for (torch::jit::Block* sub : node->blocks()) count += replace_matmuls(sub);
+        const char* target = nullptr;
+        if (node->matches("aten::matmul(Tensor self, Tensor other) -> Tensor"))
+            target = "brec::matmul";
+        else if (node->matches("aten::bmm(Tensor self, Tensor mat2) -> Tensor"))
+            target = "brec::bmm";
+        if (target == nullptr) continue;
+        torch::jit::Graph* graph = node->owningGraph();
+        torch::jit::WithInsertPoint guard(node);
+        torch::jit::Value* out = graph->insert(c10::Symbol::fromQualString(target), {node->input(0), node->input(1)},
+                                               {}, node->sourceRange());
+        out->setType(node->output()->type());
+        node->output()->replaceAllUsesWith(out);
+        it.destroyCurrent();
+        ++count;
+    }
+    return count;
+}
 
 /// LibTorch and TorchScript errors span many lines (with the TorchScript traceback): one line.
 std::string one_line(const std::string& text, std::size_t limit = 300) {
@@ -121,6 +178,7 @@ struct LoadedModule {
     std::string path;
     torch::jit::Module module;
     std::string random_op;   ///< the first random operation of forward, "" when deterministic
+    int matmuls = 0;         ///< matrix products of forward rewritten to brec's (rewrite_matmuls)
     std::uint64_t hash = 0;  ///< FNV-1a of the file's bytes
 };
 
@@ -187,10 +245,11 @@ std::shared_ptr<const LoadedModule> load_module(const std::string& path) {
     try {
         auto graph = m->module.get_method("forward").graph()->copy();
         torch::jit::Inline(*graph);
-        m->random_op = find_random_op(graph->block());
     } catch (const c10::Error&) {
-        m->random_op = "";  // a graph that cannot be inlined: treated as deterministic
+        return m;  // a graph that cannot be inlined: treated as deterministic, run as saved
     }
+    m->matmuls = rewrite_matmuls(m->module);  // inlines as the copy did
+    m->random_op = find_random_op(m->module.get_method("forward").graph()->block());
     return m;
 }
 
@@ -453,6 +512,17 @@ const LoadedEntry& loaded_entry(const std::string& path) {
 }  // namespace
 
 const ModelEntry& torchscript_model(const std::string& path) { return loaded_entry(path).entry; }
+
+int torchscript_matmuls(const std::string& path) { return loaded_entry(path).source->matmuls; }
+
+int rewrite_matmuls(torch::jit::Module& module) {
+    torch::jit::GraphFunction& forward = torch::jit::toGraphFunction(module.get_method("forward").function());
+    const std::shared_ptr<torch::jit::Graph> graph = forward.graph();
+    torch::jit::Inline(*graph);
+    const int count = replace_matmuls(graph->block());
+    forward.clear_optimized_graphs();  // none was built yet (nothing ran); in case one was
+    return count;
+}
 
 void check_torchscript_model(const std::string& path, const ModelConfig& config) {
     probe(loaded_entry(path).source, config);
