@@ -305,6 +305,83 @@ struct BatchedMatmulFn : torch::autograd::Function<BatchedMatmulFn> {
     }
 };
 
+/// A 1x1 convolution (stride 1, no padding, one group) of x [B, C, H, W] with w [O, C] and bias [O]
+/// (or [0]: none), both contiguous: per image y[b] = w · x[b] + bias, x[b] seen as [C, H·W], one
+/// single-threaded sgemm per image, in parallel over the images. Backward: gx[b] = wᵀ · gy[b], and
+/// gw = Σ_b gy[b] · x[b]ᵀ, gbias = Σ_b row sums of gy[b], summed over b in a fixed order.
+struct Conv1x1Fn : torch::autograd::Function<Conv1x1Fn> {
+    static Tensor forward(AutogradContext* ctx, Tensor x, Tensor w, Tensor bias) {
+        const std::int64_t b = x.size(0), c = x.size(1), p = x.size(2) * x.size(3), o = w.size(0);
+        auto y = torch::empty({b, o, x.size(2), x.size(3)}, x.options());
+        const float *px = x.data_ptr<float>(), *pw = w.data_ptr<float>();
+        const float* pb = bias.numel() ? bias.data_ptr<float>() : nullptr;
+        float* py = y.data_ptr<float>();
+        at::parallel_for(0, b, 1, [&](std::int64_t lo, std::int64_t hi) {
+            for (std::int64_t i = lo; i < hi; ++i) {
+                float* yi = py + i * o * p;
+                if (pb != nullptr)
+                    for (std::int64_t r = 0; r < o; ++r) std::fill_n(yi + r * p, p, pb[r]);
+                gemm_rm(false, false, as_int(o), as_int(p), as_int(c), 1.0f, pw, as_int(c), px + i * c * p, as_int(p),
+                        pb != nullptr ? 1.0f : 0.0f, yi, as_int(p));
+            }
+        });
+        ctx->save_for_backward({x, w});
+        ctx->saved_data["bias"] = pb != nullptr;
+        return y;
+    }
+
+    static tensor_list backward(AutogradContext* ctx, tensor_list grads) {
+        const auto saved = ctx->get_saved_variables();
+        const Tensor &x = saved[0], &w = saved[1];
+        const bool has_bias = ctx->saved_data["bias"].toBool();
+        const Tensor gy = grads[0].contiguous();
+        const std::int64_t b = x.size(0), c = x.size(1), p = x.size(2) * x.size(3), o = w.size(0);
+        const float *px = x.data_ptr<float>(), *pw = w.data_ptr<float>(), *pg = gy.data_ptr<float>();
+        const bool need_x = ctx->needs_input_grad(0), need_w = ctx->needs_input_grad(1);
+        const bool need_b = has_bias && ctx->needs_input_grad(2);
+        Tensor gx;
+        if (need_x) gx = torch::empty_like(x);
+        std::vector<float> part_w(static_cast<std::size_t>(need_w ? b * o * c : 0));
+        std::vector<double> part_b(static_cast<std::size_t>(need_b ? b * o : 0));
+        at::parallel_for(0, b, 1, [&](std::int64_t lo, std::int64_t hi) {
+            for (std::int64_t i = lo; i < hi; ++i) {
+                const float *gi = pg + i * o * p, *xi = px + i * c * p;
+                if (need_x)
+                    gemm_rm(true, false, as_int(c), as_int(p), as_int(o), 1.0f, pw, as_int(c), gi, as_int(p), 0.0f,
+                            gx.data_ptr<float>() + i * c * p, as_int(p));
+                if (need_w)
+                    gemm_rm(false, true, as_int(o), as_int(c), as_int(p), 1.0f, gi, as_int(p), xi, as_int(p), 0.0f,
+                            part_w.data() + i * o * c, as_int(c));
+                if (need_b)
+                    for (std::int64_t r = 0; r < o; ++r) {
+                        double sum = 0.0;
+                        for (std::int64_t c0 = 0; c0 < p; c0 += kChunk)
+                            sum += chunk_sum(gi + r * p + c0, std::min(kChunk, p - c0));
+                        part_b[static_cast<std::size_t>(i * o + r)] = sum;
+                    }
+            }
+        });
+        Tensor gw, gb;
+        if (need_w) {
+            gw = torch::zeros_like(w);
+            float* pgw = gw.data_ptr<float>();
+            for (std::int64_t i = 0; i < b; ++i) {
+                const float* src = part_w.data() + i * o * c;
+                for (std::int64_t j = 0; j < o * c; ++j) pgw[j] += src[j];
+            }
+        }
+        if (need_b) {
+            gb = torch::empty({o}, x.options());
+            for (std::int64_t r = 0; r < o; ++r) {
+                double sum = 0.0;
+                for (std::int64_t i = 0; i < b; ++i) sum += part_b[static_cast<std::size_t>(i * o + r)];
+                gb.data_ptr<float>()[r] = static_cast<float>(sum);
+            }
+        }
+        return {gx, gw, gb};
+    }
+};
+
 bool blas_ok(const Tensor& t, bool use_blas) {
     return use_blas && t.device().is_cpu() && t.scalar_type() == torch::kFloat && blas_available();
 }
@@ -364,6 +441,33 @@ bool batched_matmul_applies(const Tensor& a, const Tensor& b) {
 Tensor batched_matmul(const Tensor& a, const Tensor& b) {
     if (!batched_matmul_applies(a, b)) return torch::matmul(a, b);
     return BatchedMatmulFn::apply(a.contiguous(), b.contiguous());
+}
+
+bool conv2d_1x1_applies(const Tensor& x, const Tensor& w, const c10::optional<Tensor>& bias, c10::IntArrayRef stride,
+                        c10::IntArrayRef padding, std::int64_t groups) {
+    if (!x.defined() || !w.defined() || x.dim() != 4 || w.dim() != 4 || groups != 1) return false;
+    if (w.size(2) != 1 || w.size(3) != 1 || w.size(1) != x.size(1)) return false;
+    const auto all = [](c10::IntArrayRef v, std::int64_t value) {
+        return (v.size() == 1 || v.size() == 2) && std::all_of(v.begin(), v.end(), [&](auto e) { return e == value; });
+    };
+    if (!all(stride, 1) || !all(padding, 0)) return false;  // a 1x1 kernel ignores dilation
+    std::vector<Tensor> tensors{x, w};
+    if (bias.has_value() && bias->defined()) {
+        if (bias->dim() != 1 || bias->size(0) != w.size(0)) return false;
+        tensors.push_back(*bias);
+    }
+    for (const auto& t : tensors)
+        if (t.layout() != torch::kStrided || t.is_neg() || !blas_ok(t, true)) return false;
+    return x.numel() > 0 && w.numel() > 0;
+}
+
+Tensor conv2d(const Tensor& x, const Tensor& w, const c10::optional<Tensor>& bias, c10::IntArrayRef stride,
+              c10::IntArrayRef padding, c10::IntArrayRef dilation, std::int64_t groups) {
+    if (!conv2d_1x1_applies(x, w, bias, stride, padding, groups))
+        return torch::conv2d(x, w, bias, stride, padding, dilation, groups);
+    const bool has_bias = bias.has_value() && bias->defined();
+    return Conv1x1Fn::apply(x.contiguous(), w.contiguous().view({w.size(0), w.size(1)}),
+                            has_bias ? bias->contiguous() : torch::empty({0}, x.options()));
 }
 
 }  // namespace brec::nn_kernels

@@ -49,4 +49,17 @@ bool batched_matmul_applies(const torch::Tensor& a, const torch::Tensor& b);
 /// Complexity: O(batch · n · k · m).
 torch::Tensor batched_matmul(const torch::Tensor& a, const torch::Tensor& b);
 
+/// Whether conv2d takes its BLAS path: a 1x1 kernel w [O, C, 1, 1] on x [B, C, H, W] with stride 1,
+/// no padding and one group (any dilation), bias absent or [O], all float32 CPU, none empty.
+bool conv2d_1x1_applies(const torch::Tensor& x, const torch::Tensor& w, const c10::optional<torch::Tensor>& bias,
+                        c10::IntArrayRef stride, c10::IntArrayRef padding, std::int64_t groups);
+
+/// torch::conv2d(x, w, bias, stride, padding, dilation, groups); where conv2d_1x1_applies one
+/// autograd node with one single-threaded sgemm per image (y[b] = w · x[b] + bias, x[b] as [C, H·W]),
+/// in parallel over the images, and a backward whose sums over images run in a fixed order
+/// (results do not depend on the thread count; not differentiable twice).
+/// Complexity: O(B · O · C · H · W).
+torch::Tensor conv2d(const torch::Tensor& x, const torch::Tensor& w, const c10::optional<torch::Tensor>& bias,
+                     c10::IntArrayRef stride, c10::IntArrayRef padding, c10::IntArrayRef dilation, std::int64_t groups);
+
 }  // namespace brec::nn_kernels

@@ -30,7 +30,7 @@ const std::string kDir = std::string(BREC_SOURCE_DIR) + "/tests/data/torchscript
 const std::string kGin = "torchscript:" + kDir + "gin_d4.pt";
 const std::string kDropout = "torchscript:" + kDir + "gin_dropout_d4.pt";
 const std::string kDegrees = "torchscript:" + kDir + "degree_sequence_d4.pt";
-// PpgnLike (2 blocks, torch.matmul inside a submodule) and a torch.bmm inside an if-branch.
+// PpgnLike (2 blocks, torch.matmul and 1x1 Conv2d in submodules) and a torch.bmm inside an if-branch.
 const std::string kPpgnBmmFile = kDir + "ppgn_bmm_d4.pt";
 const std::string kPpgnBmm = "torchscript:" + kPpgnBmmFile;
 
@@ -343,17 +343,19 @@ int count_nodes(torch::jit::Block* block, const std::string& kind) {
     return count;
 }
 
-TEST(TorchScript, RewrittenMatrixProductsGiveTheSameEmbeddingsAndGradients) {
+TEST(TorchScript, RewrittenProductsGiveTheSameEmbeddingsAndGradients) {
     find_model(kPpgnBmm);  // loaded as eval loads it (and LibTorch's executor set as for eval)
-    EXPECT_EQ(models::torchscript_matmuls(kPpgnBmmFile), 3);
+    EXPECT_EQ(models::torchscript_rewritten(kPpgnBmmFile), 13);  // 2 matmul, 1 bmm, 10 conv2d
     // The same file twice (two compilation units): one as saved, one rewritten.
     torch::jit::Module plain = torch::jit::load(kPpgnBmmFile), fast = torch::jit::load(kPpgnBmmFile);
-    ASSERT_EQ(models::rewrite_matmuls(fast), 3);
+    ASSERT_EQ(models::rewrite_products(fast), 13);
     const auto fast_graph = fast.get_method("forward").graph();
     EXPECT_EQ(count_nodes(fast_graph->block(), "aten::matmul"), 0);
     EXPECT_EQ(count_nodes(fast_graph->block(), "aten::bmm"), 0);
     EXPECT_EQ(count_nodes(fast_graph->block(), "brec::matmul"), 2);
     EXPECT_EQ(count_nodes(fast_graph->block(), "brec::bmm"), 1);
+    EXPECT_EQ(count_nodes(fast_graph->block(), "aten::conv2d"), 0);
+    EXPECT_EQ(count_nodes(fast_graph->block(), "brec::conv2d"), 10);
     EXPECT_EQ(count_nodes(plain.get_method("forward").graph()->block(), "aten::bmm"), 1);  // untouched
 
     const auto graphs = some_graphs(6, 5);
@@ -399,7 +401,7 @@ TEST(TorchScript, RewrittenMatrixProductsGiveTheSameEmbeddingsAndGradients) {
     }
 }
 
-TEST(TorchScript, EveryPairsCopyRunsBrecsMatrixProducts) {
+TEST(TorchScript, EveryPairsCopyRunsBrecsProducts) {
     const auto graphs = some_graphs(7, 6);
     for (std::uint64_t stream : {1, 2}) {  // two pairs' deep copies
         ModelRandom random = make_model_random(stream, torch::kCPU);
@@ -409,7 +411,9 @@ TEST(TorchScript, EveryPairsCopyRunsBrecsMatrixProducts) {
         const auto training = operators_run([&] { model->forward_range(0, graphs.size()).pow(2).sum().backward(); });
         EXPECT_EQ(training.count("brec::matmul") ? training.at("brec::matmul") : 0, 2);
         EXPECT_EQ(training.count("brec::bmm") ? training.at("brec::bmm") : 0, 1);
+        EXPECT_EQ(training.count("brec::conv2d") ? training.at("brec::conv2d") : 0, 10);
         EXPECT_EQ(training.count("aten::matmul") + training.count("aten::bmm"), 0u) << "torch's products ran";
+        EXPECT_EQ(training.count("aten::convolution") + training.count("aten::convolution_backward"), 0u);
         for (const auto& p : model->named_parameters()) EXPECT_TRUE(p.value().grad().defined()) << p.key();
         model->eval();
         const auto eval = operators_run([&] {
@@ -417,7 +421,8 @@ TEST(TorchScript, EveryPairsCopyRunsBrecsMatrixProducts) {
             model->forward_range(0, graphs.size());
         });
         EXPECT_EQ(eval.count("brec::matmul") ? eval.at("brec::matmul") : 0, 2);
-        EXPECT_EQ(eval.count("aten::matmul") + eval.count("aten::bmm"), 0u);
+        EXPECT_EQ(eval.count("brec::conv2d") ? eval.at("brec::conv2d") : 0, 10);
+        EXPECT_EQ(eval.count("aten::matmul") + eval.count("aten::bmm") + eval.count("aten::convolution"), 0u);
     }
 }
 

@@ -1,6 +1,7 @@
-// nn_kernels::batched_matmul: forward and gradients against torch::matmul on random shapes (n = 1,
-// non-square, several batch dimensions, non-contiguous operands), the fallback where its BLAS path
-// does not apply, and results that do not depend on the number of threads.
+// nn_kernels::batched_matmul and nn_kernels::conv2d: forward and gradients against torch::matmul and
+// torch::conv2d on random shapes (n = 1, non-square, several batch dimensions, non-contiguous
+// operands), the fallback where the BLAS path does not apply, and results that do not depend on the
+// number of threads.
 #include <gtest/gtest.h>
 
 #include <ATen/Parallel.h>
@@ -118,6 +119,93 @@ TEST(BatchedMatmulNode, ResultsDoNotDependOnTheThreadCount) {
     const auto two = run(nn_kernels::batched_matmul, a, b, up);
     at::set_num_threads(before);
     for (std::size_t i = 0; i < one.size(); ++i) EXPECT_TRUE(torch::equal(one[i], two[i])) << i;
+}
+
+/// y = conv2d(x, w, bias) with stride 1, no padding, one group, and the gradients of x, w, bias.
+template <class F>
+std::vector<torch::Tensor> run_conv(F f, const torch::Tensor& x0, const torch::Tensor& w0, const torch::Tensor& b0,
+                                    const torch::Tensor& up) {
+    auto x = x0.detach().clone().requires_grad_(true), w = w0.detach().clone().requires_grad_(true);
+    auto b = b0.defined() ? b0.detach().clone().requires_grad_(true) : torch::Tensor();
+    auto y = f(x, w, b);
+    (y * up).sum().backward();
+    return {y.detach(), x.grad(), w.grad(), b.defined() ? b.grad() : torch::Tensor()};
+}
+
+TEST(Conv1x1, MatchesTorchConv2dForwardAndBackward) {
+    ASSERT_TRUE(nn_kernels::blas_available());
+    torch::manual_seed(15);
+    struct Case {
+        std::int64_t b, c, o, h, w;
+        bool bias, strided;
+    };
+    for (const Case& k :
+         {Case{4, 3, 5, 6, 6, true, false}, Case{1, 1, 1, 1, 1, true, false}, Case{3, 32, 32, 10, 10, true, true},
+          Case{2, 7, 2, 5, 3, false, false}, Case{5, 2, 9, 4, 4, false, true}}) {
+        SCOPED_TRACE(std::to_string(k.b) + "x" + std::to_string(k.c) + "->" + std::to_string(k.o));
+        // strided: x as a channel slice of a wider tensor (not contiguous)
+        const auto x = k.strided ? torch::randn({k.b, 2 * k.c, k.h, k.w}).slice(1, 0, 2 * k.c, 2)
+                                 : torch::randn({k.b, k.c, k.h, k.w});
+        const auto w = torch::randn({k.o, k.c, 1, 1}), bias = k.bias ? torch::randn({k.o}) : torch::Tensor();
+        const auto up = torch::randn({k.b, k.o, k.h, k.w});
+        const std::vector<std::int64_t> one{1, 1}, zero{0, 0};
+        ASSERT_TRUE(nn_kernels::conv2d_1x1_applies(x, w, bias, one, zero, 1));
+        const auto mine =
+            run_conv([&](const torch::Tensor& a, const torch::Tensor& b,
+                         const torch::Tensor& c) { return nn_kernels::conv2d(a, b, c, one, zero, one, 1); },
+                     x, w, bias, up);
+        const auto ref = run_conv([&](const torch::Tensor& a, const torch::Tensor& b,
+                                      const torch::Tensor& c) { return torch::conv2d(a, b, c, one, zero, one, 1); },
+                                  x, w, bias, up);
+        expect_close(mine[0], ref[0], "output");
+        expect_close(mine[1], ref[1], "gradient of x");
+        expect_close(mine[2], ref[2], "gradient of w");
+        if (k.bias) expect_close(mine[3], ref[3], "gradient of the bias");
+        EXPECT_GT(mine[0].abs().sum().item<double>(), 0.0);
+    }
+}
+
+TEST(Conv1x1, FallsBackToTorchConv2dForOtherConvolutions) {
+    torch::manual_seed(16);
+    const auto x = torch::randn({2, 3, 6, 6});
+    const std::vector<std::int64_t> one{1, 1}, two{2, 2}, zero{0, 0};
+    struct Case {
+        torch::Tensor x, w;
+        std::vector<std::int64_t> stride, padding;
+        std::int64_t groups;
+        const char* what;
+    };
+    const std::vector<Case> cases = {
+        {x, torch::randn({4, 3, 3, 3}), one, zero, 1, "3x3 kernel"},
+        {x, torch::randn({4, 3, 1, 1}), two, zero, 1, "stride 2"},
+        {x, torch::randn({4, 3, 1, 1}), one, one, 1, "padding 1"},
+        {x, torch::randn({3, 1, 1, 1}), one, zero, 3, "3 groups"},
+        {x.to(torch::kDouble), torch::randn({4, 3, 1, 1}, torch::kDouble), one, zero, 1, "float64"},
+    };
+    for (const auto& c : cases) {
+        const auto bias = torch::randn({c.w.size(0)}, c.w.options());
+        EXPECT_FALSE(nn_kernels::conv2d_1x1_applies(c.x, c.w, bias, c.stride, c.padding, c.groups)) << c.what;
+        const auto mine = nn_kernels::conv2d(c.x, c.w, bias, c.stride, c.padding, one, c.groups);
+        const auto ref = torch::conv2d(c.x, c.w, bias, c.stride, c.padding, one, c.groups);
+        EXPECT_TRUE(torch::equal(mine, ref)) << c.what;
+    }
+}
+
+TEST(Conv1x1, ResultsDoNotDependOnTheThreadCount) {
+    torch::manual_seed(17);
+    const auto x = torch::randn({16, 8, 9, 9}), w = torch::randn({6, 8, 1, 1}), bias = torch::randn({6});
+    const auto up = torch::randn({16, 6, 9, 9});
+    const std::vector<std::int64_t> one{1, 1}, zero{0, 0};
+    const auto f = [&](const torch::Tensor& a, const torch::Tensor& b, const torch::Tensor& c) {
+        return nn_kernels::conv2d(a, b, c, one, zero, one, 1);
+    };
+    const int before = at::get_num_threads();
+    at::set_num_threads(1);
+    const auto one_thread = run_conv(f, x, w, bias, up);
+    at::set_num_threads(2);
+    const auto two_threads = run_conv(f, x, w, bias, up);
+    at::set_num_threads(before);
+    for (std::size_t i = 0; i < one_thread.size(); ++i) EXPECT_TRUE(torch::equal(one_thread[i], two_threads[i])) << i;
 }
 
 }  // namespace

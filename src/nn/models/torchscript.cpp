@@ -27,14 +27,17 @@
 // before every forward pass and holds a process-wide lock during the pass, so results stay
 // reproducible and independent of --jobs (parallel pairs of such a module take turns).
 //
-// Matrix products: LibTorch 1.13's CPU matmul/bmm on a batch of small matrices (PPGN's
-// [B, C, n, n]) runs one multi-threaded BLAS call per matrix through a select per batch entry, and
-// cost a PPGN-like module about half of its training time. When a module is loaded, forward's calls
-// of submodules and functions are inlined into forward's own graph (in place: every deep copy shares
-// the module's class and so this graph) and each aten::matmul / aten::bmm node becomes brec::matmul /
-// brec::bmm, operators registered below that run nn_kernels::batched_matmul (one single-threaded
-// sgemm per matrix, in parallel over the batch, one autograd node) and fall back to torch's own
-// matmul / bmm wherever that does not apply (CUDA, other dtypes, broadcasting, 1-D or 2-D operands).
+// Matrix products and 1x1 convolutions: LibTorch 1.13's CPU matmul/bmm on a batch of small matrices
+// (PPGN's [B, C, n, n]) runs one multi-threaded BLAS call per matrix through a select per batch
+// entry, and cost a PPGN-like module about half of its training time; its mkldnn convolution, a
+// 1x1 kernel on n×n images, was most of the rest. When a module is loaded, forward's calls of
+// submodules and functions are inlined into forward's own graph (in place: every deep copy shares
+// the module's class and so this graph) and each aten::matmul / aten::bmm / aten::conv2d node
+// becomes brec::matmul / brec::bmm / brec::conv2d, operators registered below that run
+// nn_kernels::batched_matmul and nn_kernels::conv2d (single-threaded sgemm per matrix or image, in
+// parallel over the batch, one autograd node) and fall back to torch's own operation wherever those
+// do not apply (CUDA, other dtypes, broadcasting, 1-D or 2-D operands, kernels other than 1x1 with
+// stride 1, no padding and one group).
 
 #include "nn/models/torchscript.hpp"
 
@@ -73,35 +76,44 @@ torch::Tensor brec_bmm(const torch::Tensor& a, const torch::Tensor& b) {
     return torch::bmm(a, b);  // bmm's own checks and errors (it does not broadcast)
 }
 
+torch::Tensor brec_conv2d(const torch::Tensor& x, const torch::Tensor& w, const c10::optional<torch::Tensor>& bias,
+                          c10::IntArrayRef stride, c10::IntArrayRef padding, c10::IntArrayRef dilation,
+                          std::int64_t groups) {
+    return nn_kernels::conv2d(x, w, bias, stride, padding, dilation, groups);
+}
+
 }  // namespace
 
-// The operators the matrix products of a loaded module's forward are rewritten to (one definition
+// The operators the matrix products and convolutions of a loaded module's forward are rewritten to (one definition
 // per process, through LibTorch's operator registry; composite kernels, so autograd records the
 // nodes of batched_matmul or of the fallback).
 TORCH_LIBRARY(brec, m) {
     m.def("matmul(Tensor a, Tensor b) -> Tensor", &brec_matmul);
     m.def("bmm(Tensor a, Tensor b) -> Tensor", &brec_bmm);
+    m.def(
+        "conv2d(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, int groups) "
+        "-> Tensor",
+        &brec_conv2d);
 }
 
 namespace {
 
-/// Replaces aten::matmul and aten::bmm nodes in `block` and its sub-blocks by brec::matmul and
-/// brec::bmm on the same inputs; returns how many.
-int replace_matmuls(torch::jit::Block* block) {
+/// Replaces aten::matmul, aten::bmm and aten::conv2d nodes (their default overloads) in `block` and
+/// its sub-blocks by brec's operators of the same name on the same inputs; returns how many.
+int replace_products(torch::jit::Block* block) {
     int count = 0;
     for (auto it = block->nodes().begin(); it != block->nodes().end(); ++it) {
         torch::jit::Node* node = *it;
-        for (torch::jit::Block* sub : node->blocks()) count += replace_matmuls(sub);
-        const char* target = nullptr;
-        if (node->matches("aten::matmul(Tensor self, Tensor other) -> Tensor"))
-            target = "brec::matmul";
-        else if (node->matches("aten::bmm(Tensor self, Tensor mat2) -> Tensor"))
-            target = "brec::bmm";
-        if (target == nullptr) continue;
+        for (torch::jit::Block* sub : node->blocks()) count += replace_products(sub);
+        const std::string kind = node->kind().toQualString();
+        if (kind != "aten::matmul" && kind != "aten::bmm" && kind != "aten::conv2d") continue;
+        const c10::FunctionSchema* schema = node->maybeSchema();
+        if (schema == nullptr || !schema->overload_name().empty() || node->outputs().size() != 1) continue;
         torch::jit::Graph* graph = node->owningGraph();
         torch::jit::WithInsertPoint guard(node);
-        torch::jit::Value* out = graph->insert(c10::Symbol::fromQualString(target), {node->input(0), node->input(1)},
-                                               {}, node->sourceRange());
+        const std::vector<torch::jit::NamedValue> inputs(node->inputs().begin(), node->inputs().end());
+        torch::jit::Value* out =
+            graph->insert(c10::Symbol::fromQualString("brec::" + kind.substr(6)), inputs, {}, node->sourceRange());
         out->setType(node->output()->type());
         node->output()->replaceAllUsesWith(out);
         it.destroyCurrent();
@@ -178,7 +190,7 @@ struct LoadedModule {
     std::string path;
     torch::jit::Module module;
     std::string random_op;   ///< the first random operation of forward, "" when deterministic
-    int matmuls = 0;         ///< matrix products of forward rewritten to brec's (rewrite_matmuls)
+    int rewritten = 0;       ///< operations of forward rewritten to brec's (rewrite_products)
     std::uint64_t hash = 0;  ///< FNV-1a of the file's bytes
 };
 
@@ -248,7 +260,7 @@ std::shared_ptr<const LoadedModule> load_module(const std::string& path) {
     } catch (const c10::Error&) {
         return m;  // a graph that cannot be inlined: treated as deterministic, run as saved
     }
-    m->matmuls = rewrite_matmuls(m->module);  // inlines as the copy did
+    m->rewritten = rewrite_products(m->module);  // inlines as the copy did
     m->random_op = find_random_op(m->module.get_method("forward").graph()->block());
     return m;
 }
@@ -513,13 +525,13 @@ const LoadedEntry& loaded_entry(const std::string& path) {
 
 const ModelEntry& torchscript_model(const std::string& path) { return loaded_entry(path).entry; }
 
-int torchscript_matmuls(const std::string& path) { return loaded_entry(path).source->matmuls; }
+int torchscript_rewritten(const std::string& path) { return loaded_entry(path).source->rewritten; }
 
-int rewrite_matmuls(torch::jit::Module& module) {
+int rewrite_products(torch::jit::Module& module) {
     torch::jit::GraphFunction& forward = torch::jit::toGraphFunction(module.get_method("forward").function());
     const std::shared_ptr<torch::jit::Graph> graph = forward.graph();
     torch::jit::Inline(*graph);
-    const int count = replace_matmuls(graph->block());
+    const int count = replace_products(graph->block());
     forward.clear_optimized_graphs();  // none was built yet (nothing ran); in case one was
     return count;
 }

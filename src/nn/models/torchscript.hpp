@@ -15,15 +15,16 @@ namespace brec::models {
 /// for a file that is not a TorchScript module or whose forward does not have the interface.
 const ModelEntry& torchscript_model(const std::string& path);
 
-/// How many matrix products (aten::matmul, aten::bmm) of the module's forward in `path` run as
-/// brec's (rewrite_matmuls when it was loaded through torchscript_model).
-int torchscript_matmuls(const std::string& path);
+/// How many operations (aten::matmul, aten::bmm, aten::conv2d) of the module's forward in `path` run
+/// as brec's (rewrite_products when it was loaded through torchscript_model).
+int torchscript_rewritten(const std::string& path);
 
 /// Inlines forward's calls of submodules and functions into forward's graph and replaces its
-/// aten::matmul / aten::bmm nodes by brec::matmul / brec::bmm (nn_kernels::batched_matmul, with
-/// torch's own as fallback); returns how many. In place: the graph belongs to the module's class,
-/// so every deep copy of `module` runs the rewritten forward. Call before forward first runs.
-int rewrite_matmuls(torch::jit::Module& module);
+/// aten::matmul / aten::bmm / aten::conv2d nodes by brec::matmul / brec::bmm / brec::conv2d
+/// (nn_kernels::batched_matmul and nn_kernels::conv2d, with torch's own as fallback); returns how
+/// many. In place: the graph belongs to the module's class, so every deep copy of `module` runs the
+/// rewritten forward. Call before forward first runs.
+int rewrite_products(torch::jit::Module& module);
 
 /// The probe of check_model for the module in `path` (loaded through torchscript_model).
 void check_torchscript_model(const std::string& path, const ModelConfig& config);
