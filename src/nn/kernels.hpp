@@ -1,5 +1,7 @@
 #pragma once
-// CPU kernels for PPGN's two hot operations, as LibTorch autograd functions (private to nn).
+// CPU kernels for PPGN's two hot operations, as LibTorch autograd functions (private to nn), and
+// the same BLAS machinery for batched small products and 1x1 convolutions in the layout of torch's
+// matmul and conv2d (what a user's TorchScript module calls; nn/models/torchscript.cpp).
 //
 // PPGN keeps its activations channel-major, [C, B, n, n], so that
 //  * a 1x1 convolution is ONE matrix product W[out, C] · X[C, B·n²] (no broadcasting), and
