@@ -48,7 +48,7 @@ void gemm_rm(bool ta, bool tb, int m, int n, int k, float alpha, const float* a,
 constexpr std::int64_t kChunk = 4096;
 
 int as_int(std::int64_t v) {
-    if (v > std::numeric_limits<int>::max()) throw ResourceLimit("PPGN tensor dimension exceeds the BLAS int range");
+    if (v > std::numeric_limits<int>::max()) throw ResourceLimit("tensor dimension exceeds the BLAS int range");
     return static_cast<int>(v);
 }
 
@@ -144,13 +144,21 @@ tensor_list pointwise_backward(const Tensor& w, const Tensor& x1, const Tensor& 
     return {gw, gb, gx1, gx2};
 }
 
-/// c[i] = op(a[i]) · op(b[i]) for stacks of m contiguous n×n matrices, in parallel over i.
-void matmul_stack(bool ta, bool tb, std::int64_t m, std::int64_t n, const float* pa, const float* pb, float* pc) {
-    const std::int64_t s = n * n;
-    const int ni = as_int(n);
-    at::parallel_for(0, m, 1, [&](std::int64_t lo, std::int64_t hi) {
+/// c[i] = op(a[i]) · op(b[i]) for i < count, op(a[i]) [m×k] and op(b[i]) [k×n]: stacks of
+/// contiguous row-major matrices (a[i] stored [m×k], or [k×m] when ta; b[i] stored [k×n], or [n×k]
+/// when tb; c[i] [m×n]), one single-threaded sgemm per matrix, in parallel over i. Each c[i] comes
+/// from one call, so the result does not depend on the number of threads. m, n, k >= 1.
+void matmul_stack(bool ta, bool tb, std::int64_t count, std::int64_t m, std::int64_t n, std::int64_t k, const float* pa,
+                  const float* pb, float* pc) {
+    const std::int64_t sa = m * k, sb = k * n, sc = m * n;
+    const int mi = as_int(m), ni = as_int(n), ki = as_int(k);
+    const int lda = ta ? mi : ki, ldb = tb ? ki : ni;
+    // Tiny products (n = 10: 2,000 flops) in chunks of at least ~64k flops, so that threads are
+    // not woken for a few microseconds of work each.
+    const std::int64_t grain = std::max<std::int64_t>(1, (std::int64_t{1} << 15) / std::max<std::int64_t>(1, sc * k));
+    at::parallel_for(0, count, grain, [&](std::int64_t lo, std::int64_t hi) {
         for (std::int64_t i = lo; i < hi; ++i)
-            gemm_rm(ta, tb, ni, ni, ni, 1.0f, pa + i * s, ni, pb + i * s, ni, 0.0f, pc + i * s, ni);
+            gemm_rm(ta, tb, mi, ni, ki, 1.0f, pa + i * sa, lda, pb + i * sb, ldb, 0.0f, pc + i * sc, ni);
     });
 }
 
@@ -188,7 +196,7 @@ struct MlpProductFn : torch::autograd::Function<MlpProductFn> {
         pointwise_forward(w, bias, x, Tensor(), true, h);
         auto c = torch::empty({m, n, n}, x.options());
         const float* ph = h.data_ptr<float>();
-        matmul_stack(false, false, m, n, ph, ph + m * n * n, c.data_ptr<float>());
+        matmul_stack(false, false, m, n, n, n, ph, ph + m * n * n, c.data_ptr<float>());
         ctx->save_for_backward({w, x, h});
         ctx->saved_data["n"] = n;
         return c;
@@ -203,8 +211,8 @@ struct MlpProductFn : torch::autograd::Function<MlpProductFn> {
         auto gh = torch::empty_like(h);
         const float *ph = h.data_ptr<float>(), *pgc = gc.data_ptr<float>();
         float* pgh = gh.data_ptr<float>();
-        matmul_stack(false, true, m, n, pgc, ph + m * s, pgh);  // dH1 = dC · H2ᵀ
-        matmul_stack(true, false, m, n, ph, pgc, pgh + m * s);  // dH2 = H1ᵀ · dC
+        matmul_stack(false, true, m, n, n, n, pgc, ph + m * s, pgh);  // dH1 = dC · H2ᵀ
+        matmul_stack(true, false, m, n, n, n, ph, pgc, pgh + m * s);  // dH2 = H1ᵀ · dC
         at::parallel_for(0, h.numel(), 1 << 16,
                          [&](std::int64_t lo, std::int64_t hi) { relu_mask(ph + lo, pgh + lo, hi - lo); });
         auto g = pointwise_backward(w, x, Tensor(), gh, ctx->needs_input_grad(2), false);
@@ -266,6 +274,114 @@ struct DiagOffdiagMaxFn : torch::autograd::Function<DiagOffdiagMaxFn> {
     }
 };
 
+/// c = a · b for a [..., n, k], b [..., k, m] with equal batch dimensions, both contiguous: one
+/// product per batch entry. Backward: grad_a = g · bᵀ, grad_b = aᵀ · g, batched the same way.
+struct BatchedMatmulFn : torch::autograd::Function<BatchedMatmulFn> {
+    static Tensor forward(AutogradContext* ctx, Tensor a, Tensor b) {
+        const std::int64_t n = a.size(-2), k = a.size(-1), m = b.size(-1), count = a.numel() / (n * k);
+        auto sizes = a.sizes().vec();
+        sizes.back() = m;
+        auto c = torch::empty(sizes, a.options());
+        matmul_stack(false, false, count, n, m, k, a.data_ptr<float>(), b.data_ptr<float>(), c.data_ptr<float>());
+        ctx->save_for_backward({a, b});
+        return c;
+    }
+
+    static tensor_list backward(AutogradContext* ctx, tensor_list grads) {
+        const auto saved = ctx->get_saved_variables();
+        const Tensor &a = saved[0], &b = saved[1];
+        const Tensor g = grads[0].contiguous();
+        const std::int64_t n = a.size(-2), k = a.size(-1), m = b.size(-1), count = a.numel() / (n * k);
+        Tensor ga, gb;
+        if (ctx->needs_input_grad(0)) {
+            ga = torch::empty_like(a);
+            matmul_stack(false, true, count, n, k, m, g.data_ptr<float>(), b.data_ptr<float>(), ga.data_ptr<float>());
+        }
+        if (ctx->needs_input_grad(1)) {
+            gb = torch::empty_like(b);
+            matmul_stack(true, false, count, k, m, n, a.data_ptr<float>(), g.data_ptr<float>(), gb.data_ptr<float>());
+        }
+        return {ga, gb};
+    }
+};
+
+/// A 1x1 convolution (stride 1, no padding, one group) of x [B, C, H, W] with w [O, C] and bias [O]
+/// (or [0]: none), both contiguous: per image y[b] = w · x[b] + bias, x[b] seen as [C, H·W], one
+/// single-threaded sgemm per image, in parallel over the images. Backward: gx[b] = wᵀ · gy[b], and
+/// gw = Σ_b gy[b] · x[b]ᵀ, gbias = Σ_b row sums of gy[b], summed over b in a fixed order.
+struct Conv1x1Fn : torch::autograd::Function<Conv1x1Fn> {
+    static Tensor forward(AutogradContext* ctx, Tensor x, Tensor w, Tensor bias) {
+        const std::int64_t b = x.size(0), c = x.size(1), p = x.size(2) * x.size(3), o = w.size(0);
+        auto y = torch::empty({b, o, x.size(2), x.size(3)}, x.options());
+        const float *px = x.data_ptr<float>(), *pw = w.data_ptr<float>();
+        const float* pb = bias.numel() ? bias.data_ptr<float>() : nullptr;
+        float* py = y.data_ptr<float>();
+        at::parallel_for(0, b, 1, [&](std::int64_t lo, std::int64_t hi) {
+            for (std::int64_t i = lo; i < hi; ++i) {
+                float* yi = py + i * o * p;
+                if (pb != nullptr)
+                    for (std::int64_t r = 0; r < o; ++r) std::fill_n(yi + r * p, p, pb[r]);
+                gemm_rm(false, false, as_int(o), as_int(p), as_int(c), 1.0f, pw, as_int(c), px + i * c * p, as_int(p),
+                        pb != nullptr ? 1.0f : 0.0f, yi, as_int(p));
+            }
+        });
+        ctx->save_for_backward({x, w});
+        ctx->saved_data["bias"] = pb != nullptr;
+        return y;
+    }
+
+    static tensor_list backward(AutogradContext* ctx, tensor_list grads) {
+        const auto saved = ctx->get_saved_variables();
+        const Tensor &x = saved[0], &w = saved[1];
+        const bool has_bias = ctx->saved_data["bias"].toBool();
+        const Tensor gy = grads[0].contiguous();
+        const std::int64_t b = x.size(0), c = x.size(1), p = x.size(2) * x.size(3), o = w.size(0);
+        const float *px = x.data_ptr<float>(), *pw = w.data_ptr<float>(), *pg = gy.data_ptr<float>();
+        const bool need_x = ctx->needs_input_grad(0), need_w = ctx->needs_input_grad(1);
+        const bool need_b = has_bias && ctx->needs_input_grad(2);
+        Tensor gx;
+        if (need_x) gx = torch::empty_like(x);
+        std::vector<float> part_w(static_cast<std::size_t>(need_w ? b * o * c : 0));
+        std::vector<double> part_b(static_cast<std::size_t>(need_b ? b * o : 0));
+        at::parallel_for(0, b, 1, [&](std::int64_t lo, std::int64_t hi) {
+            for (std::int64_t i = lo; i < hi; ++i) {
+                const float *gi = pg + i * o * p, *xi = px + i * c * p;
+                if (need_x)
+                    gemm_rm(true, false, as_int(c), as_int(p), as_int(o), 1.0f, pw, as_int(c), gi, as_int(p), 0.0f,
+                            gx.data_ptr<float>() + i * c * p, as_int(p));
+                if (need_w)
+                    gemm_rm(false, true, as_int(o), as_int(c), as_int(p), 1.0f, gi, as_int(p), xi, as_int(p), 0.0f,
+                            part_w.data() + i * o * c, as_int(c));
+                if (need_b)
+                    for (std::int64_t r = 0; r < o; ++r) {
+                        double sum = 0.0;
+                        for (std::int64_t c0 = 0; c0 < p; c0 += kChunk)
+                            sum += chunk_sum(gi + r * p + c0, std::min(kChunk, p - c0));
+                        part_b[static_cast<std::size_t>(i * o + r)] = sum;
+                    }
+            }
+        });
+        Tensor gw, gb;
+        if (need_w) {
+            gw = torch::zeros_like(w);
+            float* pgw = gw.data_ptr<float>();
+            for (std::int64_t i = 0; i < b; ++i) {
+                const float* src = part_w.data() + i * o * c;
+                for (std::int64_t j = 0; j < o * c; ++j) pgw[j] += src[j];
+            }
+        }
+        if (need_b) {
+            gb = torch::empty({o}, x.options());
+            for (std::int64_t r = 0; r < o; ++r) {
+                double sum = 0.0;
+                for (std::int64_t i = 0; i < b; ++i) sum += part_b[static_cast<std::size_t>(i * o + r)];
+                gb.data_ptr<float>()[r] = static_cast<float>(sum);
+            }
+        }
+        return {gx, gw, gb};
+    }
+};
+
 bool blas_ok(const Tensor& t, bool use_blas) {
     return use_blas && t.device().is_cpu() && t.scalar_type() == torch::kFloat && blas_available();
 }
@@ -310,6 +426,48 @@ Tensor mlp_product(const Tensor& w, const Tensor& bias, const Tensor& x, std::in
     const std::int64_t m = w.size(0) / 2 * (x.size(1) / (n * n));
     const auto stack = h.view({2, m, n, n});
     return torch::bmm(stack[0], stack[1]);
+}
+
+bool batched_matmul_applies(const Tensor& a, const Tensor& b) {
+    if (!a.defined() || !b.defined() || a.dim() < 3 || a.dim() != b.dim()) return false;
+    for (const auto& t : {a, b})
+        if (t.layout() != torch::kStrided || t.is_neg() || t.is_conj() || !blas_ok(t, true)) return false;
+    const std::int64_t d = a.dim();
+    if (!a.sizes().slice(0, d - 2).equals(b.sizes().slice(0, d - 2)) || a.size(d - 1) != b.size(d - 2)) return false;
+    // Empty operands (and k = 0, which BLAS rejects as a leading dimension): torch's matmul.
+    return a.numel() > 0 && b.numel() > 0;
+}
+
+Tensor batched_matmul(const Tensor& a, const Tensor& b) {
+    if (!batched_matmul_applies(a, b)) return torch::matmul(a, b);
+    return BatchedMatmulFn::apply(a.contiguous(), b.contiguous());
+}
+
+bool conv2d_1x1_applies(const Tensor& x, const Tensor& w, const c10::optional<Tensor>& bias, c10::IntArrayRef stride,
+                        c10::IntArrayRef padding, std::int64_t groups) {
+    if (!x.defined() || !w.defined() || x.dim() != 4 || w.dim() != 4 || groups != 1) return false;
+    if (w.size(2) != 1 || w.size(3) != 1 || w.size(1) != x.size(1)) return false;
+    const auto all = [](c10::IntArrayRef v, std::int64_t value) {
+        return (v.size() == 1 || v.size() == 2) && std::all_of(v.begin(), v.end(), [&](auto e) { return e == value; });
+    };
+    if (!all(stride, 1) || !all(padding, 0)) return false;  // a 1x1 kernel ignores dilation
+    std::vector<Tensor> tensors{x, w};
+    if (bias.has_value() && bias->defined()) {
+        if (bias->dim() != 1 || bias->size(0) != w.size(0)) return false;
+        tensors.push_back(*bias);
+    }
+    for (const auto& t : tensors)
+        if (t.layout() != torch::kStrided || t.is_neg() || !blas_ok(t, true)) return false;
+    return x.numel() > 0 && w.numel() > 0;
+}
+
+Tensor conv2d(const Tensor& x, const Tensor& w, const c10::optional<Tensor>& bias, c10::IntArrayRef stride,
+              c10::IntArrayRef padding, c10::IntArrayRef dilation, std::int64_t groups) {
+    if (!conv2d_1x1_applies(x, w, bias, stride, padding, groups))
+        return torch::conv2d(x, w, bias, stride, padding, dilation, groups);
+    const bool has_bias = bias.has_value() && bias->defined();
+    return Conv1x1Fn::apply(x.contiguous(), w.contiguous().view({w.size(0), w.size(1)}),
+                            has_bias ? bias->contiguous() : torch::empty({0}, x.options()));
 }
 
 }  // namespace brec::nn_kernels

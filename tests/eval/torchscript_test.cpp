@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 #include <regex>
+
+#include <torch/csrc/autograd/profiler_legacy.h>
 
 #include "brec/core/error.hpp"
 #include "brec/eval/run.hpp"
@@ -16,6 +19,7 @@
 #include "brec/rpc/embeddings.hpp"
 #include "brec/rpc/export.hpp"
 #include "common/test_util.hpp"
+#include "nn/models/torchscript.hpp"
 
 namespace brec {
 namespace {
@@ -26,6 +30,9 @@ const std::string kDir = std::string(BREC_SOURCE_DIR) + "/tests/data/torchscript
 const std::string kGin = "torchscript:" + kDir + "gin_d4.pt";
 const std::string kDropout = "torchscript:" + kDir + "gin_dropout_d4.pt";
 const std::string kDegrees = "torchscript:" + kDir + "degree_sequence_d4.pt";
+// PpgnLike (2 blocks, torch.matmul and 1x1 Conv2d in submodules) and a torch.bmm inside an if-branch.
+const std::string kPpgnBmmFile = kDir + "ppgn_bmm_d4.pt";
+const std::string kPpgnBmm = "torchscript:" + kPpgnBmmFile;
 
 ModelConfig d4() {
     ModelConfig c;
@@ -308,17 +315,130 @@ TEST(TorchScript, InputFeatures) {
     }());
 }
 
+/// How often each operator ran (profiler ranges on this thread and the threads it starts) in f().
+template <class F>
+std::map<std::string, int> operators_run(F f) {
+    namespace prof = torch::autograd::profiler;
+    prof::enableProfilerLegacy(torch::profiler::impl::ProfilerConfig(torch::profiler::impl::ProfilerState::CPU));
+    try {
+        f();
+    } catch (...) {
+        prof::disableProfilerLegacy();
+        throw;
+    }
+    std::map<std::string, int> calls;
+    for (const auto& list : prof::disableProfilerLegacy())
+        for (const auto& e : list)
+            if (e.kindStr() == "push") ++calls[e.name()];
+    return calls;
+}
+
+/// Nodes of `kind` in a block and its sub-blocks.
+int count_nodes(torch::jit::Block* block, const std::string& kind) {
+    int count = 0;
+    for (torch::jit::Node* node : block->nodes()) {
+        count += node->kind().toQualString() == kind;
+        for (torch::jit::Block* sub : node->blocks()) count += count_nodes(sub, kind);
+    }
+    return count;
+}
+
+TEST(TorchScript, RewrittenProductsGiveTheSameEmbeddingsAndGradients) {
+    find_model(kPpgnBmm);  // loaded as eval loads it (and LibTorch's executor set as for eval)
+    EXPECT_EQ(models::torchscript_rewritten(kPpgnBmmFile), 13);  // 2 matmul, 1 bmm, 10 conv2d
+    // The same file twice (two compilation units): one as saved, one rewritten.
+    torch::jit::Module plain = torch::jit::load(kPpgnBmmFile), fast = torch::jit::load(kPpgnBmmFile);
+    ASSERT_EQ(models::rewrite_products(fast), 13);
+    const auto fast_graph = fast.get_method("forward").graph();
+    EXPECT_EQ(count_nodes(fast_graph->block(), "aten::matmul"), 0);
+    EXPECT_EQ(count_nodes(fast_graph->block(), "aten::bmm"), 0);
+    EXPECT_EQ(count_nodes(fast_graph->block(), "brec::matmul"), 2);
+    EXPECT_EQ(count_nodes(fast_graph->block(), "brec::bmm"), 1);
+    EXPECT_EQ(count_nodes(fast_graph->block(), "aten::conv2d"), 0);
+    EXPECT_EQ(count_nodes(fast_graph->block(), "brec::conv2d"), 10);
+    EXPECT_EQ(count_nodes(plain.get_method("forward").graph()->block(), "aten::bmm"), 1);  // untouched
+
+    const auto graphs = some_graphs(6, 5);
+    const nn::SparseBatch b = nn::make_sparse_batch(graphs, 0, graphs.size(), torch::kCPU);
+    const std::vector<c10::IValue> inputs{torch::ones({b.nodes, 1}), torch::stack({b.src, b.dst}), b.graph_of,
+                                          static_cast<std::int64_t>(b.graphs)};
+    const auto weights = torch::randn({b.graphs, 4}, torch::Generator(at::detail::createCPUGenerator(5)));
+    for (bool training : {true, false}) {
+        SCOPED_TRACE(training ? "training" : "eval");
+        std::map<std::string, torch::Tensor> grads[2];
+        torch::Tensor out[2];
+        int k = 0;
+        for (torch::jit::Module* m : {&plain, &fast}) {
+            m->train(training);
+            std::unique_ptr<torch::NoGradGuard> no_grad(training ? nullptr : new torch::NoGradGuard);
+            out[k] = m->forward(inputs).toTensor();
+            if (training) {
+                (out[k] * weights).sum().backward();
+                for (const auto& p : m->named_parameters()) {
+                    ASSERT_TRUE(p.value.grad().defined()) << p.name;
+                    grads[k][p.name] = p.value.grad().clone();
+                    p.value.mutable_grad() = torch::Tensor();
+                }
+            }
+            ++k;
+        }
+        ASSERT_EQ(out[0].sizes(), out[1].sizes());
+        EXPECT_GT(out[0].abs().sum().item<double>(), 0.0);
+        EXPECT_TRUE(torch::allclose(out[0], out[1], 1e-4, 1e-5)) << out[0] << out[1];
+        EXPECT_EQ(grads[0].size(), grads[1].size());
+        // The closing BatchNorm over 5 graphs amplifies rounding (the biases before a BatchNorm have
+        // gradient 0 up to rounding): gradients agree to 1e-3 of their own size plus 1e-4 of the
+        // largest one (a wrong product or gradient would be off by their whole size).
+        double largest = 0.0;
+        for (const auto& [name, g] : grads[0]) largest = std::max(largest, g.abs().max().item<double>());
+        for (const auto& [name, g] : grads[0]) {
+            const double diff = (g - grads[1][name]).abs().max().item<double>();
+            EXPECT_LE(diff, 1e-3 * g.abs().max().item<double>() + 1e-4 * largest) << name;
+        }
+        if (training) {  // bmm's second operand has a gradient of its own
+            EXPECT_GT(grads[0].at("mix").abs().max().item<double>(), 1e-3 * largest);
+        }
+    }
+}
+
+TEST(TorchScript, EveryPairsCopyRunsBrecsProducts) {
+    const auto graphs = some_graphs(7, 6);
+    for (std::uint64_t stream : {1, 2}) {  // two pairs' deep copies
+        ModelRandom random = make_model_random(stream, torch::kCPU);
+        auto model = make_model(kPpgnBmm, d4(), random);
+        model->set_graphs(graphs, torch::kCPU);
+        model->train();
+        const auto training = operators_run([&] { model->forward_range(0, graphs.size()).pow(2).sum().backward(); });
+        EXPECT_EQ(training.count("brec::matmul") ? training.at("brec::matmul") : 0, 2);
+        EXPECT_EQ(training.count("brec::bmm") ? training.at("brec::bmm") : 0, 1);
+        EXPECT_EQ(training.count("brec::conv2d") ? training.at("brec::conv2d") : 0, 10);
+        EXPECT_EQ(training.count("aten::matmul") + training.count("aten::bmm"), 0u) << "torch's products ran";
+        EXPECT_EQ(training.count("aten::convolution") + training.count("aten::convolution_backward"), 0u);
+        for (const auto& p : model->named_parameters()) EXPECT_TRUE(p.value().grad().defined()) << p.key();
+        model->eval();
+        const auto eval = operators_run([&] {
+            torch::NoGradGuard no_grad;
+            model->forward_range(0, graphs.size());
+        });
+        EXPECT_EQ(eval.count("brec::matmul") ? eval.at("brec::matmul") : 0, 2);
+        EXPECT_EQ(eval.count("brec::conv2d") ? eval.at("brec::conv2d") : 0, 10);
+        EXPECT_EQ(eval.count("aten::matmul") + eval.count("aten::bmm") + eval.count("aten::convolution"), 0u);
+    }
+}
+
 TEST(TorchScript, CudaGivesTheCpuDecisions) {
     if (!torch::cuda::is_available()) GTEST_SKIP() << "no CUDA device";
-    EvalOptions opt = small(kGin);
-    for (const auto& pair : tiny_dataset().pairs) {
-        const auto cpu = evaluate_pair(pair, opt, 3);
-        opt.device = "cuda";
-        const auto gpu = evaluate_pair(pair, opt, 3);
-        opt.device = "cpu";
-        EXPECT_EQ(gpu.hotelling.distinguished, cpu.hotelling.distinguished) << pair.id;
-        EXPECT_EQ(gpu.hotelling.reliable, cpu.hotelling.reliable) << pair.id;
-        EXPECT_EQ(gpu.epochs, cpu.epochs) << pair.id;
+    for (const auto& model : {kGin, kPpgnBmm}) {  // the PPGN-like module through brec::matmul's fallback
+        EvalOptions opt = small(model);
+        for (const auto& pair : tiny_dataset().pairs) {
+            const auto cpu = evaluate_pair(pair, opt, 3);
+            opt.device = "cuda";
+            const auto gpu = evaluate_pair(pair, opt, 3);
+            opt.device = "cpu";
+            EXPECT_EQ(gpu.hotelling.distinguished, cpu.hotelling.distinguished) << pair.id;
+            EXPECT_EQ(gpu.hotelling.reliable, cpu.hotelling.reliable) << pair.id;
+            EXPECT_EQ(gpu.epochs, cpu.epochs) << pair.id;
+        }
     }
 }
 

@@ -26,6 +26,18 @@
 // global generator. For a module that has them, brec seeds that generator from the pair's stream
 // before every forward pass and holds a process-wide lock during the pass, so results stay
 // reproducible and independent of --jobs (parallel pairs of such a module take turns).
+//
+// Matrix products and 1x1 convolutions: LibTorch 1.13's CPU matmul/bmm on a batch of small matrices
+// (PPGN's [B, C, n, n]) runs one multi-threaded BLAS call per matrix through a select per batch
+// entry, and cost a PPGN-like module about half of its training time; its mkldnn convolution, a
+// 1x1 kernel on n×n images, was most of the rest. When a module is loaded, forward's calls of
+// submodules and functions are inlined into forward's own graph (in place: every deep copy shares
+// the module's class and so this graph) and each aten::matmul / aten::bmm / aten::conv2d node
+// becomes brec::matmul / brec::bmm / brec::conv2d, operators registered below that run
+// nn_kernels::batched_matmul and nn_kernels::conv2d (single-threaded sgemm per matrix or image, in
+// parallel over the batch, one autograd node) and fall back to torch's own operation wherever those
+// do not apply (CUDA, other dtypes, broadcasting, 1-D or 2-D operands, kernels other than 1x1 with
+// stride 1, no padding and one group).
 
 #include "nn/models/torchscript.hpp"
 
@@ -37,8 +49,11 @@
 #include <mutex>
 #include <sstream>
 
+#include <torch/csrc/jit/api/function_impl.h>
+#include <torch/csrc/jit/ir/ir.h>
 #include <torch/csrc/jit/passes/inliner.h>
 #include <torch/csrc/jit/runtime/graph_executor.h>
+#include <torch/library.h>
 #include <torch/script.h>
 
 #include "brec/core/error.hpp"
@@ -48,10 +63,64 @@
 #include "brec/graph/graph.hpp"
 #include "brec/nn/batch.hpp"
 #include "brec/nn/layers.hpp"
+#include "nn/kernels.hpp"
 #include "nn/models/builtin.hpp"
 
 namespace brec::models {
 namespace {
+
+torch::Tensor brec_matmul(const torch::Tensor& a, const torch::Tensor& b) { return nn_kernels::batched_matmul(a, b); }
+
+torch::Tensor brec_bmm(const torch::Tensor& a, const torch::Tensor& b) {
+    if (a.dim() == 3 && nn_kernels::batched_matmul_applies(a, b)) return nn_kernels::batched_matmul(a, b);
+    return torch::bmm(a, b);  // bmm's own checks and errors (it does not broadcast)
+}
+
+torch::Tensor brec_conv2d(const torch::Tensor& x, const torch::Tensor& w, const c10::optional<torch::Tensor>& bias,
+                          c10::IntArrayRef stride, c10::IntArrayRef padding, c10::IntArrayRef dilation,
+                          std::int64_t groups) {
+    return nn_kernels::conv2d(x, w, bias, stride, padding, dilation, groups);
+}
+
+}  // namespace
+
+// The operators the matrix products and convolutions of a loaded module's forward are rewritten to (one definition
+// per process, through LibTorch's operator registry; composite kernels, so autograd records the
+// nodes of batched_matmul or of the fallback).
+TORCH_LIBRARY(brec, m) {
+    m.def("matmul(Tensor a, Tensor b) -> Tensor", &brec_matmul);
+    m.def("bmm(Tensor a, Tensor b) -> Tensor", &brec_bmm);
+    m.def(
+        "conv2d(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, int groups) "
+        "-> Tensor",
+        &brec_conv2d);
+}
+
+namespace {
+
+/// Replaces aten::matmul, aten::bmm and aten::conv2d nodes (their default overloads) in `block` and
+/// its sub-blocks by brec's operators of the same name on the same inputs; returns how many.
+int replace_products(torch::jit::Block* block) {
+    int count = 0;
+    for (auto it = block->nodes().begin(); it != block->nodes().end(); ++it) {
+        torch::jit::Node* node = *it;
+        for (torch::jit::Block* sub : node->blocks()) count += replace_products(sub);
+        const std::string kind = node->kind().toQualString();
+        if (kind != "aten::matmul" && kind != "aten::bmm" && kind != "aten::conv2d") continue;
+        const c10::FunctionSchema* schema = node->maybeSchema();
+        if (schema == nullptr || !schema->overload_name().empty() || node->outputs().size() != 1) continue;
+        torch::jit::Graph* graph = node->owningGraph();
+        torch::jit::WithInsertPoint guard(node);
+        const std::vector<torch::jit::NamedValue> inputs(node->inputs().begin(), node->inputs().end());
+        torch::jit::Value* out =
+            graph->insert(c10::Symbol::fromQualString("brec::" + kind.substr(6)), inputs, {}, node->sourceRange());
+        out->setType(node->output()->type());
+        node->output()->replaceAllUsesWith(out);
+        it.destroyCurrent();
+        ++count;
+    }
+    return count;
+}
 
 /// LibTorch and TorchScript errors span many lines (with the TorchScript traceback): one line.
 std::string one_line(const std::string& text, std::size_t limit = 300) {
@@ -121,6 +190,7 @@ struct LoadedModule {
     std::string path;
     torch::jit::Module module;
     std::string random_op;   ///< the first random operation of forward, "" when deterministic
+    int rewritten = 0;       ///< operations of forward rewritten to brec's (rewrite_products)
     std::uint64_t hash = 0;  ///< FNV-1a of the file's bytes
 };
 
@@ -187,10 +257,11 @@ std::shared_ptr<const LoadedModule> load_module(const std::string& path) {
     try {
         auto graph = m->module.get_method("forward").graph()->copy();
         torch::jit::Inline(*graph);
-        m->random_op = find_random_op(graph->block());
     } catch (const c10::Error&) {
-        m->random_op = "";  // a graph that cannot be inlined: treated as deterministic
+        return m;  // a graph that cannot be inlined: treated as deterministic, run as saved
     }
+    m->rewritten = rewrite_products(m->module);  // inlines as the copy did
+    m->random_op = find_random_op(m->module.get_method("forward").graph()->block());
     return m;
 }
 
@@ -453,6 +524,17 @@ const LoadedEntry& loaded_entry(const std::string& path) {
 }  // namespace
 
 const ModelEntry& torchscript_model(const std::string& path) { return loaded_entry(path).entry; }
+
+int torchscript_rewritten(const std::string& path) { return loaded_entry(path).source->rewritten; }
+
+int rewrite_products(torch::jit::Module& module) {
+    torch::jit::GraphFunction& forward = torch::jit::toGraphFunction(module.get_method("forward").function());
+    const std::shared_ptr<torch::jit::Graph> graph = forward.graph();
+    torch::jit::Inline(*graph);
+    const int count = replace_products(graph->block());
+    forward.clear_optimized_graphs();  // none was built yet (nothing ran); in case one was
+    return count;
+}
 
 void check_torchscript_model(const std::string& path, const ModelConfig& config) {
     probe(loaded_entry(path).source, config);

@@ -4,7 +4,8 @@
     /usr/bin/python3 tests/data/torchscript/make_fixtures.py
 
 Good modules: a small GIN-like module (scripts/examples/models.py) with d = 4, the same with dropout,
-and a parameter-free invariant (the sorted degree sequence, padded to d = 4). Bad modules: each
+a parameter-free invariant (the sorted degree sequence, padded to d = 4), and a small PPGN-like
+module with one more product by torch.bmm inside a branch (the matrix products brec rewrites). Bad modules: each
 breaks the interface in one way that brec must name.
 """
 import os
@@ -39,6 +40,21 @@ class GinDropout(nn.Module):
 
     def forward(self, x: Tensor, edge_index: Tensor, batch: Tensor, num_graphs: int) -> Tensor:
         return self.gin(nn.functional.dropout(x + 1.0, 0.5, self.training), edge_index, batch, num_graphs)
+
+
+class PpgnBmm(nn.Module):
+    """PpgnLike (torch.matmul in each block, a submodule) and a torch.bmm inside an if-branch."""
+
+    def __init__(self):
+        super().__init__()
+        self.ppgn = models.PpgnLike(hidden=4, blocks=2, out_dim=4)
+        self.mix = nn.Parameter(torch.randn(4, 4))
+
+    def forward(self, x: Tensor, edge_index: Tensor, batch: Tensor, num_graphs: int) -> Tensor:
+        out = self.ppgn(x, edge_index, batch, num_graphs)
+        if num_graphs > 0:
+            out = torch.bmm(out.unsqueeze(1), self.mix.expand(num_graphs, 4, 4)).squeeze(1)
+        return out
 
 
 class ThreeArguments(nn.Module):
@@ -90,6 +106,7 @@ def main() -> None:
     save(models.GinLike(hidden=8, layers=2, out_dim=4), "gin_d4.pt")
     save(GinDropout(), "gin_dropout_d4.pt")
     save(DegreeSequence(), "degree_sequence_d4.pt")
+    save(PpgnBmm(), "ppgn_bmm_d4.pt")
     save(ThreeArguments(), "bad_three_arguments.pt")
     save(WrongWidth(), "bad_width_8.pt")
     save(NanOutput(), "bad_nan.pt")
