@@ -37,14 +37,8 @@ void expect_close(const torch::Tensor& x, const torch::Tensor& y, const std::str
     EXPECT_TRUE(torch::allclose(x, y, 1e-5, 1e-5)) << what << ": max |diff| " << (x - y).abs().max().item<double>();
 }
 
-class BatchedMatmul : public ::testing::TestWithParam<Shape> {};
-
-TEST_P(BatchedMatmul, MatchesTorchMatmulForwardAndBackward) {
-    ASSERT_TRUE(nn_kernels::blas_available());
-    const Shape s = GetParam();
-    torch::manual_seed(11);
-    const auto a = torch::randn(dims(s, s.n, s.k)), b = torch::randn(dims(s, s.k, s.m));
-    const auto up = torch::randn(dims(s, s.n, s.m));
+/// batched_matmul applies to a, b and gives torch::matmul's product and gradients (upstream `up`).
+void expect_matches_torch_matmul(const torch::Tensor& a, const torch::Tensor& b, const torch::Tensor& up) {
     ASSERT_TRUE(nn_kernels::batched_matmul_applies(a, b));
     const auto mine = run(nn_kernels::batched_matmul, a, b, up);
     const auto ref = run([](const torch::Tensor& x, const torch::Tensor& y) { return torch::matmul(x, y); }, a, b, up);
@@ -52,6 +46,16 @@ TEST_P(BatchedMatmul, MatchesTorchMatmulForwardAndBackward) {
     expect_close(mine[1], ref[1], "gradient of a");
     expect_close(mine[2], ref[2], "gradient of b");
     EXPECT_GT(mine[0].abs().sum().item<double>(), 0.0);
+}
+
+class BatchedMatmul : public ::testing::TestWithParam<Shape> {};
+
+TEST_P(BatchedMatmul, MatchesTorchMatmulForwardAndBackward) {
+    ASSERT_TRUE(nn_kernels::blas_available());
+    const Shape s = GetParam();
+    torch::manual_seed(11);
+    const auto a = torch::randn(dims(s, s.n, s.k)), b = torch::randn(dims(s, s.k, s.m));
+    expect_matches_torch_matmul(a, b, torch::randn(dims(s, s.n, s.m)));
 }
 
 TEST_P(BatchedMatmul, NonContiguousOperands) {
@@ -62,13 +66,7 @@ TEST_P(BatchedMatmul, NonContiguousOperands) {
     const auto b = torch::randn(dims(s, s.k, 2 * s.m)).slice(-1, 0, 2 * s.m, 2);
     ASSERT_FALSE(a.is_contiguous() && s.n > 1 && s.k > 1);
     ASSERT_FALSE(b.is_contiguous());
-    const auto up = torch::randn(dims(s, s.n, s.m));
-    ASSERT_TRUE(nn_kernels::batched_matmul_applies(a, b));
-    const auto mine = run(nn_kernels::batched_matmul, a, b, up);
-    const auto ref = run([](const torch::Tensor& x, const torch::Tensor& y) { return torch::matmul(x, y); }, a, b, up);
-    expect_close(mine[0], ref[0], "product");
-    expect_close(mine[1], ref[1], "gradient of a");
-    expect_close(mine[2], ref[2], "gradient of b");
+    expect_matches_torch_matmul(a, b, torch::randn(dims(s, s.n, s.m)));
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, BatchedMatmul,
