@@ -92,6 +92,24 @@ void pointwise_forward(const Tensor& w, const Tensor& bias, const Tensor& x1, co
     });
 }
 
+/// gw = Σ_k part_w[k] (parts of `size` floats) and gb[o] = Σ_k part_b[k·out + o], summed over the
+/// parts in the order k = 0, 1, ..., so that the result does not depend on how the parts were
+/// spread over threads. An empty part vector leaves its gradient alone.
+void sum_parts(const std::vector<float>& part_w, const std::vector<double>& part_b, std::int64_t parts,
+               std::int64_t size, std::int64_t out, float* pgw, float* pgb) {
+    if (!part_w.empty())
+        for (std::int64_t k = 0; k < parts; ++k) {
+            const float* src = part_w.data() + k * size;
+            for (std::int64_t i = 0; i < size; ++i) pgw[i] += src[i];
+        }
+    if (!part_b.empty())
+        for (std::int64_t o = 0; o < out; ++o) {
+            double sum = 0.0;
+            for (std::int64_t k = 0; k < parts; ++k) sum += part_b[static_cast<std::size_t>(k * out + o)];
+            pgb[o] = static_cast<float>(sum);
+        }
+}
+
 /// Gradients of pointwise_forward (before any ReLU) for the output gradient gy [out, P]:
 /// gw = gy · [x1; x2]ᵀ, gb = row sums of gy, gx1 = w[:, :c1]ᵀ · gy, gx2 = w[:, c1:]ᵀ · gy (each only
 /// when wanted). Per-chunk partial sums are reduced in a fixed order: the result does not depend
@@ -130,17 +148,7 @@ tensor_list pointwise_backward(const Tensor& w, const Tensor& x1, const Tensor& 
     });
     auto gw = torch::zeros_like(w);
     auto gb = torch::zeros({out}, w.options());
-    float* pgw = gw.data_ptr<float>();
-    float* pgb = gb.data_ptr<float>();
-    for (std::int64_t k = 0; k < chunks; ++k) {
-        const float* src = part_w.data() + k * out * ld;
-        for (std::int64_t i = 0; i < out * ld; ++i) pgw[i] += src[i];
-    }
-    for (std::int64_t o = 0; o < out; ++o) {
-        double sum = 0.0;
-        for (std::int64_t k = 0; k < chunks; ++k) sum += part_b[static_cast<std::size_t>(k * out + o)];
-        pgb[o] = static_cast<float>(sum);
-    }
+    sum_parts(part_w, part_b, chunks, out * ld, out, gw.data_ptr<float>(), gb.data_ptr<float>());
     return {gw, gb, gx1, gx2};
 }
 
@@ -362,22 +370,10 @@ struct Conv1x1Fn : torch::autograd::Function<Conv1x1Fn> {
             }
         });
         Tensor gw, gb;
-        if (need_w) {
-            gw = torch::zeros_like(w);
-            float* pgw = gw.data_ptr<float>();
-            for (std::int64_t i = 0; i < b; ++i) {
-                const float* src = part_w.data() + i * o * c;
-                for (std::int64_t j = 0; j < o * c; ++j) pgw[j] += src[j];
-            }
-        }
-        if (need_b) {
-            gb = torch::empty({o}, x.options());
-            for (std::int64_t r = 0; r < o; ++r) {
-                double sum = 0.0;
-                for (std::int64_t i = 0; i < b; ++i) sum += part_b[static_cast<std::size_t>(i * o + r)];
-                gb.data_ptr<float>()[r] = static_cast<float>(sum);
-            }
-        }
+        if (need_w) gw = torch::zeros_like(w);
+        if (need_b) gb = torch::empty({o}, x.options());
+        sum_parts(part_w, part_b, b, o * c, o, need_w ? gw.data_ptr<float>() : nullptr,
+                  need_b ? gb.data_ptr<float>() : nullptr);
         return {gx, gw, gb};
     }
 };

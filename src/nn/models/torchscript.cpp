@@ -69,17 +69,9 @@
 namespace brec::models {
 namespace {
 
-torch::Tensor brec_matmul(const torch::Tensor& a, const torch::Tensor& b) { return nn_kernels::batched_matmul(a, b); }
-
 torch::Tensor brec_bmm(const torch::Tensor& a, const torch::Tensor& b) {
     if (a.dim() == 3 && nn_kernels::batched_matmul_applies(a, b)) return nn_kernels::batched_matmul(a, b);
     return torch::bmm(a, b);  // bmm's own checks and errors (it does not broadcast)
-}
-
-torch::Tensor brec_conv2d(const torch::Tensor& x, const torch::Tensor& w, const c10::optional<torch::Tensor>& bias,
-                          c10::IntArrayRef stride, c10::IntArrayRef padding, c10::IntArrayRef dilation,
-                          std::int64_t groups) {
-    return nn_kernels::conv2d(x, w, bias, stride, padding, dilation, groups);
 }
 
 }  // namespace
@@ -88,12 +80,12 @@ torch::Tensor brec_conv2d(const torch::Tensor& x, const torch::Tensor& w, const 
 // per process, through LibTorch's operator registry; composite kernels, so autograd records the
 // nodes of batched_matmul or of the fallback).
 TORCH_LIBRARY(brec, m) {
-    m.def("matmul(Tensor a, Tensor b) -> Tensor", &brec_matmul);
+    m.def("matmul(Tensor a, Tensor b) -> Tensor", &nn_kernels::batched_matmul);
     m.def("bmm(Tensor a, Tensor b) -> Tensor", &brec_bmm);
     m.def(
         "conv2d(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, int groups) "
         "-> Tensor",
-        &brec_conv2d);
+        &nn_kernels::conv2d);
 }
 
 namespace {
