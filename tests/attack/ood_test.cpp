@@ -242,6 +242,11 @@ TEST_F(Ood, ExperimentWritesEverySettingAndResumesWithoutRetraining) {
     run_ood(r, table, ctx);
     EXPECT_EQ(mtimes(r.out), files);
     EXPECT_EQ(sorted_lines(r.out + "/ood.jsonl"), rows);
+
+    // Resuming with other training settings is refused before anything changes.
+    r.settings.hidden = 16;
+    EXPECT_THROW(run_ood(r, table, ctx), InvalidArgument);
+    EXPECT_EQ(sorted_lines(r.out + "/ood.jsonl"), rows);
     fs::remove_all(r.out);
 }
 
