@@ -72,7 +72,7 @@ std::map<std::string, torch::Tensor> state_of(torch::nn::Module& m) {
 TEST_F(Ood, HeadOnlyRetrainingChangesOnlyTheHead) {
     RunContext ctx;
     const CountingData in = read_counting_data(*in_), ood = read_counting_data(*ood_);
-    for (const std::string model : {"gin", "ppgn"}) {
+    for (const std::string model : {"gin", "ppgn", "i2_gnn"}) {
         SCOPED_TRACE(model);
         const RegressorSettings s = small(model);
         const Regressor base = train_regressor(in, s, ctx);
