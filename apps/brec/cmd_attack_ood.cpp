@@ -55,7 +55,7 @@ void add_attack_ood(CLI::App& attack, Action& action) {
     auto a = std::make_shared<OodArgs>();
     auto* sub = attack.add_subcommand(
         "ood", "Out-of-distribution errors: test on a second dataset, retrain from scratch, retrain the head only");
-    sub->description(
+    sub->footer(
         "Out-of-distribution errors of counting regressors (Campi et al.). Per pattern and seed:\n"
         "  in_dist      trained on --in, tested on the test split of --in\n"
         "  ood          the same model tested on the test split of --ood (no retraining)\n"
@@ -67,8 +67,8 @@ void add_attack_ood(CLI::App& attack, Action& action) {
         "Writes OUT/in, OUT/scratch, OUT/head (model files), OUT/ood.jsonl (one row per model, pattern,\n"
         "seed and setting, appended as measured) and OUT/ood.csv (brec report rows, tasks like\n"
         "triangle/ood_l1); prints mean +- sd over seeds per pattern and setting. --resume keeps the\n"
-        "rows and model files already there.");
-    sub->footer(
+        "rows and model files already there."
+        "\n\n"
         "Example: brec count --generate er --out er04 && brec count --generate er-ood --out er08 &&\n"
         "         brec attack ood --in er04 --ood er08 --model ppgn --pattern triangle,4-cycle --seeds 0-4 --out ood");
     sub->add_option("--in", a->r.in, "Counting dataset trained on first (brec count --generate er)")->required();
