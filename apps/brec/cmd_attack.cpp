@@ -59,7 +59,7 @@ int run_run(RunArgs& a, RunContext& ctx) {
 void add_attack(CLI::App& root, Action& action) {
     auto* cmd = add_command(root, "attack", "Counting regressors and adversarial edge-flip attacks on them",
                             "Train GIN/PPGN regressors that count a pattern, then search edge flips that make them\n"
-                            "miscount (Campi et al., ICML 2023 workshop). Subcommands: train, run.");
+                            "miscount (Campi et al., ICML 2023 workshop). Subcommands: train, run, ood.");
     cmd->require_subcommand(1);
 
     auto t = std::make_shared<TrainArgs>();
@@ -75,32 +75,7 @@ void add_attack(CLI::App& root, Action& action) {
     tr->add_option("--seeds", t->seeds, "Seeds, e.g. 0-4")->capture_default_str();
     tr->add_option("--out,-o", t->r.out, "Model directory")->required();
     tr->add_flag("--resume", t->r.resume, "Skip (model, pattern, seed) whose files exist");
-    tr->add_option("--loss", t->loss, "l1 or lc = mean(|y^-y|/(y+1)) (default: lc for ppgn, l1 for gin)");
-    tr->add_option("--epochs", t->r.settings.epochs, "Maximum epochs")
-        ->capture_default_str()
-        ->check(whole_number_at_least(1));
-    tr->add_option("--patience", t->r.settings.patience, "Early stopping: epochs without a better validation loss")
-        ->capture_default_str()
-        ->check(whole_number_at_least(1));
-    tr->add_option("--lr", t->r.settings.lr,
-                   "Adam learning rate (halved after --lr-patience epochs without improvement)")
-        ->capture_default_str();
-    tr->add_option("--lr-patience", t->r.settings.lr_patience, "ReduceLROnPlateau patience")
-        ->capture_default_str()
-        ->check(whole_number_at_least(0));
-    tr->add_option("--batch", t->r.settings.batch, "Graphs per batch")
-        ->capture_default_str()
-        ->check(whole_number_at_least(2));
-    tr->add_option("--layers", t->r.settings.layers, "Layers / blocks")
-        ->capture_default_str()
-        ->check(whole_number_at_least(1));
-    tr->add_option("--hidden", t->r.settings.hidden, "Hidden width")
-        ->capture_default_str()
-        ->check(whole_number_at_least(1));
-    tr->add_option("--max-train", t->r.settings.max_train, "Use only the first N training graphs (0 = all)");
-    tr->add_option("--max-validation", t->r.settings.max_validation,
-                   "Use only the first N validation graphs (0 = all)");
-    tr->add_option("--max-test", t->r.settings.max_test, "Use only the first N test graphs (0 = all)");
+    add_regressor_flags(*tr, t->r.settings, t->loss);
     add_quiet_flag(tr, t->quiet);
     tr->callback([&action, t]() { action = [t](RunContext& ctx) { return run_train(*t, ctx); }; });
 
@@ -141,6 +116,8 @@ void add_attack(CLI::App& root, Action& action) {
     add_json_flag(ru, r->json);
     add_quiet_flag(ru, r->quiet);
     ru->callback([&action, r]() { action = [r](RunContext& ctx) { return run_run(*r, ctx); }; });
+
+    add_attack_ood(*cmd, action);
 }
 
 }  // namespace brec::cli

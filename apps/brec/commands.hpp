@@ -8,6 +8,10 @@
 
 #include "brec/core/run_context.hpp"
 
+namespace brec {
+struct RegressorSettings;
+}
+
 namespace brec::cli {
 
 /// What main() runs after parsing: returns the process exit code.
@@ -27,6 +31,10 @@ void add_eval(CLI::App& root, Action& action);
 void add_eval_forward(CLI::App& root, Action& action, int argc, char** argv);
 /// The real `attack` (counting regressors and attacks), in brec-eval.
 void add_attack(CLI::App& root, Action& action);
+/// `attack ood` (in brec-eval), a subcommand of `attack`.
+void add_attack_ood(CLI::App& attack, Action& action);
+/// The training flags of `attack train` and `attack ood` (--loss is parsed by the caller).
+void add_regressor_flags(CLI::App& sub, RegressorSettings& settings, std::string& loss);
 /// `attack` in the `brec` binary: forwarded to brec-eval as `eval` is.
 void add_attack_forward(CLI::App& root, Action& action, int argc, char** argv);
 void add_report(CLI::App& root, Action& action);

@@ -201,7 +201,77 @@ std::vector<double> predict_counts(GraphEmbedder& model, const std::vector<Graph
     return out;
 }
 
-Regressor train_regressor(const CountingData& data, const RegressorSettings& s, RunContext& ctx) {
+bool is_regression_head(const std::string& model, const std::string& name) {
+    // The first component of the name: a top-level module (or parameter) of the model.
+    const std::string top = name.substr(0, name.find('.'));
+    if (model == "gin") return top == "head";
+    if (model == "ppgn")
+        return top.size() > 2 && top.compare(0, 2, "fc") == 0 &&
+               std::all_of(top.begin() + 2, top.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (model == "i2_gnn") return top == "fc1" || top == "fc3";
+    return false;
+}
+
+namespace {
+
+/// Copies `from`'s parameters and buffers into `to` (built with the same settings).
+void copy_state(torch::nn::Module& from, torch::nn::Module& to) {
+    torch::NoGradGuard no_grad;
+    const auto src = from.named_parameters();
+    for (auto& p : to.named_parameters()) p.value().copy_(src[p.key()]);
+    const auto src_buffers = from.named_buffers();
+    for (auto& b : to.named_buffers()) b.value().copy_(src_buffers[b.key()]);
+}
+
+/// Checks that `start` fits the settings, then loads its weights into `model` and, for head-only
+/// training, turns off the gradients of every parameter outside the head.
+void apply_start(GraphEmbedder& model, const RegressorSettings& s, const RegressorStart& start) {
+    if (start.head_only && !start.from)
+        throw InvalidArgument("training only the regression head needs a trained model to start from");
+    if (!start.from) return;
+    const RegressorSettings& f = start.from->settings;
+    if (f.model != s.model || f.pattern != s.pattern || f.layers != s.layers || f.hidden != s.hidden)
+        throw InvalidArgument("cannot start " + s.name() + " (layers " + std::to_string(s.layers) + ", hidden " +
+                              std::to_string(s.hidden) + ") from " + f.name() + " (layers " + std::to_string(f.layers) +
+                              ", hidden " + std::to_string(f.hidden) + ")");
+    copy_state(*start.from->model, model);
+    if (!start.head_only) return;
+    std::size_t head = 0;
+    for (auto& p : model.named_parameters()) {
+        const bool in_head = is_regression_head(s.model, p.key());
+        p.value().set_requires_grad(in_head);
+        head += in_head ? 1 : 0;
+    }
+    if (head == 0) throw InvalidArgument("model " + s.model + " has no regression head to train alone");
+}
+
+/// Training mode for an epoch: the whole model, or with a frozen body only the head.
+void set_training_mode(GraphEmbedder& model, const RegressorSettings& s, const RegressorStart& start) {
+    model.train();
+    if (!start.head_only || !start.freeze_norm_statistics) return;
+    for (auto& child : model.named_children())
+        if (!is_regression_head(s.model, child.key())) child.value()->eval();
+}
+
+}  // namespace
+
+RegressorError evaluate_regressor(GraphEmbedder& model, const CountingData& data, const std::vector<std::size_t>& ids,
+                                  Pattern pattern) {
+    RegressorError e;
+    e.graphs = ids.size();
+    if (ids.empty()) return e;
+    const auto pred = predict_counts(model, pick(data.graphs, ids));
+    const auto y = targets(data, ids, pattern);
+    e.l1 = mean_error(pred, y, RegressionLoss::l1);
+    e.lc = mean_error(pred, y, RegressionLoss::lc);
+    double sum = 0.0;
+    for (double v : y) sum += v;
+    e.mean_count = sum / static_cast<double>(y.size());
+    return e;
+}
+
+Regressor train_regressor(const CountingData& data, const RegressorSettings& s, RunContext& ctx,
+                          const RegressorStart& init) {
     if (s.epochs < 1 || s.batch < 1 || s.patience < 1 || s.lr <= 0.0 || s.lr_factor <= 0.0 || s.lr_factor >= 1.0)
         throw InvalidArgument(
             "regressor settings: epochs, batch and patience must be positive, lr > 0, 0 < lr factor < 1");
@@ -227,7 +297,11 @@ Regressor train_regressor(const CountingData& data, const RegressorSettings& s, 
     r.settings = s;
     r.model = make_model(s.model, s.config(), random);
     auto& model = *r.model;
-    ModelOptimizers optimizers(model, torch::optim::AdamOptions(s.lr));  // the model's own ones included
+    apply_start(model, s, init);
+    r.init_from = init.from ? init.from_name : std::string();
+    r.head_only = init.head_only;
+    // The model's own optimizers included; a frozen parameter never gets a gradient, so Adam skips it.
+    ModelOptimizers optimizers(model, torch::optim::AdamOptions(s.lr));
     double lr = s.lr;
 
     std::vector<std::size_t> batch_begin;
@@ -238,7 +312,7 @@ Regressor train_regressor(const CountingData& data, const RegressorSettings& s, 
     std::vector<torch::Tensor> checkpoint;
     for (int epoch = 0; epoch < s.epochs; ++epoch) {
         ctx.throw_if_cancelled();
-        model.train();
+        set_training_mode(model, s, init);
         model.set_graphs(train_graphs, torch::kCPU);
         rng.shuffle(batch_begin);
         for (const std::size_t b : batch_begin) {
@@ -286,6 +360,7 @@ Regressor train_regressor(const CountingData& data, const RegressorSettings& s, 
     }
     restore(model, checkpoint);
     model.eval();
+    for (auto& p : model.parameters()) p.set_requires_grad(true);
     r.validation_loss = best;
     const auto test_pred = predict_counts(model, pick(data.graphs, test_ids));
     const auto y_test = targets(data, test_ids, s.pattern);
@@ -321,6 +396,10 @@ nlohmann::ordered_json regressor_json(const Regressor& r) {
     j["test_l1"] = r.test_l1;
     j["test_lc"] = r.test_lc;
     j["seconds"] = r.seconds;
+    if (!r.init_from.empty()) {
+        j["init_from"] = r.init_from;
+        j["trained"] = r.head_only ? "head" : "all";
+    }
     return j;
 }
 
@@ -365,6 +444,9 @@ Regressor load_regressor(const std::string& json_path) {
         r.validation_l1 = j.value("validation_l1", 0.0);
         r.epochs_run = j.value("epochs_run", 0);
         r.best_epoch = j.value("best_epoch", 0);
+        r.seconds = j.value("seconds", 0.0);
+        r.init_from = j.value("init_from", std::string());
+        r.head_only = j.value("trained", std::string()) == "head";
     } catch (const nlohmann::json::exception& e) {
         throw ParseError(json_path, 0, std::string("bad regressor settings: ") + e.what());
     } catch (const InvalidArgument& e) {

@@ -88,12 +88,44 @@ struct Regressor {
     double test_l1 = 0.0;
     double test_lc = 0.0;
     double seconds = 0.0;
+    std::string init_from;   ///< RegressorStart::from_name of its training, empty when trained from scratch
+    bool head_only = false;  ///< only the regression head was trained (from init_from)
+};
+
+/// Whether a parameter or submodule, named as named_parameters() / named_children() name it, is
+/// part of `model`'s regression head, the final readout that maps pooled features to the count:
+/// gin: head; ppgn: fc0 .. fcL-1 (the per-block readouts, summed); i2_gnn: fc1 and fc3.
+bool is_regression_head(const std::string& model, const std::string& name);
+
+/// Where a training run starts. Default: fresh weights, every parameter trained.
+struct RegressorStart {
+    /// Start from this regressor's parameters and buffers (same model, pattern, layers and hidden
+    /// width) instead of fresh weights; nullptr: fresh weights.
+    const Regressor* from = nullptr;
+    std::string from_name;   ///< recorded in the JSON (e.g. the path of `from`)
+    bool head_only = false;  ///< train only the regression head (needs `from`); every other parameter stays as loaded
+    /// head_only: the layers outside the head run in eval mode while training, so their BatchNorm
+    /// statistics stay as loaded too (false: they follow the new training batches, as a model put in
+    /// train mode as a whole does).
+    bool freeze_norm_statistics = true;
 };
 
 /// Trains one regressor on the CPU. Every random draw (initial weights, batch order) comes from
 /// generators seeded from settings.seed, so a seed gives the same model every time. Logs one line
-/// per epoch at debug level. Throws InvalidArgument for bad settings or empty splits, Cancelled.
-Regressor train_regressor(const CountingData& data, const RegressorSettings& settings, RunContext& ctx);
+/// per epoch at debug level. Throws InvalidArgument for bad settings, empty splits or a `start`
+/// model of another architecture, Cancelled.
+Regressor train_regressor(const CountingData& data, const RegressorSettings& settings, RunContext& ctx,
+                          const RegressorStart& start = {});
+
+/// Errors of a regressor on graphs `ids` of a counting dataset.
+struct RegressorError {
+    std::size_t graphs = 0;
+    double l1 = 0.0;          ///< mean |y^ - y|
+    double lc = 0.0;          ///< mean |y^ - y| / (y + 1)
+    double mean_count = 0.0;  ///< mean y
+};
+RegressorError evaluate_regressor(GraphEmbedder& model, const CountingData& data, const std::vector<std::size_t>& ids,
+                                  Pattern pattern);
 
 /// Predictions of a regressor for a list of graphs (batches of `batch` graphs, no gradients).
 std::vector<double> predict_counts(GraphEmbedder& model, const std::vector<Graph>& graphs, std::size_t batch = 256);

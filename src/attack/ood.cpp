@@ -1,0 +1,339 @@
+// The out-of-distribution experiment on counting regressors: train, test, retrain, one row at a time.
+#include "brec/attack/ood.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <tuple>
+
+#include "brec/core/error.hpp"
+#include "brec/core/text.hpp"
+#include "brec/io/files.hpp"
+#include "brec/nn/device.hpp"
+
+namespace brec {
+namespace {
+
+using RowKey = std::tuple<std::string, std::string, std::uint64_t, std::string>;  // model, pattern, seed, setting
+
+RowKey key_of(const nlohmann::ordered_json& row) {
+    return {row.at("model").get<std::string>(), row.at("pattern").get<std::string>(),
+            row.at("seed").get<std::uint64_t>(), row.at("setting").get<std::string>()};
+}
+
+std::string kind_of(const std::string& dir) {
+    const std::string meta = dir + "/meta.json";
+    if (!file_exists(meta)) return {};
+    const auto j = nlohmann::json::parse(read_text_file(meta), nullptr, false);
+    if (j.is_discarded() || !j.is_object()) throw ParseError(meta, 0, "not a JSON object");
+    return j.value("kind", std::string());
+}
+
+std::string fixed(double v, int digits) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+    return buf;
+}
+
+void make_dir(const std::string& dir) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (!is_directory(dir)) throw IoError("cannot create directory " + dir + (ec ? ": " + ec.message() : ""));
+}
+
+/// The rows already in a results file; a line that does not parse (a row cut short) is dropped.
+std::vector<nlohmann::ordered_json> read_rows(const std::string& path) {
+    std::vector<nlohmann::ordered_json> rows;
+    if (!file_exists(path)) return rows;
+    for (const auto& line : split_lines(read_text_file(path))) {
+        if (trim(line).empty()) continue;
+        auto j = nlohmann::ordered_json::parse(line, nullptr, false);
+        if (j.is_discarded() || !j.is_object() || !j.contains("setting") || !j.contains("l1")) continue;
+        rows.push_back(std::move(j));
+    }
+    return rows;
+}
+
+struct Plan {
+    std::string in_dir, scratch_dir, head_dir, jsonl, csv;
+};
+
+Plan plan_of(const OodRequest& r) {
+    Plan p;
+    p.in_dir = r.in_models.empty() ? r.out + "/in" : r.in_models;
+    p.scratch_dir = r.out + "/scratch";
+    p.head_dir = r.out + "/head";
+    p.jsonl = r.out + "/ood.jsonl";
+    p.csv = r.out + "/ood.csv";
+    return p;
+}
+
+/// Throws InvalidArgument when the model file `path` was trained with other settings than `s`.
+void check_model_file(const std::string& path, const RegressorSettings& s) {
+    const auto j = nlohmann::json::parse(read_text_file(path), nullptr, false);
+    if (j.is_discarded() || !j.is_object()) throw ParseError(path, 0, "not a JSON object");
+    const nlohmann::json want = {{"model", s.model},
+                                 {"layers", s.layers},
+                                 {"hidden", s.hidden},
+                                 {"loss", regression_loss_name(s.loss)},
+                                 {"lr", s.lr},
+                                 {"batch", s.batch},
+                                 {"epochs", s.epochs},
+                                 {"patience", s.patience},
+                                 {"lr_patience", s.lr_patience}};
+    for (const auto& [key, value] : want.items())
+        if (!j.contains(key) || j[key] != value)
+            throw InvalidArgument(path + " was trained with " + key + " " + (j.contains(key) ? j[key].dump() : "?") +
+                                  ", this run asks for " + value.dump() + " (another --out, or the same flags)");
+}
+
+void check_request(const OodRequest& r, const Plan& plan) {
+    if (!is_counting_model(r.settings.model))
+        throw InvalidArgument("--model " + r.settings.model + ": counting regressors are gin, ppgn or i2_gnn");
+    if (r.patterns.empty() || r.seeds.empty()) throw InvalidArgument("no patterns or no seeds");
+    if (r.out.empty()) throw InvalidArgument("no output directory");
+    for (const auto* dir : {&r.in, &r.ood})
+        if (!is_directory(*dir)) throw IoError("counting dataset " + *dir + ": not a directory");
+    if (r.in == r.ood) throw InvalidArgument("--in and --ood are the same dataset " + r.in);
+    const std::string kin = kind_of(r.in), kood = kind_of(r.ood);
+    if (!kin.empty() && kin == kood)
+        throw InvalidArgument("--in " + r.in + " and --ood " + r.ood + " are both '" + kin +
+                              "' datasets (expected e.g. er and er-ood)");
+    if (kin == "er-ood" && kood == "er")
+        throw InvalidArgument("--in " + r.in + " is the er-ood dataset and --ood " + r.ood + " the er one: swap them");
+    std::vector<std::string> outputs;
+    for (Pattern p : r.patterns)
+        for (auto seed : r.seeds) {
+            RegressorSettings s = r.settings;
+            s.pattern = p;
+            s.seed = seed;
+            if (!r.in_models.empty() && !file_exists(regressor_path(r.in_models, s)))
+                throw IoError("cannot open " + regressor_path(r.in_models, s) +
+                              ": missing (--in-models must hold every pattern and seed)");
+            if (!r.in_models.empty()) check_model_file(regressor_path(r.in_models, s), r.settings);
+            if (r.in_models.empty()) outputs.push_back(regressor_path(plan.in_dir, s));
+            outputs.push_back(regressor_path(plan.scratch_dir, s));
+            outputs.push_back(regressor_path(plan.head_dir, s));
+        }
+    outputs.push_back(plan.jsonl);
+    if (!r.resume)
+        for (const auto& path : outputs)
+            if (file_exists(path)) throw InvalidArgument(path + " exists (--resume to keep it and go on)");
+    // A model file kept by --resume (or taken from --in-models) must have been trained as asked.
+    for (const auto& path : outputs)
+        if (path != plan.jsonl && file_exists(path)) check_model_file(path, r.settings);
+}
+
+double mean_of(const std::vector<double>& v) {
+    double s = 0.0;
+    for (double x : v) s += x;
+    return v.empty() ? 0.0 : s / static_cast<double>(v.size());
+}
+
+/// Sample standard deviation (0 for fewer than two values).
+double sd_of(const std::vector<double>& v) {
+    if (v.size() < 2) return 0.0;
+    const double m = mean_of(v);
+    double s = 0.0;
+    for (double x : v) s += (x - m) * (x - m);
+    return std::sqrt(s / static_cast<double>(v.size() - 1));
+}
+
+/// The rows of `rows` grouped by (model, pattern, setting), in pattern order then setting order.
+std::map<std::tuple<std::string, std::string, std::size_t>, std::vector<const nlohmann::ordered_json*>> grouped(
+    const std::vector<nlohmann::ordered_json>& rows) {
+    std::map<std::tuple<std::string, std::string, std::size_t>, std::vector<const nlohmann::ordered_json*>> g;
+    const auto& settings = ood_settings();
+    for (const auto& row : rows) {
+        const auto it = std::find(settings.begin(), settings.end(), row.at("setting").get<std::string>());
+        const auto k = static_cast<std::size_t>(it - settings.begin());
+        g[{row.at("model").get<std::string>(), row.at("pattern").get<std::string>(), k}].push_back(&row);
+    }
+    return g;
+}
+
+std::string csv_of(const std::vector<nlohmann::ordered_json>& rows) {
+    std::vector<const nlohmann::ordered_json*> sorted;
+    for (const auto& r : rows) sorted.push_back(&r);
+    std::stable_sort(
+        sorted.begin(), sorted.end(),
+        [](const nlohmann::ordered_json* a, const nlohmann::ordered_json* b) { return key_of(*a) < key_of(*b); });
+    std::ostringstream csv;
+    csv << "task,model,seed,value,direction\n";
+    csv.precision(10);
+    for (const auto* r : sorted)
+        for (const char* metric : {"l1", "lc"})
+            csv << r->at("pattern").get<std::string>() << '/' << r->at("setting").get<std::string>() << '_' << metric
+                << ',' << r->at("model").get<std::string>() << ',' << r->at("seed").get<std::uint64_t>() << ','
+                << r->at(metric).get<double>() << ",min\n";
+    return csv.str();
+}
+
+/// Everything one (pattern, seed) needs: the models are loaded or trained only when a row needs them.
+class SeedRun {
+public:
+    SeedRun(const OodRequest& r, const Plan& plan, const CountingData& in, const CountingData& ood, RunContext& ctx)
+        : r_(r), plan_(plan), in_(in), ood_(ood), ctx_(ctx) {}
+
+    /// The measured row of `setting` for settings `s`.
+    nlohmann::ordered_json row(const RegressorSettings& s, const std::string& setting) {
+        const bool on_in = setting == "in_dist";
+        const Regressor& m = setting == "ood_scratch" ? scratch(s) : setting == "ood_head" ? head(s) : trained(s);
+        const CountingData& test = on_in ? in_ : ood_;
+        const RegressorError e = evaluate_regressor(*m.model, test, test.test, s.pattern);
+        nlohmann::ordered_json j;
+        j["model"] = s.model;
+        j["pattern"] = pattern_name(s.pattern);
+        j["seed"] = s.seed;
+        j["setting"] = setting;
+        j["trained_on"] = setting == "in_dist" || setting == "ood" ? r_.in : r_.ood;
+        j["tested_on"] = test.dir;
+        j["l1"] = e.l1;
+        j["lc"] = e.lc;
+        j["mean_count"] = e.mean_count;
+        j["graphs"] = e.graphs;
+        j["epochs_run"] = m.epochs_run;
+        j["best_epoch"] = m.best_epoch;
+        j["train_seconds"] = m.seconds;
+        j["model_file"] = regressor_path(dir_of(setting), s);
+        return j;
+    }
+
+private:
+    std::string dir_of(const std::string& setting) const {
+        return setting == "ood_scratch" ? plan_.scratch_dir : setting == "ood_head" ? plan_.head_dir : plan_.in_dir;
+    }
+
+    /// Loads the model file of `s` in `dir`, or trains it (and saves it there).
+    Regressor load_or_train(const std::string& dir, const CountingData& data, const RegressorSettings& s,
+                            const RegressorStart& start, const char* what) {
+        const std::string path = regressor_path(dir, s);
+        if (file_exists(path)) {
+            ctx_.info("attack ood: " + path + " exists, loaded");
+            return load_regressor(path);
+        }
+        ctx_.info(std::string("attack ood: ") + what + " " + s.name() + " on " + data.dir);
+        Regressor m = train_regressor(data, s, ctx_, start);
+        save_regressor(m, dir);
+        ctx_.info("attack ood: " + path + " (" + std::to_string(m.epochs_run) + " epochs, " + fixed(m.seconds, 1) +
+                  " s)");
+        return m;
+    }
+
+    const Regressor& trained(const RegressorSettings& s) {
+        if (!trained_.model) trained_ = load_or_train(plan_.in_dir, in_, s, {}, "training");
+        return trained_;
+    }
+    const Regressor& scratch(const RegressorSettings& s) {
+        if (!scratch_.model) scratch_ = load_or_train(plan_.scratch_dir, ood_, s, {}, "training from scratch");
+        return scratch_;
+    }
+    const Regressor& head(const RegressorSettings& s) {
+        if (!head_.model) {
+            RegressorStart start;
+            start.from = &trained(s);
+            start.from_name = regressor_path(plan_.in_dir, s);
+            start.head_only = true;
+            start.freeze_norm_statistics = r_.freeze_norm_statistics;
+            head_ = load_or_train(plan_.head_dir, ood_, s, start, "retraining the head of");
+        }
+        return head_;
+    }
+
+    const OodRequest& r_;
+    const Plan& plan_;
+    const CountingData& in_;
+    const CountingData& ood_;
+    RunContext& ctx_;
+    Regressor trained_, scratch_, head_;
+};
+
+}  // namespace
+
+const std::vector<std::string>& ood_settings() {
+    static const std::vector<std::string> kSettings = {"in_dist", "ood", "ood_scratch", "ood_head"};
+    return kSettings;
+}
+
+std::string ood_table(const std::vector<nlohmann::ordered_json>& rows) {
+    std::ostringstream out;
+    char line[256];
+    std::snprintf(line, sizeof line, "%-8s %-20s %-12s %5s %10s %22s %22s\n", "model", "pattern", "setting", "seeds",
+                  "mean_count", "l1 (mean +- sd)", "lc (mean +- sd)");
+    out << line;
+    for (const auto& [k, group] : grouped(rows)) {
+        std::vector<double> l1, lc, count;
+        for (const auto* r : group) {
+            l1.push_back(r->at("l1").get<double>());
+            lc.push_back(r->at("lc").get<double>());
+            count.push_back(r->at("mean_count").get<double>());
+        }
+        const std::size_t s = std::get<2>(k);
+        std::snprintf(line, sizeof line, "%-8s %-20s %-12s %5zu %10.3f %11.4f +- %-7.4f %11.5f +- %-7.5f\n",
+                      std::get<0>(k).c_str(), std::get<1>(k).c_str(),
+                      s < ood_settings().size() ? ood_settings()[s].c_str() : "?", group.size(), mean_of(count),
+                      mean_of(l1), sd_of(l1), mean_of(lc), sd_of(lc));
+        out << line;
+    }
+    return out.str();
+}
+
+void run_ood(const OodRequest& request, std::ostream& out, RunContext& ctx) {
+    const auto start = std::chrono::steady_clock::now();
+    const Plan plan = plan_of(request);
+    check_request(request, plan);
+    const CountingData in = read_counting_data(request.in);
+    const CountingData ood = read_counting_data(request.ood);
+    set_torch_threads(ctx.threads());
+
+    // Rows already measured (resume); the file is rewritten without any row cut short.
+    std::vector<nlohmann::ordered_json> rows = read_rows(plan.jsonl);
+    std::set<RowKey> done;
+    for (const auto& r : rows) done.insert(key_of(r));
+    make_dir(request.out);
+    {
+        std::string text;
+        for (const auto& r : rows) text += r.dump() + "\n";
+        write_text_file_atomic(plan.jsonl, text);
+    }
+    std::ofstream jsonl(plan.jsonl, std::ios::app);
+    if (!jsonl) throw IoError("cannot append to " + plan.jsonl);
+
+    const std::size_t total = request.patterns.size() * request.seeds.size() * ood_settings().size();
+    std::size_t finished = 0, resumed = 0;
+    for (Pattern p : request.patterns)
+        for (auto seed : request.seeds) {
+            RegressorSettings s = request.settings;
+            s.pattern = p;
+            s.seed = seed;
+            SeedRun run(request, plan, in, ood, ctx);
+            for (const auto& setting : ood_settings()) {
+                ctx.throw_if_cancelled();
+                if (done.count(RowKey{s.model, pattern_name(p), seed, setting})) {
+                    ++resumed;
+                } else {
+                    const auto row = run.row(s, setting);
+                    jsonl << row.dump() << '\n' << std::flush;
+                    if (!jsonl) throw IoError("cannot append to " + plan.jsonl);
+                    rows.push_back(row);
+                    ctx.info("attack ood: " + s.name() + " " + setting + " l1 " + fixed(row["l1"].get<double>(), 4) +
+                             " lc " + fixed(row["lc"].get<double>(), 5));
+                }
+                ctx.progress("attack ood", ++finished, total);
+            }
+        }
+    jsonl.close();
+    write_text_file_atomic(plan.csv, csv_of(rows));
+    out << ood_table(rows);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    out << "wrote " << plan.jsonl << " and " << plan.csv << " (" << rows.size() << " rows, " << resumed << " resumed, "
+        << fixed(seconds, 1) << " s)\n";
+}
+
+}  // namespace brec
