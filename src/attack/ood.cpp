@@ -16,6 +16,7 @@
 #include "brec/core/text.hpp"
 #include "brec/io/files.hpp"
 #include "brec/nn/device.hpp"
+#include "brec/stats/tests.hpp"
 
 namespace brec {
 namespace {
@@ -128,21 +129,6 @@ void check_request(const OodRequest& r, const Plan& plan) {
     // A model file kept by --resume (or taken from --in-models) must have been trained as asked.
     for (const auto& path : outputs)
         if (path != plan.jsonl && file_exists(path)) check_model_file(path, r.settings);
-}
-
-double mean_of(const std::vector<double>& v) {
-    double s = 0.0;
-    for (double x : v) s += x;
-    return v.empty() ? 0.0 : s / static_cast<double>(v.size());
-}
-
-/// Sample standard deviation (0 for fewer than two values).
-double sd_of(const std::vector<double>& v) {
-    if (v.size() < 2) return 0.0;
-    const double m = mean_of(v);
-    double s = 0.0;
-    for (double x : v) s += (x - m) * (x - m);
-    return std::sqrt(s / static_cast<double>(v.size() - 1));
 }
 
 /// The rows of `rows` grouped by (model, pattern, setting), in pattern order then setting order.
@@ -277,8 +263,8 @@ std::string ood_table(const std::vector<nlohmann::ordered_json>& rows) {
         const std::size_t s = std::get<2>(k);
         std::snprintf(line, sizeof line, "%-8s %-20s %-12s %5zu %10.3f %11.4f +- %-7.4f %11.5f +- %-7.5f\n",
                       std::get<0>(k).c_str(), std::get<1>(k).c_str(),
-                      s < ood_settings().size() ? ood_settings()[s].c_str() : "?", group.size(), mean_of(count),
-                      mean_of(l1), sd_of(l1), mean_of(lc), sd_of(lc));
+                      s < ood_settings().size() ? ood_settings()[s].c_str() : "?", group.size(), sample_mean(count),
+                      sample_mean(l1), sample_sd(l1), sample_mean(lc), sample_sd(lc));
         out << line;
     }
     return out.str();

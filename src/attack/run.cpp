@@ -21,6 +21,7 @@
 #include "brec/io/pairs.hpp"
 #include "brec/nn/device.hpp"
 #include "brec/report/attack_figure.hpp"
+#include "brec/stats/tests.hpp"
 
 namespace brec {
 namespace {
@@ -46,20 +47,6 @@ std::vector<Graph> pick(const std::vector<Graph>& graphs, const std::vector<std:
     std::vector<Graph> out;
     for (auto i : ids) out.push_back(graphs[i]);
     return out;
-}
-
-double mean(const std::vector<double>& v) {
-    double s = 0.0;
-    for (double x : v) s += x;
-    return v.empty() ? 0.0 : s / static_cast<double>(v.size());
-}
-
-double sd(const std::vector<double>& v) {
-    if (v.size() < 2) return 0.0;
-    const double m = mean(v);
-    double s = 0.0;
-    for (double x : v) s += (x - m) * (x - m);
-    return std::sqrt(s / static_cast<double>(v.size() - 1));
 }
 
 std::string task_name(const AttackRunOptions& o, const std::string& what) {
@@ -108,11 +95,11 @@ nlohmann::ordered_json summarize_attack(const std::vector<nlohmann::json>& recor
     std::vector<double> aucs;
     for (std::size_t k = 0; k < stages; ++k) {
         std::vector<double> rates;
-        for (const auto& [seed, per] : success) rates.push_back(mean(per[k]));
+        for (const auto& [seed, per] : success) rates.push_back(sample_mean(per[k]));
         nlohmann::ordered_json row;
         row["budget"] = cumulative[k];
-        row["success_rate"] = mean(rates);
-        row["error"] = rates.empty() ? 0.0 : sd(rates) / std::sqrt(static_cast<double>(rates.size()));
+        row["success_rate"] = sample_mean(rates);
+        row["error"] = rates.empty() ? 0.0 : sample_sd(rates) / std::sqrt(static_cast<double>(rates.size()));
         row["adversarial"] = static_cast<std::int64_t>(t_n[k]);
         row["transfer_all"] = t_n[k] > 0 ? t_all[k] / t_n[k] : 0.0;
         row["transfer_any"] = t_n[k] > 0 ? t_any[k] / t_n[k] : 0.0;
@@ -123,17 +110,17 @@ nlohmann::ordered_json summarize_attack(const std::vector<nlohmann::json>& recor
     if (stages == 4) {
         for (const auto& [seed, per] : success) {
             std::vector<double> r;
-            for (const auto& v : per) r.push_back(mean(v));
+            for (const auto& v : per) r.push_back(sample_mean(v));
             aucs.push_back(attack_auc(r));
         }
-        j["auc"] = mean(aucs);
-        j["auc_error"] = aucs.empty() ? 0.0 : sd(aucs) / std::sqrt(static_cast<double>(aucs.size()));
+        j["auc"] = sample_mean(aucs);
+        j["auc_error"] = aucs.empty() ? 0.0 : sample_sd(aucs) / std::sqrt(static_cast<double>(aucs.size()));
     }
     // Per seed, for the report rows.
     nlohmann::ordered_json per_seed = nlohmann::ordered_json::object();
     for (const auto& [seed, per] : success) {
         std::vector<double> r;
-        for (const auto& v : per) r.push_back(mean(v));
+        for (const auto& v : per) r.push_back(sample_mean(v));
         per_seed[std::to_string(seed)] = r;
     }
     j["success_rate_per_seed"] = per_seed;

@@ -13,19 +13,20 @@
 #include "brec/core/rng.hpp"
 
 namespace brec {
-namespace {
 
-double mean_of(const std::vector<double>& v) {
+double sample_mean(const std::vector<double>& v) {
     return v.empty() ? 0.0 : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
 }
 
-double sd_of(const std::vector<double>& v) {
+double sample_sd(const std::vector<double>& v) {
     if (v.size() < 2) return 0.0;
-    const double m = mean_of(v);
+    const double m = sample_mean(v);
     double ss = 0.0;
     for (double x : v) ss += (x - m) * (x - m);
     return std::sqrt(ss / static_cast<double>(v.size() - 1));
 }
+
+namespace {
 
 std::vector<double> differences(const std::vector<double>& x, const std::vector<double>& y) {
     if (x.size() != y.size())
@@ -70,17 +71,17 @@ double tie_term(std::vector<double> values) {
 
 Interval t_interval(const std::vector<double>& values, double alpha) {
     Interval r;
-    r.mean = mean_of(values);
+    r.mean = sample_mean(values);
     if (values.size() < 2) return r;
     const boost::math::students_t t(static_cast<double>(values.size() - 1));
     r.half_width =
-        boost::math::quantile(t, 1.0 - alpha / 2.0) * sd_of(values) / std::sqrt(static_cast<double>(values.size()));
+        boost::math::quantile(t, 1.0 - alpha / 2.0) * sample_sd(values) / std::sqrt(static_cast<double>(values.size()));
     return r;
 }
 
 Interval bootstrap_interval(const std::vector<double>& values, std::uint64_t seed, int resamples, double alpha) {
     Interval r;
-    r.mean = mean_of(values);
+    r.mean = sample_mean(values);
     if (values.size() < 2) return r;
     Rng rng(seed);
     std::vector<double> means(static_cast<std::size_t>(resamples));
@@ -106,7 +107,7 @@ TestResult paired_t_test(const std::vector<double>& x, const std::vector<double>
     r.n = static_cast<int>(d.size());
     r.exact = true;
     if (d.size() < 2) return r;
-    const double m = mean_of(d), s = sd_of(d);
+    const double m = sample_mean(d), s = sample_sd(d);
     if (s == 0.0) {
         r.statistic = m == 0.0 ? 0.0 : std::copysign(INFINITY, m);
         r.p_value = m == 0.0 ? 1.0 : 0.0;
@@ -186,7 +187,7 @@ std::vector<double> holm_adjust(const std::vector<double>& p) {
 
 double cohens_dz(const std::vector<double>& x, const std::vector<double>& y) {
     const auto d = differences(x, y);
-    const double m = mean_of(d), s = sd_of(d);
+    const double m = sample_mean(d), s = sample_sd(d);
     if (s == 0.0) return m == 0.0 ? 0.0 : std::copysign(INFINITY, m);
     return m / s;
 }

@@ -10,6 +10,15 @@
 namespace brec {
 namespace {
 
+TEST(SampleMoments, KnownValues) {
+    // 2, 4, 4, 4, 5, 5, 7, 9: mean 5, squared deviations sum to 32, sample variance 32 / 7.
+    const std::vector<double> v{2, 4, 4, 4, 5, 5, 7, 9};
+    EXPECT_DOUBLE_EQ(sample_mean(v), 5.0);
+    EXPECT_NEAR(sample_sd(v), std::sqrt(32.0 / 7.0), 1e-12);
+    EXPECT_EQ(sample_mean({}), 0.0);
+    EXPECT_EQ(sample_sd({3.5}), 0.0);
+}
+
 TEST(RpcThreshold, BrecValueAndFQuantiles) {
     EXPECT_NEAR(rpc_threshold(32, 16, 0.05), 72.34, 0.005);
     // (q-1) d/(q-d) F_{d,q-d}(1-α) with F quantiles from SciPy (scipy.stats.f.ppf): qf(0.95, 4, 6)

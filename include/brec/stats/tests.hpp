@@ -10,6 +10,11 @@
 
 namespace brec {
 
+/// The sample mean (0 for no values).
+double sample_mean(const std::vector<double>& v);
+/// The sample standard deviation, with n − 1 in the denominator (0 for fewer than two values).
+double sample_sd(const std::vector<double>& v);
+
 struct Interval {
     double mean = 0.0;
     double half_width = 0.0;  ///< mean ± half_width; 0 with fewer than 2 values
