@@ -18,6 +18,7 @@
 #include "brec/io/graph6.hpp"
 #include "brec/nn/device.hpp"
 #include "brec/nn/registry.hpp"
+#include "brec/stats/tests.hpp"
 
 namespace brec {
 namespace {
@@ -264,9 +265,7 @@ RegressorError evaluate_regressor(GraphEmbedder& model, const CountingData& data
     const auto y = targets(data, ids, pattern);
     e.l1 = mean_error(pred, y, RegressionLoss::l1);
     e.lc = mean_error(pred, y, RegressionLoss::lc);
-    double sum = 0.0;
-    for (double v : y) sum += v;
-    e.mean_count = sum / static_cast<double>(y.size());
+    e.mean_count = sample_mean(y);
     return e;
 }
 
@@ -362,10 +361,9 @@ Regressor train_regressor(const CountingData& data, const RegressorSettings& s, 
     model.eval();
     for (auto& p : model.parameters()) p.set_requires_grad(true);
     r.validation_loss = best;
-    const auto test_pred = predict_counts(model, pick(data.graphs, test_ids));
-    const auto y_test = targets(data, test_ids, s.pattern);
-    r.test_l1 = mean_error(test_pred, y_test, RegressionLoss::l1);
-    r.test_lc = mean_error(test_pred, y_test, RegressionLoss::lc);
+    const RegressorError test = evaluate_regressor(model, data, test_ids, s.pattern);
+    r.test_l1 = test.l1;
+    r.test_lc = test.lc;
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return r;
 }
