@@ -14,7 +14,7 @@ namespace {
 
 struct OodArgs {
     OodRequest r;
-    std::string patterns = "triangle", seeds = "0-4", loss, norm = "frozen";
+    std::string patterns = "triangle", seeds = "0-4", loss;
     bool quiet = false;
 };
 
@@ -25,7 +25,6 @@ int run_ood_command(OodArgs& a, RunContext& ctx) {
     if (!is_counting_model(a.r.settings.model))
         throw InvalidArgument("--model " + a.r.settings.model + ": counting regressors are gin, ppgn or i2_gnn");
     a.r.settings.loss = a.loss.empty() ? default_regression_loss(a.r.settings.model) : parse_regression_loss(a.loss);
-    a.r.freeze_norm_statistics = a.norm == "frozen";
     run_ood(a.r, std::cout, ctx);
     return 0;
 }
@@ -81,10 +80,6 @@ void add_attack_ood(CLI::App& attack, Action& action) {
     sub->add_option("--pattern", a->patterns, "Pattern(s), comma-separated (triangle, 2-path, 4-cycle, ...)")
         ->capture_default_str();
     sub->add_option("--seeds", a->seeds, "Seeds, e.g. 0-4")->capture_default_str();
-    sub->add_option("--head-norm", a->norm,
-                    "ood_head: BatchNorm statistics outside the head stay 'frozen', or 'update' on the new batches")
-        ->check(CLI::IsMember({"frozen", "update"}))
-        ->capture_default_str();
     sub->add_flag("--resume", a->r.resume, "Keep finished rows and model files in --out and go on");
     add_regressor_flags(*sub, a->r.settings, a->loss);
     add_quiet_flag(sub, a->quiet);

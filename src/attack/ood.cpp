@@ -226,7 +226,6 @@ private:
             start.from = &trained(s);
             start.from_name = regressor_path(plan_.in_dir, s);
             start.head_only = true;
-            start.freeze_norm_statistics = r_.freeze_norm_statistics;
             head_ = load_or_train(plan_.head_dir, ood_, s, start, "retraining the head of");
         }
         return head_;

@@ -202,15 +202,11 @@ std::vector<double> predict_counts(GraphEmbedder& model, const std::vector<Graph
     return out;
 }
 
-bool is_regression_head(const std::string& model, const std::string& name) {
+bool is_regression_head(const GraphEmbedder& model, const std::string& name) {
     // The first component of the name: a top-level module (or parameter) of the model.
     const std::string top = name.substr(0, name.find('.'));
-    if (model == "gin") return top == "head";
-    if (model == "ppgn")
-        return top.size() > 2 && top.compare(0, 2, "fc") == 0 &&
-               std::all_of(top.begin() + 2, top.end(), [](char c) { return c >= '0' && c <= '9'; });
-    if (model == "i2_gnn") return top == "fc1" || top == "fc3";
-    return false;
+    const auto head = model.regression_head();
+    return std::find(head.begin(), head.end(), top) != head.end();
 }
 
 namespace {
@@ -239,7 +235,7 @@ void apply_start(GraphEmbedder& model, const RegressorSettings& s, const Regress
     if (!start.head_only) return;
     std::size_t head = 0;
     for (auto& p : model.named_parameters()) {
-        const bool in_head = is_regression_head(s.model, p.key());
+        const bool in_head = is_regression_head(model, p.key());
         p.value().set_requires_grad(in_head);
         head += in_head ? 1 : 0;
     }
@@ -247,11 +243,11 @@ void apply_start(GraphEmbedder& model, const RegressorSettings& s, const Regress
 }
 
 /// Training mode for an epoch: the whole model, or with a frozen body only the head.
-void set_training_mode(GraphEmbedder& model, const RegressorSettings& s, const RegressorStart& start) {
+void set_training_mode(GraphEmbedder& model, const RegressorStart& start) {
     model.train();
-    if (!start.head_only || !start.freeze_norm_statistics) return;
+    if (!start.head_only) return;
     for (auto& child : model.named_children())
-        if (!is_regression_head(s.model, child.key())) child.value()->eval();
+        if (!is_regression_head(model, child.key())) child.value()->eval();
 }
 
 }  // namespace
@@ -311,7 +307,7 @@ Regressor train_regressor(const CountingData& data, const RegressorSettings& s, 
     std::vector<torch::Tensor> checkpoint;
     for (int epoch = 0; epoch < s.epochs; ++epoch) {
         ctx.throw_if_cancelled();
-        set_training_mode(model, s, init);
+        set_training_mode(model, init);
         model.set_graphs(train_graphs, torch::kCPU);
         rng.shuffle(batch_begin);
         for (const std::size_t b : batch_begin) {

@@ -17,8 +17,12 @@ void normal_init(torch::Tensor& t, double std, torch::Generator& gen) {
 LinearImpl::LinearImpl(std::int64_t in, std::int64_t out, torch::Generator& gen, Init init, bool with_bias) {
     weight = register_parameter("weight", torch::empty({out, in}));
     if (with_bias) bias = register_parameter("bias", torch::empty({out}));
-    if (init == Init::xavier_normal) {
-        normal_init(weight, std::sqrt(2.0 / static_cast<double>(in + out)), gen);
+    if (init == Init::xavier_normal || init == Init::xavier_uniform) {
+        const auto fans = static_cast<double>(in + out);
+        if (init == Init::xavier_normal)
+            normal_init(weight, std::sqrt(2.0 / fans), gen);
+        else
+            uniform_init(weight, std::sqrt(6.0 / fans), gen);
         if (with_bias) {
             torch::NoGradGuard guard;
             bias.zero_();
@@ -50,6 +54,11 @@ BnMlpImpl::BnMlpImpl(std::int64_t in, std::int64_t hidden, std::int64_t out, tor
 
 torch::Tensor BnMlpImpl::forward(const torch::Tensor& x) {
     return second->forward(torch::relu(norm->forward(first->forward(x))));
+}
+
+ReluMlpImpl::ReluMlpImpl(std::int64_t in, std::int64_t hidden, std::int64_t out, torch::Generator& gen) {
+    first = register_module("0", Linear(in, hidden, gen));
+    second = register_module("2", Linear(hidden, out, gen));
 }
 
 torch::nn::BatchNorm1d batch_norm(std::int64_t features, bool affine, double momentum) {

@@ -44,8 +44,7 @@ struct OodRequest {
     RegressorSettings settings;  ///< model and training settings; pattern and seed set per row
     std::vector<Pattern> patterns;
     std::vector<std::uint64_t> seeds;
-    bool resume = false;                 ///< keep the rows of ood.jsonl and load the model files already there
-    bool freeze_norm_statistics = true;  ///< see RegressorStart
+    bool resume = false;  ///< keep the rows of ood.jsonl and load the model files already there
 };
 
 /// Runs the whole experiment: checks the request and both datasets before writing anything (no

@@ -93,21 +93,19 @@ struct Regressor {
 };
 
 /// Whether a parameter or submodule, named as named_parameters() / named_children() name it, is
-/// part of `model`'s regression head, the final readout that maps pooled features to the count:
-/// gin: head; ppgn: fc0 .. fcL-1 (the per-block readouts, summed); i2_gnn: fc1 and fc3.
-bool is_regression_head(const std::string& model, const std::string& name);
+/// part of the model's regression head (GraphEmbedder::regression_head: final_mlp of gin and
+/// ppgn, fc1-fc3 of i2_gnn).
+bool is_regression_head(const GraphEmbedder& model, const std::string& name);
 
 /// Where a training run starts. Default: fresh weights, every parameter trained.
 struct RegressorStart {
     /// Start from this regressor's parameters and buffers (same model, pattern, layers and hidden
     /// width) instead of fresh weights; nullptr: fresh weights.
     const Regressor* from = nullptr;
-    std::string from_name;   ///< recorded in the JSON (e.g. the path of `from`)
-    bool head_only = false;  ///< train only the regression head (needs `from`); every other parameter stays as loaded
-    /// head_only: the layers outside the head run in eval mode while training, so their BatchNorm
-    /// statistics stay as loaded too (false: they follow the new training batches, as a model put in
-    /// train mode as a whole does).
-    bool freeze_norm_statistics = true;
+    std::string from_name;  ///< recorded in the JSON (e.g. the path of `from`)
+    /// Train only the regression head (needs `from`): every other parameter stays as loaded, and the
+    /// modules outside the head run in eval mode, so no state of theirs changes either.
+    bool head_only = false;
 };
 
 /// Trains one regressor on the CPU. Every random draw (initial weights, batch order) comes from

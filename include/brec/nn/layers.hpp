@@ -15,6 +15,8 @@ enum class Init {
     torch_default,
     /// Xavier/Glorot normal weight N(0, 2/(in+out)), zero bias (the PPGN reference's scheme).
     xavier_normal,
+    /// Xavier/Glorot uniform weight U(±√(6/(in+out))), zero bias.
+    xavier_uniform,
 };
 
 /// Fills `t` with U(−bound, bound) from `gen`, without recording gradients.
@@ -54,6 +56,15 @@ struct BnMlpImpl : torch::nn::Module {
     torch::nn::BatchNorm1d norm{nullptr};
 };
 TORCH_MODULE(BnMlp);
+
+/// Linear(in, hidden) → ReLU → Linear(hidden, out) with PyTorch's default initialisation; the
+/// submodules are named "0" and "2" as in a torch.nn.Sequential of the three.
+struct ReluMlpImpl : torch::nn::Module {
+    ReluMlpImpl(std::int64_t in, std::int64_t hidden, std::int64_t out, torch::Generator& gen);
+    torch::Tensor forward(const torch::Tensor& x) { return second->forward(torch::relu(first->forward(x))); }
+    Linear first{nullptr}, second{nullptr};
+};
+TORCH_MODULE(ReluMlp);
 
 /// BatchNorm1d with PyTorch's defaults, or the BREC models' "statistics only" variant
 /// (affine off, momentum 1: eval mode then uses the statistics of the last training batch).

@@ -30,9 +30,10 @@ struct ModelRandom {
 ModelRandom make_model_random(std::uint64_t stream, torch::Device device);
 
 /// What a model's output is. `embedding`: out_dim values per graph (the RPC test's vectors).
-/// `regression`: one value per graph, the same architecture with its last Linear mapping to 1 and
-/// no output BatchNorm (a normalised output could not take the scale of a count); make_model sets
-/// out_dim = 1 and output_norm = false.
+/// `regression`: one value per graph, a count. GIN, PPGN and I²-GNN then build the counting
+/// architectures of Campi et al. (2023), whose regression heads are small MLPs; every other model
+/// keeps its architecture with the last Linear mapping to 1 and no output BatchNorm (a normalised
+/// output could not take the scale of a count). make_model sets out_dim = 1 and output_norm = false.
 enum class Head { embedding, regression };
 
 /// The architecture settings a model is built with (the training settings live in eval).
@@ -83,6 +84,10 @@ public:
     virtual torch::Tensor forward_range(std::size_t begin, std::size_t end) = 0;
     virtual std::vector<OwnOptimizer> own_optimizers() { return {}; }
     virtual torch::Tensor take_auxiliary_loss() { return {}; }
+    /// The top-level submodules (as named_children() names them) that form the regression head: the
+    /// final readout from pooled features to the count, what "retrain only the last MLP" trains.
+    /// Empty (the default): the model has no separate head.
+    virtual std::vector<std::string> regression_head() const { return {}; }
 };
 
 /// The optimizers that train a model: one Adam with `main` over every parameter outside the model's

@@ -27,7 +27,8 @@
 // The released model also builds a Linear(64, 32) for layer 1 that its forward never uses (no
 // gradient, no effect); it is omitted here, so the count of parameters is 2,080 lower.
 //
-// Head::regression (make_model): the last Linear maps to 1 and the output BatchNorm is dropped.
+// Head::regression builds the counting I²-GNN of Campi et al. (2023) instead (CountingI2Gnn below):
+// the same subgraphs and pooling with simpler labels, no normalisation and a three-Linear head.
 //
 // @inproceedings{huang2023boosting, title={Boosting the Cycle Counting Power of Graph Neural
 //   Networks with I$^2$-GNNs}, author={Huang, Yinan and Peng, Xingang and Ma, Jianzhu and Zhang,
@@ -67,12 +68,24 @@ torch::Tensor second_column(const torch::Tensor& distance, const nn::Adjacency& 
     return torch::where(parents >= 2, distance + 1, torch::zeros_like(distance));
 }
 
+/// Which labels a batch carries: the BREC study's four distance columns, or the single mark of the
+/// counting variant (Campi et al.'s "hop" labelling: 1 for the root v, 2 for the marked neighbour u,
+/// 0 for every other node).
+enum class I2Labels { distances, marks };
+
 I2Batch make_i2_batch(const std::vector<Graph>& graphs, std::size_t begin, std::size_t end, std::uint32_t radius,
-                      torch::Device device) {
+                      torch::Device device, I2Labels labels = I2Labels::distances) {
     nn::SubgraphBatch s =
         nn::make_subgraph_batch(graphs, begin, end, nn::SubgraphPolicy::ego_net_per_neighbour, radius, device);
     I2Batch b;
-    b.labels = i2_gnn_labels(s, radius);
+    if (labels == I2Labels::distances) {
+        b.labels = i2_gnn_labels(s, radius);
+    } else {
+        const auto zero = torch::zeros_like(s.copy_distance);
+        b.labels = torch::where(s.copy_distance == 0, zero + 1, torch::where(s.copy_mark_distance == 0, zero + 2, zero))
+                       .unsqueeze(1)
+                       .contiguous();
+    }
     b.arcs = std::move(s.copy_arcs);
     b.by_mark = std::move(s.by_mark);
     b.marks_by_root = std::move(s.marks_by_subgraph);
@@ -99,17 +112,6 @@ struct GatedConvImpl : torch::nn::Module {
 };
 TORCH_MODULE(GatedConv);
 
-/// Linear-ReLU-Linear.
-struct PoolMlpImpl : torch::nn::Module {
-    PoolMlpImpl(std::int64_t width, torch::Generator& gen) {
-        first = register_module("0", nn::Linear(width, width, gen));
-        second = register_module("2", nn::Linear(width, width, gen));
-    }
-    torch::Tensor forward(const torch::Tensor& x) { return second->forward(torch::relu(first->forward(x))); }
-    nn::Linear first{nullptr}, second{nullptr};
-};
-TORCH_MODULE(PoolMlp);
-
 class I2Gnn : public GraphEmbedder {
 public:
     I2Gnn(const ModelConfig& c, ModelRandom& random) : output_norm_(c.output_norm), radius_(i2_gnn_radius(c)) {
@@ -123,8 +125,8 @@ public:
                        : register_module("transform_before_conv" + i, nn::Linear(2 * c.hidden, c.hidden, gen)));
             norms_.push_back(register_module("norm" + i, nn::batch_norm(c.hidden)));
         }
-        edge_pool_ = register_module("edge_pooling_nn", PoolMlp(c.hidden, gen));
-        node_pool_ = register_module("node_pooling_nn", PoolMlp(c.hidden, gen));
+        edge_pool_ = register_module("edge_pooling_nn", nn::ReluMlp(c.hidden, c.hidden, c.hidden, gen));
+        node_pool_ = register_module("node_pooling_nn", nn::ReluMlp(c.hidden, c.hidden, c.hidden, gen));
         fc1_ = register_module("fc1", nn::Linear(c.hidden, kHeadWidth, gen));
         fc3_ = register_module("fc3", nn::Linear(kHeadWidth, c.out_dim, gen));
         bn1_ = register_module("bn1", nn::batch_norm(kHeadWidth, false, 0.99));
@@ -156,9 +158,65 @@ private:
     std::vector<nn::Embedding> embeddings_;
     std::vector<nn::Linear> transforms_;
     std::vector<torch::nn::BatchNorm1d> norms_;
-    PoolMlp edge_pool_{nullptr}, node_pool_{nullptr};
+    nn::ReluMlp edge_pool_{nullptr}, node_pool_{nullptr};
     nn::Linear fc1_{nullptr}, fc3_{nullptr};
     torch::nn::BatchNorm1d bn1_{nullptr};
+    nn::RangeCache<I2Batch> batches_;
+};
+
+/// The counting I²-GNN of Campi et al. (2023), what Head::regression builds: the same subgraphs,
+/// one label per copy (root 1, marked neighbour 2, others 0) through each layer's Embedding(100, w);
+/// layer 1 x = z, later x = Linear(2w → w)([x, z]); GatedGraphConv(w, one step); no normalisation;
+/// the same sum pooling with its two MLPs; regression head fc1 Linear(w, 32) → ELU → fc2
+/// Linear(32, 16) → ELU → fc3 Linear(16, 1). w = hidden (the released model: 64).
+class CountingI2Gnn : public GraphEmbedder {
+public:
+    static constexpr std::int64_t kLabels = 100;
+
+    CountingI2Gnn(const ModelConfig& c, ModelRandom& random) : radius_(i2_gnn_radius(c)) {
+        auto& gen = random.init;
+        for (int l = 0; l < c.layers; ++l) {
+            const std::string i = std::to_string(l);
+            convs_.push_back(register_module("conv" + i, GatedConv(c.hidden, gen)));
+            embeddings_.push_back(register_module("z_embedding" + i, nn::Embedding(kLabels, c.hidden, gen)));
+            transforms_.push_back(
+                l == 0 ? nn::Linear(nullptr)
+                       : register_module("transform_before_conv" + i, nn::Linear(2 * c.hidden, c.hidden, gen)));
+        }
+        edge_pool_ = register_module("edge_pooling_nn", nn::ReluMlp(c.hidden, c.hidden, c.hidden, gen));
+        node_pool_ = register_module("node_pooling_nn", nn::ReluMlp(c.hidden, c.hidden, c.hidden, gen));
+        fc1_ = register_module("fc1", nn::Linear(c.hidden, 32, gen));
+        fc2_ = register_module("fc2", nn::Linear(32, 16, gen));
+        fc3_ = register_module("fc3", nn::Linear(16, 1, gen));
+    }
+
+    void set_graphs(const std::vector<Graph>& graphs, torch::Device device) override { batches_.reset(graphs, device); }
+
+    torch::Tensor forward_range(std::size_t begin, std::size_t end) override {
+        const I2Batch& b = batches_.get(begin, end, [&](std::size_t s, std::size_t e) {
+            return make_i2_batch(batches_.graphs(), s, e, radius_, batches_.device(), I2Labels::marks);
+        });
+        torch::Tensor x;
+        for (std::size_t l = 0; l < convs_.size(); ++l) {
+            const auto z = embeddings_[l]->forward(b.labels).sum(1);  // [C, w]
+            x = l == 0 ? z : transforms_[l]->forward(torch::cat({x, z}, 1));
+            x = convs_[l]->forward(x, b.arcs);
+        }
+        auto pooled = edge_pool_->forward(nn::group_sum(x, b.by_mark));
+        pooled = node_pool_->forward(nn::group_sum(pooled, b.marks_by_root));
+        const auto h = torch::elu(fc2_->forward(torch::elu(fc1_->forward(nn::group_sum(pooled, b.by_graph)))));
+        return fc3_->forward(h);
+    }
+
+    std::vector<std::string> regression_head() const override { return {"fc1", "fc2", "fc3"}; }
+
+private:
+    std::uint32_t radius_ = 0;
+    std::vector<GatedConv> convs_;
+    std::vector<nn::Embedding> embeddings_;
+    std::vector<nn::Linear> transforms_;
+    nn::ReluMlp edge_pool_{nullptr}, node_pool_{nullptr};
+    nn::Linear fc1_{nullptr}, fc2_{nullptr}, fc3_{nullptr};
     nn::RangeCache<I2Batch> batches_;
 };
 
@@ -265,7 +323,11 @@ ModelEntry i2_gnn_model() {
     // subgraphs outgrew the study's GPU memory.
     s.paper_subset = "0-319,380-399";
     s.paper = {60, 100, 100, 21};
-    return {s, [](const ModelConfig& c, ModelRandom& r) { return std::make_shared<I2Gnn>(c, r); },
+    return {s,
+            [](const ModelConfig& c, ModelRandom& r) -> std::shared_ptr<GraphEmbedder> {
+                if (c.head == Head::regression) return std::make_shared<CountingI2Gnn>(c, r);
+                return std::make_shared<I2Gnn>(c, r);
+            },
             i2_gnn_training_bytes};
 }
 

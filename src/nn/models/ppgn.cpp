@@ -11,27 +11,14 @@
 namespace brec::models {
 namespace {
 
-/// A 1x1 convolution's parameters (the shapes of Conv2d(in, out, 1), weight stored as [out, in]),
-/// Xavier-normal with zero bias as the reference initialises every layer; applied to channel-major
-/// activations [C, B·n²] by nn_kernels::pointwise.
-struct PointwiseImpl : torch::nn::Module {
-    PointwiseImpl(int in, int out, torch::Generator& gen) {
-        weight = register_parameter("weight", torch::empty({out, in}));
-        bias = register_parameter("bias", torch::zeros({out}));
-        nn::normal_init(weight, std::sqrt(2.0 / (in + out)), gen);
-    }
-    torch::Tensor weight, bias;
-};
-TORCH_MODULE(Pointwise);
-
 /// PPGN block on channel-major activations x [C, B, n, n]: two pointwise MLPs (depth 1, ReLU),
 /// fused into one product, multiplied channel-wise as n×n matrices; skip connection
 /// conv(cat(x, product)) computed as two products into one output (no concatenated copy).
 struct RegularBlockImpl : torch::nn::Module {
     RegularBlockImpl(int in, int out, torch::Generator& gen) : out_(out) {
-        mlp1 = register_module("mlp1", Pointwise(in, out, gen));
-        mlp2 = register_module("mlp2", Pointwise(in, out, gen));
-        skip = register_module("skip", Pointwise(in + out, out, gen));
+        mlp1 = register_module("mlp1", nn::Linear(in, out, gen, nn::Init::xavier_normal));
+        mlp2 = register_module("mlp2", nn::Linear(in, out, gen, nn::Init::xavier_normal));
+        skip = register_module("skip", nn::Linear(in + out, out, gen, nn::Init::xavier_normal));
     }
     torch::Tensor forward(const torch::Tensor& x, bool blas) {
         const auto c = x.size(0), b = x.size(1), n = x.size(2);
@@ -43,7 +30,7 @@ struct RegularBlockImpl : torch::nn::Module {
         return y.view({out_, b, n, n});
     }
     std::int64_t out_;
-    Pointwise mlp1{nullptr}, mlp2{nullptr}, skip{nullptr};
+    nn::Linear mlp1{nullptr}, mlp2{nullptr}, skip{nullptr};
 };
 TORCH_MODULE(RegularBlock);
 
@@ -53,16 +40,7 @@ TORCH_MODULE(RegularBlock);
 /// ([C, B, n, n]); BatchNorm2d over [B, C, n, n] equals BatchNorm1d over the [1, C, B·n²] view.
 class Ppgn : public GraphEmbedder {
 public:
-    Ppgn(const ModelConfig& c, ModelRandom& random) : output_norm_(c.output_norm) {
-        if (c.kernel == "blas") {
-            if (!nn_kernels::blas_available())
-                throw Unsupported("PPGN's BLAS kernels: no BLAS sgemm_ found in this process");
-            blas_ = true;
-        } else if (c.kernel == "auto") {
-            blas_ = nn_kernels::blas_available();
-        } else if (c.kernel != "torch") {
-            throw InvalidArgument("unknown PPGN kernel '" + c.kernel + "' (use auto, blas or torch)");
-        }
+    Ppgn(const ModelConfig& c, ModelRandom& random, bool blas) : output_norm_(c.output_norm), blas_(blas) {
         int last = 1;
         for (int i = 0; i < c.layers; ++i) {
             blocks_.push_back(register_module("block" + std::to_string(i), RegularBlock(last, c.hidden, random.init)));
@@ -114,6 +92,135 @@ private:
     torch::Tensor input_;
 };
 
+/// A counting-PPGN block on channel-major x [C, B, n, n]: two MLPs of `depth` 1x1 convolutions,
+/// each followed by ReLU, multiplied channel-wise as n×n matrices; skip connection conv(cat(x,
+/// product)) without activation. Entries outside a graph (padding, `mask` [1, B, n, n] defined)
+/// are set to 0 after every convolution, so a graph's output does not depend on its batch.
+struct CountingBlockImpl : torch::nn::Module {
+    CountingBlockImpl(int in, int out, int depth, torch::Generator& gen) : out_(out) {
+        for (int i = 0; i < depth; ++i) {
+            mlp1.push_back(register_module("mlp1_" + std::to_string(i),
+                                           nn::Linear(i ? out : in, out, gen, nn::Init::xavier_uniform)));
+            mlp2.push_back(register_module("mlp2_" + std::to_string(i),
+                                           nn::Linear(i ? out : in, out, gen, nn::Init::xavier_uniform)));
+        }
+        skip = register_module("skip", nn::Linear(in + out, out, gen, nn::Init::xavier_uniform));
+    }
+    torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& mask, bool blas) {
+        const auto c = x.size(0), b = x.size(1), n = x.size(2);
+        const auto masked = [&](const torch::Tensor& y) { return mask.defined() ? y * mask : y; };
+        const auto branch = [&](const std::vector<nn::Linear>& mlp) {
+            auto h = x.reshape({c, b * n * n});
+            for (const auto& conv : mlp)
+                h = torch::relu(masked(nn_kernels::pointwise(conv->weight, conv->bias, h, {}, blas).view({-1, b, n, n}))
+                                    .view({out_, b * n * n}));
+            return h.view({out_ * b, n, n});
+        };
+        const auto product = nn_kernels::batched_matmul(branch(mlp1), branch(mlp2));
+        const auto y = nn_kernels::pointwise(skip->weight, skip->bias, x.reshape({c, b * n * n}),
+                                             product.view({out_, b * n * n}), blas);
+        return masked(y.view({out_, b, n, n}));
+    }
+    std::int64_t out_;
+    std::vector<nn::Linear> mlp1, mlp2;
+    nn::Linear skip{nullptr};
+};
+TORCH_MODULE(CountingBlock);
+
+/// A batch of the counting PPGN: channel-major input [2, B, n, n] (I and A, n the largest graph of
+/// the batch) and the mask of the entries inside each graph (undefined when all have n nodes).
+struct DenseBatch {
+    torch::Tensor input, mask;
+};
+
+DenseBatch make_dense_batch(const std::vector<Graph>& graphs, std::size_t begin, std::size_t end,
+                            torch::Device device) {
+    VertexId n = 0;
+    bool same = true;
+    for (std::size_t i = begin; i < end; ++i) {
+        same = same && (i == begin || graphs[i].n() == n);
+        n = std::max(n, graphs[i].n());
+    }
+    const auto count = static_cast<long>(end - begin);
+    auto input = torch::zeros({2, count, n, n});
+    auto in = input.accessor<float, 4>();
+    auto mask = torch::zeros({1, count, n, n});
+    auto m = mask.accessor<float, 4>();
+    for (std::size_t i = begin; i < end; ++i) {
+        const auto k = static_cast<long>(i - begin);
+        const Graph& g = graphs[i];
+        for (VertexId v = 0; v < g.n(); ++v) {
+            in[0][k][v][v] = 1.0f;
+            for (VertexId w : g.neighbors(v)) in[1][k][v][w] = 1.0f;
+            for (VertexId w = 0; w < g.n(); ++w) m[0][k][v][w] = 1.0f;
+        }
+    }
+    return {input.to(device), same ? torch::Tensor() : mask.to(device)};
+}
+
+/// The counting PPGN of Campi et al. (2023), what Head::regression builds. Input: the constant node
+/// feature on the diagonal (I) and the adjacency A as two channels; L blocks (MLP depth 2):
+/// 2 → h, h → h, ..., h → out with out = max(1, h / 2); no normalisation; the blocks' outputs
+/// concatenated, then diag / off-diag sum pooling (the sum of each channel's diagonal and of the
+/// rest) → [B, 2 (h (L − 1) + out)]; regression head final_mlp = Linear(·, out) → ReLU →
+/// Linear(out, 1) with PyTorch's default initialisation.
+class CountingPpgn : public GraphEmbedder {
+public:
+    static constexpr int kMlpDepth = 2;
+
+    CountingPpgn(const ModelConfig& c, ModelRandom& random, bool blas) : blas_(blas) {
+        if (c.layers < 2) throw InvalidArgument("ppgn regressor: needs at least 2 blocks (a first and a last)");
+        const int out = std::max(1, c.hidden / 2);
+        int last = 2, concatenated = 0;
+        for (int i = 0; i < c.layers; ++i) {
+            const int width = i + 1 == c.layers ? out : c.hidden;
+            blocks_.push_back(
+                register_module("block" + std::to_string(i), CountingBlock(last, width, kMlpDepth, random.init)));
+            last = width;
+            concatenated += width;
+        }
+        final_mlp_ = register_module("final_mlp", nn::ReluMlp(2 * concatenated, out, 1, random.init));
+    }
+
+    void set_graphs(const std::vector<Graph>& graphs, torch::Device device) override { batches_.reset(graphs, device); }
+
+    torch::Tensor forward_range(std::size_t begin, std::size_t end) override {
+        const DenseBatch& b = batches_.get(begin, end, [&](std::size_t s, std::size_t e) {
+            return make_dense_batch(batches_.graphs(), s, e, batches_.device());
+        });
+        auto x = b.input;
+        std::vector<torch::Tensor> outputs;
+        for (auto& block : blocks_) {
+            x = block->forward(x, b.mask, blas_);
+            outputs.push_back(x);
+        }
+        const auto all = torch::cat(outputs, 0);                                  // [C, B, n, n]
+        const auto diagonal = all.diagonal(0, 2, 3).sum(-1);                      // [C, B]
+        const auto off_diagonal = all.sum({2, 3}) - diagonal;                     // [C, B]
+        return final_mlp_->forward(torch::cat({diagonal, off_diagonal}, 0).t());  // [B, 2C]
+    }
+
+    std::vector<std::string> regression_head() const override { return {"final_mlp"}; }
+
+private:
+    bool blas_ = false;
+    std::vector<CountingBlock> blocks_;
+    nn::ReluMlp final_mlp_{nullptr};
+    nn::RangeCache<DenseBatch> batches_;
+};
+
+/// Whether PPGN uses its BLAS kernels for `config.kernel`.
+bool use_blas(const ModelConfig& c) {
+    if (c.kernel == "blas") {
+        if (!nn_kernels::blas_available())
+            throw Unsupported("PPGN's BLAS kernels: no BLAS sgemm_ found in this process");
+        return true;
+    }
+    if (c.kernel == "auto") return nn_kernels::blas_available();
+    if (c.kernel != "torch") throw InvalidArgument("unknown PPGN kernel '" + c.kernel + "' (use auto, blas or torch)");
+    return false;
+}
+
 }  // namespace
 
 ModelEntry ppgn_model() {
@@ -125,7 +232,10 @@ ModelEntry ppgn_model() {
     s.bound_note = "= 3-WL (2-FWL)";
     s.defaults = {0, 5, 32, 1e-4, 1e-4, 32, 20, 0.2};
     s.paper = {60, 50, 100, 23};
-    return {s, [](const ModelConfig& c, ModelRandom& r) { return std::make_shared<Ppgn>(c, r); }};
+    return {s, [](const ModelConfig& c, ModelRandom& r) -> std::shared_ptr<GraphEmbedder> {
+                if (c.head == Head::regression) return std::make_shared<CountingPpgn>(c, r, use_blas(c));
+                return std::make_shared<Ppgn>(c, r, use_blas(c));
+            }};
 }
 
 }  // namespace brec::models
