@@ -112,23 +112,52 @@ struct GatedConvImpl : torch::nn::Module {
 };
 TORCH_MODULE(GatedConv);
 
-class I2Gnn : public GraphEmbedder {
-public:
-    I2Gnn(const ModelConfig& c, ModelRandom& random) : output_norm_(c.output_norm), radius_(i2_gnn_radius(c)) {
-        auto& gen = random.init;
+/// The layers both variants share, registered on their model under the released names: per layer
+/// l an Embedding of the labels (summed over label columns), x = z in layer 1, else
+/// Linear(2h → h)([x, z]), then GatedGraphConv and, when `normalise`, BatchNorm1d(h); then the
+/// hierarchical sum pooling (per (v, u) copy, MLP; per root, MLP; per graph).
+struct I2Layers {
+    I2Layers(torch::nn::Module& owner, const ModelConfig& c, std::int64_t label_rows, bool normalise,
+             torch::Generator& gen) {
         for (int l = 0; l < c.layers; ++l) {
             const std::string i = std::to_string(l);
-            convs_.push_back(register_module("conv" + i, GatedConv(c.hidden, gen)));
-            embeddings_.push_back(register_module("z_embedding" + i, nn::Embedding(kLabelRows, c.hidden, gen)));
-            transforms_.push_back(
+            convs.push_back(owner.register_module("conv" + i, GatedConv(c.hidden, gen)));
+            embeddings.push_back(owner.register_module("z_embedding" + i, nn::Embedding(label_rows, c.hidden, gen)));
+            transforms.push_back(
                 l == 0 ? nn::Linear(nullptr)
-                       : register_module("transform_before_conv" + i, nn::Linear(2 * c.hidden, c.hidden, gen)));
-            norms_.push_back(register_module("norm" + i, nn::batch_norm(c.hidden)));
+                       : owner.register_module("transform_before_conv" + i, nn::Linear(2 * c.hidden, c.hidden, gen)));
+            if (normalise) norms.push_back(owner.register_module("norm" + i, nn::batch_norm(c.hidden)));
         }
-        edge_pool_ = register_module("edge_pooling_nn", nn::ReluMlp(c.hidden, c.hidden, c.hidden, gen));
-        node_pool_ = register_module("node_pooling_nn", nn::ReluMlp(c.hidden, c.hidden, c.hidden, gen));
-        fc1_ = register_module("fc1", nn::Linear(c.hidden, kHeadWidth, gen));
-        fc3_ = register_module("fc3", nn::Linear(kHeadWidth, c.out_dim, gen));
+        edge_pool = owner.register_module("edge_pooling_nn", nn::ReluMlp(c.hidden, c.hidden, c.hidden, gen));
+        node_pool = owner.register_module("node_pooling_nn", nn::ReluMlp(c.hidden, c.hidden, c.hidden, gen));
+    }
+
+    /// The pooled features of every graph of `b`, [B, h].
+    torch::Tensor forward(const I2Batch& b) {
+        torch::Tensor x;
+        for (std::size_t l = 0; l < convs.size(); ++l) {
+            const auto z = embeddings[l]->forward(b.labels).sum(1);  // [C, h]
+            x = l == 0 ? z : transforms[l]->forward(torch::cat({x, z}, 1));
+            x = convs[l]->forward(x, b.arcs);
+            if (!norms.empty()) x = norms[l]->forward(x);
+        }
+        const auto pooled = edge_pool->forward(nn::group_sum(x, b.by_mark));
+        return nn::group_sum(node_pool->forward(nn::group_sum(pooled, b.marks_by_root)), b.by_graph);
+    }
+
+    std::vector<GatedConv> convs;
+    std::vector<nn::Embedding> embeddings;
+    std::vector<nn::Linear> transforms;
+    std::vector<torch::nn::BatchNorm1d> norms;
+    nn::ReluMlp edge_pool{nullptr}, node_pool{nullptr};
+};
+
+class I2Gnn : public GraphEmbedder {
+public:
+    I2Gnn(const ModelConfig& c, ModelRandom& random)
+        : output_norm_(c.output_norm), radius_(i2_gnn_radius(c)), layers_(*this, c, kLabelRows, true, random.init) {
+        fc1_ = register_module("fc1", nn::Linear(c.hidden, kHeadWidth, random.init));
+        fc3_ = register_module("fc3", nn::Linear(kHeadWidth, c.out_dim, random.init));
         bn1_ = register_module("bn1", nn::batch_norm(kHeadWidth, false, 0.99));
     }
 
@@ -138,15 +167,7 @@ public:
         const I2Batch& b = batches_.get(begin, end, [&](std::size_t s, std::size_t e) {
             return make_i2_batch(batches_.graphs(), s, e, radius_, batches_.device());
         });
-        torch::Tensor x;
-        for (std::size_t l = 0; l < convs_.size(); ++l) {
-            const auto z = embeddings_[l]->forward(b.labels).sum(1);  // [C, h]
-            x = l == 0 ? z : transforms_[l]->forward(torch::cat({x, z}, 1));
-            x = norms_[l]->forward(convs_[l]->forward(x, b.arcs));
-        }
-        auto pooled = edge_pool_->forward(nn::group_sum(x, b.by_mark));
-        pooled = node_pool_->forward(nn::group_sum(pooled, b.marks_by_root));
-        auto out = torch::elu(fc1_->forward(nn::group_sum(pooled, b.by_graph)));
+        auto out = torch::elu(fc1_->forward(layers_.forward(b)));
         if (output_norm_) out = bn1_->forward(out);
         return fc3_->forward(out);
     }
@@ -154,11 +175,7 @@ public:
 private:
     bool output_norm_ = true;
     std::uint32_t radius_ = 0;
-    std::vector<GatedConv> convs_;
-    std::vector<nn::Embedding> embeddings_;
-    std::vector<nn::Linear> transforms_;
-    std::vector<torch::nn::BatchNorm1d> norms_;
-    nn::ReluMlp edge_pool_{nullptr}, node_pool_{nullptr};
+    I2Layers layers_;
     nn::Linear fc1_{nullptr}, fc3_{nullptr};
     torch::nn::BatchNorm1d bn1_{nullptr};
     nn::RangeCache<I2Batch> batches_;
@@ -166,28 +183,17 @@ private:
 
 /// The counting I²-GNN of Campi et al. (2023), what Head::regression builds: the same subgraphs,
 /// one label per copy (root 1, marked neighbour 2, others 0) through each layer's Embedding(100, w);
-/// layer 1 x = z, later x = Linear(2w → w)([x, z]); GatedGraphConv(w, one step); no normalisation;
-/// the same sum pooling with its two MLPs; regression head fc1 Linear(w, 32) → ELU → fc2
-/// Linear(32, 16) → ELU → fc3 Linear(16, 1). w = hidden (the released model: 64).
+/// the same layers without normalisation and the same pooling; regression head fc1 Linear(w, 32) →
+/// ELU → fc2 Linear(32, 16) → ELU → fc3 Linear(16, 1). w = hidden (the released model: 64).
 class CountingI2Gnn : public GraphEmbedder {
 public:
     static constexpr std::int64_t kLabels = 100;
 
-    CountingI2Gnn(const ModelConfig& c, ModelRandom& random) : radius_(i2_gnn_radius(c)) {
-        auto& gen = random.init;
-        for (int l = 0; l < c.layers; ++l) {
-            const std::string i = std::to_string(l);
-            convs_.push_back(register_module("conv" + i, GatedConv(c.hidden, gen)));
-            embeddings_.push_back(register_module("z_embedding" + i, nn::Embedding(kLabels, c.hidden, gen)));
-            transforms_.push_back(
-                l == 0 ? nn::Linear(nullptr)
-                       : register_module("transform_before_conv" + i, nn::Linear(2 * c.hidden, c.hidden, gen)));
-        }
-        edge_pool_ = register_module("edge_pooling_nn", nn::ReluMlp(c.hidden, c.hidden, c.hidden, gen));
-        node_pool_ = register_module("node_pooling_nn", nn::ReluMlp(c.hidden, c.hidden, c.hidden, gen));
-        fc1_ = register_module("fc1", nn::Linear(c.hidden, 32, gen));
-        fc2_ = register_module("fc2", nn::Linear(32, 16, gen));
-        fc3_ = register_module("fc3", nn::Linear(16, 1, gen));
+    CountingI2Gnn(const ModelConfig& c, ModelRandom& random)
+        : radius_(i2_gnn_radius(c)), layers_(*this, c, kLabels, false, random.init) {
+        fc1_ = register_module("fc1", nn::Linear(c.hidden, 32, random.init));
+        fc2_ = register_module("fc2", nn::Linear(32, 16, random.init));
+        fc3_ = register_module("fc3", nn::Linear(16, 1, random.init));
     }
 
     void set_graphs(const std::vector<Graph>& graphs, torch::Device device) override { batches_.reset(graphs, device); }
@@ -196,26 +202,14 @@ public:
         const I2Batch& b = batches_.get(begin, end, [&](std::size_t s, std::size_t e) {
             return make_i2_batch(batches_.graphs(), s, e, radius_, batches_.device(), I2Labels::marks);
         });
-        torch::Tensor x;
-        for (std::size_t l = 0; l < convs_.size(); ++l) {
-            const auto z = embeddings_[l]->forward(b.labels).sum(1);  // [C, w]
-            x = l == 0 ? z : transforms_[l]->forward(torch::cat({x, z}, 1));
-            x = convs_[l]->forward(x, b.arcs);
-        }
-        auto pooled = edge_pool_->forward(nn::group_sum(x, b.by_mark));
-        pooled = node_pool_->forward(nn::group_sum(pooled, b.marks_by_root));
-        const auto h = torch::elu(fc2_->forward(torch::elu(fc1_->forward(nn::group_sum(pooled, b.by_graph)))));
-        return fc3_->forward(h);
+        return fc3_->forward(torch::elu(fc2_->forward(torch::elu(fc1_->forward(layers_.forward(b))))));
     }
 
     std::vector<std::string> regression_head() const override { return {"fc1", "fc2", "fc3"}; }
 
 private:
     std::uint32_t radius_ = 0;
-    std::vector<GatedConv> convs_;
-    std::vector<nn::Embedding> embeddings_;
-    std::vector<nn::Linear> transforms_;
-    nn::ReluMlp edge_pool_{nullptr}, node_pool_{nullptr};
+    I2Layers layers_;
     nn::Linear fc1_{nullptr}, fc2_{nullptr}, fc3_{nullptr};
     nn::RangeCache<I2Batch> batches_;
 };
