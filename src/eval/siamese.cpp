@@ -186,6 +186,16 @@ EvalRecord evaluate_pair(const GraphPairRecord& pair, const EvalOptions& opt, st
                 epoch_loss /= opt.q;
                 r.losses.push_back(epoch_loss);
                 ++r.epochs;
+                // A NaN loss means NaN gradients, so NaN weights from then on: no later epoch can
+                // recover, and the pair's T² are undefined (a reliability failure under both
+                // protocols). Say so, and stop.
+                if (!std::isfinite(epoch_loss)) {
+                    if (ctx)
+                        ctx->warn("pair " + std::to_string(pair.id) + ": training diverged (loss not finite at epoch " +
+                                  std::to_string(r.epochs) +
+                                  "); its T² are undefined and count as reliability failures");
+                    break;
+                }
                 // The reference tests the early stop before the scheduler step, strictly.
                 if (epoch_loss < hp.loss_threshold) break;
                 scheduler.step(epoch_loss);

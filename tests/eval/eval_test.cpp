@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <set>
@@ -77,6 +78,25 @@ TEST(Siamese, LossDecreasesOnASeparablePairWithinAFewEpochs) {
     ASSERT_LT(first_lower, static_cast<long>(r.losses.size()));
     opt.loss_threshold = 0.5 * (r.losses.front() + r.losses[static_cast<std::size_t>(first_lower)]);
     EXPECT_EQ(evaluate_pair(c6_vs_two_triangles(), opt, 3).epochs, first_lower + 1);
+}
+
+TEST(Siamese, ADivergedTrainingStopsAndCountsAsAReliabilityFailure) {
+    // A learning rate of 1e37 makes Adam's first steps about ±1e37 per weight, so the next forward
+    // pass overflows and the loss turns NaN: training stops at that epoch, and the undefined T²
+    // count as reliability failures, never as a separated pair.
+    EvalOptions opt = small_ppgn();
+    opt.lr = 1e37;
+    opt.output_norm = false;
+    const auto r = evaluate_pair(c6_vs_two_triangles(), opt, 3);
+    ASSERT_FALSE(r.losses.empty());
+    EXPECT_LT(r.losses.size(), 6u);
+    EXPECT_EQ(r.epochs, static_cast<int>(r.losses.size()));
+    EXPECT_FALSE(std::isfinite(r.losses.back()));
+    for (std::size_t e = 0; e + 1 < r.losses.size(); ++e) EXPECT_TRUE(std::isfinite(r.losses[e])) << e;
+    for (Protocol p : all_protocols()) {
+        EXPECT_FALSE(r.result(p).reliable);
+        EXPECT_FALSE(r.result(p).distinguished);
+    }
 }
 
 TEST(Siamese, PpgnSeparatesC6FromTwoTrianglesAndGinCannot) {
