@@ -40,6 +40,7 @@ mkdir -p "$OUT"
 epochs_flag=()
 [[ -n "${EPOCHS:-}" ]] && epochs_flag=(--epochs "$EPOCHS")
 
+"$BREC" eval --list-models --json > "$OUT/models.json"
 # The BREC authors' times, shared by both modes' tables (written to $OUT/paper_times.py).
 cat > "$OUT/paper_times.py" <<'PY'
 # RTX 4090 seconds (preparation + evaluation) of the BREC authors' code, on each model's paper subset.
@@ -52,17 +53,18 @@ paper = {"ngnn": (516, 388), "de_ngnn": (3123, 1087), "ds_gnn": (2343, 3300), "d
          "dropgnn": (393, 533),
          "sswl_p": (644, 4085),
          "osan": (1, 187023)}
+import json as _json, os as _os
+# Each model's paper subset, as brec's registry gives it (brec eval --list-models --json).
+_models = {m["name"]: m for m in _json.load(open(_os.path.join(_os.path.dirname(_os.path.abspath(__file__)), "models.json")))}
 def subset(model):
-    ranges = {"ds_gnn", "dss_gnn", "sun", "gnn_ak", "lgnn2", "graphormer", "kc_setgnn", "sswl_p"}
-    if model in ranges:
-        return set(range(0, 110)) | set(range(160, 320))
-    if model == "i2_gnn":  # no 4-vertex-condition pairs, no last 40 CFI pairs
-        return set(range(0, 320)) | set(range(380, 400))
-    if model == "gsn":
-        return set(range(0, 260))
-    if model == "osan":  # no 4-vertex-condition, distance-regular or last 40 CFI pairs
-        return set(range(0, 320))
-    return set(range(400))
+    spec = _models[model]["paper_subset"]
+    if not spec:
+        return set(range(400))
+    ids = set()
+    for part in spec.split(","):
+        lo, _, hi = part.partition("-")
+        ids |= set(range(int(lo), int(hi or lo) + 1))
+    return ids
 PY
 
 if [[ "$MODE" == full ]]; then

@@ -22,7 +22,10 @@ struct EvalArgs {
 
 int run_eval(EvalArgs args, RunContext& ctx) {
     if (args.list_models) {
-        std::cout << describe_models();
+        if (args.pairs.json)
+            std::cout << model_list_json().dump(2) << '\n';
+        else
+            std::cout << describe_models();
         return 0;
     }
     set_quiet(ctx, args.pairs.quiet);
@@ -84,7 +87,9 @@ void add_eval(CLI::App& root, Action& action) {
         "Example: brec eval --model ppgn --category basic --out ppgn.jsonl --resume");
     sub->add_option("--model,-m", o.model, "Model name (see --list-models), or torchscript:FILE for your own module")
         ->capture_default_str();
-    sub->add_flag("--list-models", a->list_models, "List the models, their default settings, bounds and BREC counts");
+    sub->add_flag("--list-models", a->list_models,
+                  "List the models, their default settings, bounds and BREC counts (with --json: as JSON, with each "
+                  "paper subset)");
     sub->add_option("--seed", a->seed, "Seed (model initialisation and relabelings per pair)")->capture_default_str();
     sub->add_option("--seeds", a->seeds, "Several seeds, e.g. 100,200,...,1000 (multi-seed protocol)");
     sub->add_option("--protocol", a->protocol, "Headline protocol: hotelling or brec_reference")

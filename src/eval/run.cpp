@@ -40,6 +40,37 @@ EvalRecord skipped_record(const GraphPairRecord& pair, const EvalOptions& opt, s
 
 }  // namespace
 
+json model_list_json() {
+    json models = json::array();
+    for (const ModelEntry& m : model_registry()) {
+        const ModelSpec& s = m.spec;
+        const Hyper& h = s.defaults;
+        json row = {{"name", s.name},
+                    {"family", s.family},
+                    {"citation", s.citation},
+                    {"bound", s.bound},
+                    {"defaults",
+                     {{"radius", h.radius},
+                      {"layers", h.layers},
+                      {"hidden", h.hidden},
+                      {"lr", h.lr},
+                      {"weight_decay", h.weight_decay},
+                      {"batch", h.batch},
+                      {"epochs", h.epochs},
+                      {"loss_threshold", h.loss_threshold}}},
+                    {"paper", nullptr},
+                    {"paper_subset", s.paper_subset}};
+        if (s.paper.known())
+            row["paper"] = {{"basic", s.paper.basic},
+                            {"regular", s.paper.regular},
+                            {"extension", s.paper.extension},
+                            {"cfi", s.paper.cfi},
+                            {"total", s.paper.total()}};
+        models.push_back(std::move(row));
+    }
+    return models;
+}
+
 json evaluation_settings(const EvalOptions& opt) {
     const Hyper hp = resolve_hyper(opt);
     json s = {{"model", opt.model},

@@ -317,6 +317,19 @@ TEST(EvalCli, BadFlagsGiveExitCode2) {
     const Result listed = brec("--log-level warn eval --list-models");
     EXPECT_EQ(listed.code, 0) << listed.err;
     EXPECT_NE(listed.out.find("ppgn"), std::string::npos) << listed.out;
+    // The JSON listing: the published rows and subsets (Table 2 of the BREC paper).
+    const Result as_json = brec("eval --list-models --json");
+    ASSERT_EQ(as_json.code, 0) << as_json.err;
+    const auto models = nlohmann::json::parse(as_json.out);
+    std::map<std::string, nlohmann::json> by_name;
+    for (const auto& m : models) by_name[m.at("name").get<std::string>()] = m;
+    EXPECT_EQ(by_name.at("i2_gnn").at("paper_subset"), "0-319,380-399");
+    EXPECT_EQ(by_name.at("i2_gnn").at("paper").at("total"), 281);
+    EXPECT_EQ(by_name.at("ppgn").at("paper").at("total"), 233);
+    EXPECT_EQ(by_name.at("ppgn").at("defaults").at("layers"), 5);
+    EXPECT_EQ(by_name.at("ppgn").at("paper_subset"), "");
+    EXPECT_TRUE(by_name.at("gin").at("paper").is_null());
+    for (const auto& [name, m] : by_name) EXPECT_NE(listed.out.find(name), std::string::npos) << name;
     const Result help = brec("-v eval --help");
     EXPECT_EQ(help.code, 0) << help.err;
     EXPECT_NE(help.out.find("--noise-floor"), std::string::npos) << help.out;

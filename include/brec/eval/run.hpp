@@ -55,6 +55,11 @@ nlohmann::json evaluation_settings(const EvalOptions& opt);
 /// so that resuming never mixes results of different settings.
 std::string settings_id(const EvalOptions& opt);
 
+/// Every built-in model as JSON (what `brec eval --list-models --json` prints): per model its name,
+/// family, citation, bound, default settings, Table 2 row of the BREC paper (null when it has none)
+/// and paper subset (a pair list such as "0-319,380-399"; "" = all 400 pairs).
+nlohmann::json model_list_json();
+
 /// The pairs of `indices` that the BREC study ran `model` on (its registry row's paper subset), in
 /// their order; all of them when the row names no subset.
 std::vector<std::size_t> paper_subset_indices(const PairDataset& dataset, std::vector<std::size_t> indices,
