@@ -187,19 +187,29 @@ std::string RegressorSettings::name() const {
     return model + "_" + pattern_name(pattern) + "_seed" + std::to_string(seed);
 }
 
-std::vector<double> predict_counts(GraphEmbedder& model, const std::vector<Graph>& graphs, std::size_t batch) {
+namespace {
+
+/// Predictions for graphs [begin, end) of the graphs the model holds, in eval mode without
+/// gradients, `batch` graphs per forward pass (ranges start at `begin`).
+std::vector<double> predict_range(GraphEmbedder& model, std::size_t begin, std::size_t end, std::size_t batch) {
     std::vector<double> out;
-    if (graphs.empty()) return out;
     torch::NoGradGuard no_grad;
     model.eval();
-    model.set_graphs(graphs, torch::kCPU);
-    out.reserve(graphs.size());
-    for (std::size_t b = 0; b < graphs.size(); b += batch) {
-        const auto y = model.forward_range(b, std::min(graphs.size(), b + batch)).reshape({-1}).to(torch::kDouble);
+    out.reserve(end - begin);
+    for (std::size_t b = begin; b < end; b += batch) {
+        const auto y = model.forward_range(b, std::min(end, b + batch)).reshape({-1}).to(torch::kDouble);
         const auto acc = y.accessor<double, 1>();
         for (std::int64_t i = 0; i < y.size(0); ++i) out.push_back(acc[i]);
     }
     return out;
+}
+
+}  // namespace
+
+std::vector<double> predict_counts(GraphEmbedder& model, const std::vector<Graph>& graphs, std::size_t batch) {
+    if (graphs.empty()) return {};
+    model.set_graphs(graphs, torch::kCPU);
+    return predict_range(model, 0, graphs.size(), batch);
 }
 
 bool is_regression_head(const GraphEmbedder& model, const std::string& name) {
@@ -282,9 +292,12 @@ Regressor train_regressor(const CountingData& data, const RegressorSettings& s, 
     // every epoch visits the batches in a fresh order.
     Rng rng(stream_seed(s.seed, 0x7261696eULL));
     rng.shuffle(train_ids);
-    const auto train_graphs = pick(data.graphs, train_ids);
+    // The model holds the training graphs, then the validation graphs, for the whole training, so
+    // the batches of both (fixed ranges) are built once.
+    auto graphs = pick(data.graphs, train_ids);
+    const std::size_t n_train = graphs.size();
+    for (auto i : val_ids) graphs.push_back(data.graphs[i]);
     const auto y_train = torch::tensor(targets(data, train_ids, s.pattern), torch::kFloat);
-    const auto val_graphs = pick(data.graphs, val_ids);
     const auto y_val = targets(data, val_ids, s.pattern);
 
     ModelRandom random = make_model_random(stream_seed(s.seed, 0x6d6f64656cULL), torch::kCPU);
@@ -300,7 +313,8 @@ Regressor train_regressor(const CountingData& data, const RegressorSettings& s, 
     double lr = s.lr;
 
     std::vector<std::size_t> batch_begin;
-    for (std::size_t b = 0; b < train_graphs.size(); b += static_cast<std::size_t>(s.batch)) batch_begin.push_back(b);
+    for (std::size_t b = 0; b < n_train; b += static_cast<std::size_t>(s.batch)) batch_begin.push_back(b);
+    model.set_graphs(graphs, torch::kCPU);
 
     double best = std::numeric_limits<double>::infinity(), plateau_best = best;
     int waiting = 0, plateau_wait = 0;
@@ -308,10 +322,9 @@ Regressor train_regressor(const CountingData& data, const RegressorSettings& s, 
     for (int epoch = 0; epoch < s.epochs; ++epoch) {
         ctx.throw_if_cancelled();
         set_training_mode(model, init);
-        model.set_graphs(train_graphs, torch::kCPU);
         rng.shuffle(batch_begin);
         for (const std::size_t b : batch_begin) {
-            const std::size_t e = std::min(train_graphs.size(), b + static_cast<std::size_t>(s.batch));
+            const std::size_t e = std::min(n_train, b + static_cast<std::size_t>(s.batch));
             if (e - b < 2) continue;  // BatchNorm needs two graphs
             const auto pred = model.forward_range(b, e).reshape({-1});
             const auto y = y_train.slice(0, static_cast<long>(b), static_cast<long>(e));
@@ -323,7 +336,7 @@ Regressor train_regressor(const CountingData& data, const RegressorSettings& s, 
             loss.backward();
             optimizers.step();
         }
-        const auto val_pred = predict_counts(model, val_graphs);
+        const auto val_pred = predict_range(model, n_train, graphs.size(), 256);
         const double val_loss = mean_error(val_pred, y_val, s.loss);
         if (ctx.log_level() <= LogLevel::debug) {
             char line[160];
