@@ -325,7 +325,7 @@ Regressor train_regressor(const CountingData& data, const RegressorSettings& s, 
         rng.shuffle(batch_begin);
         for (const std::size_t b : batch_begin) {
             const std::size_t e = std::min(n_train, b + static_cast<std::size_t>(s.batch));
-            if (e - b < 2) continue;  // BatchNorm needs two graphs
+            if (e - b < 2) continue;  // a last batch of a single graph is left out
             const auto pred = model.forward_range(b, e).reshape({-1});
             const auto y = y_train.slice(0, static_cast<long>(b), static_cast<long>(e));
             auto err = (pred - y).abs();
