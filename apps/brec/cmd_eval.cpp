@@ -22,10 +22,7 @@ struct EvalArgs {
 
 int run_eval(EvalArgs args, RunContext& ctx) {
     if (args.list_models) {
-        if (args.pairs.json)
-            std::cout << model_list_json().dump(2) << '\n';
-        else
-            std::cout << describe_models();
+        std::cout << model_listing(args.pairs.json);
         return 0;
     }
     set_quiet(ctx, args.pairs.quiet);

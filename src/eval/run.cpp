@@ -71,6 +71,8 @@ json model_list_json() {
     return models;
 }
 
+std::string model_listing(bool as_json) { return as_json ? model_list_json().dump(2) + "\n" : describe_models(); }
+
 json evaluation_settings(const EvalOptions& opt) {
     const Hyper hp = resolve_hyper(opt);
     json s = {{"model", opt.model},

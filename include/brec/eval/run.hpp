@@ -59,6 +59,9 @@ std::string settings_id(const EvalOptions& opt);
 /// family, citation, bound, default settings, Table 2 row of the BREC paper (null when it has none)
 /// and paper subset (a pair list such as "0-319,380-399"; "" = all 400 pairs).
 nlohmann::json model_list_json();
+/// What `brec eval --list-models` prints: the table of describe_models(), or with `as_json` the
+/// indented model_list_json() and a newline.
+std::string model_listing(bool as_json);
 
 /// The pairs of `indices` that the BREC study ran `model` on (its registry row's paper subset), in
 /// their order; all of them when the row names no subset.

@@ -3,6 +3,9 @@
 // @inproceedings{maron2019provably, title={Provably Powerful Graph Networks}, author={Maron, Haggai
 //   and Ben-Hamu, Heli and Serviansky, Hadar and Lipman, Yaron}, booktitle={NeurIPS}, year={2019}}
 
+#include <algorithm>
+#include <limits>
+
 #include "brec/core/error.hpp"
 #include "brec/nn/layers.hpp"
 #include "nn/kernels.hpp"
@@ -94,8 +97,8 @@ private:
 
 /// A counting-PPGN block on channel-major x [C, B, n, n]: two MLPs of `depth` 1x1 convolutions,
 /// each followed by ReLU, multiplied channel-wise as n×n matrices; skip connection conv(cat(x,
-/// product)) without activation. Entries outside a graph (padding, `mask` [1, B, n, n] defined)
-/// are set to 0 after every convolution, so a graph's output does not depend on its batch.
+/// product)) without activation. Entries outside a graph (padding, `mask` [1, B·n²] defined) are
+/// set to 0 after every convolution, so a graph's output does not depend on its batch.
 struct CountingBlockImpl : torch::nn::Module {
     CountingBlockImpl(int in, int out, int depth, torch::Generator& gen) : out_(out) {
         for (int i = 0; i < depth; ++i) {
@@ -108,18 +111,18 @@ struct CountingBlockImpl : torch::nn::Module {
     }
     torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& mask, bool blas) {
         const auto c = x.size(0), b = x.size(1), n = x.size(2);
+        // Every convolution is one product on the [C, B·n²] view, the mask a row broadcast over it.
         const auto masked = [&](const torch::Tensor& y) { return mask.defined() ? y * mask : y; };
         const auto branch = [&](const std::vector<nn::Linear>& mlp) {
             auto h = x.reshape({c, b * n * n});
             for (const auto& conv : mlp)
-                h = torch::relu(masked(nn_kernels::pointwise(conv->weight, conv->bias, h, {}, blas).view({-1, b, n, n}))
-                                    .view({out_, b * n * n}));
+                h = torch::relu(masked(nn_kernels::pointwise(conv->weight, conv->bias, h, {}, blas)));
             return h.view({out_ * b, n, n});
         };
         const auto product = nn_kernels::batched_matmul(branch(mlp1), branch(mlp2));
         const auto y = nn_kernels::pointwise(skip->weight, skip->bias, x.reshape({c, b * n * n}),
                                              product.view({out_, b * n * n}), blas);
-        return masked(y.view({out_, b, n, n}));
+        return masked(y).view({out_, b, n, n});
     }
     std::int64_t out_;
     std::vector<nn::Linear> mlp1, mlp2;
@@ -128,18 +131,18 @@ struct CountingBlockImpl : torch::nn::Module {
 TORCH_MODULE(CountingBlock);
 
 /// A batch of the counting PPGN: channel-major input [2, B, n, n] (I and A, n the largest graph of
-/// the batch) and the mask of the entries inside each graph (undefined when all have n nodes).
+/// the batch) and the mask [1, B·n²] of the entries inside each graph (undefined when all have n
+/// nodes).
 struct DenseBatch {
     torch::Tensor input, mask;
 };
 
 DenseBatch make_dense_batch(const std::vector<Graph>& graphs, std::size_t begin, std::size_t end,
                             torch::Device device) {
-    VertexId n = 0;
-    bool same = true;
+    VertexId n = 0, smallest = std::numeric_limits<VertexId>::max();
     for (std::size_t i = begin; i < end; ++i) {
-        same = same && (i == begin || graphs[i].n() == n);
         n = std::max(n, graphs[i].n());
+        smallest = std::min(smallest, graphs[i].n());
     }
     const auto count = static_cast<long>(end - begin);
     auto input = torch::zeros({2, count, n, n});
@@ -155,7 +158,8 @@ DenseBatch make_dense_batch(const std::vector<Graph>& graphs, std::size_t begin,
             for (VertexId w = 0; w < g.n(); ++w) m[0][k][v][w] = 1.0f;
         }
     }
-    return {input.to(device), same ? torch::Tensor() : mask.to(device)};
+    if (smallest == n) return {input.to(device), torch::Tensor()};
+    return {input.to(device), mask.view({1, -1}).to(device)};
 }
 
 /// The counting PPGN of Campi et al. (2023), what Head::regression builds. Input: the constant node
