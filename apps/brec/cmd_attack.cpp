@@ -76,6 +76,7 @@ void add_attack(CLI::App& root, Action& action) {
     tr->add_option("--out,-o", t->r.out, "Model directory")->required();
     tr->add_flag("--resume", t->r.resume, "Skip (model, pattern, seed) whose files exist");
     add_regressor_flags(*tr, t->r.settings, t->loss);
+    add_device_flag(tr, t->r.device);
     add_quiet_flag(tr, t->quiet);
     tr->callback([&action, t]() { action = [t](RunContext& ctx) { return run_train(*t, ctx); }; });
 
@@ -113,6 +114,7 @@ void add_attack(CLI::App& root, Action& action) {
         ->required();
     ru->add_flag("--resume", r->o.resume, "Skip (graph, seed) records already in --out");
     add_jobs_flag(ru, r->o.jobs, "Worker threads across (graph, seed) tasks (results do not depend on it)");
+    add_device_flag(ru, r->o.device);
     add_json_flag(ru, r->json);
     add_quiet_flag(ru, r->quiet);
     ru->callback([&action, r]() { action = [r](RunContext& ctx) { return run_run(*r, ctx); }; });

@@ -82,6 +82,7 @@ void add_attack_ood(CLI::App& attack, Action& action) {
     sub->add_option("--seeds", a->seeds, "Seeds, e.g. 0-4")->capture_default_str();
     sub->add_flag("--resume", a->r.resume, "Keep finished rows and model files in --out and go on");
     add_regressor_flags(*sub, a->r.settings, a->loss);
+    add_device_flag(sub, a->r.device);
     add_quiet_flag(sub, a->quiet);
     sub->callback([&action, a]() { action = [a](RunContext& ctx) { return run_ood_command(*a, ctx); }; });
 }

@@ -99,7 +99,7 @@ void add_eval(CLI::App& root, Action& action) {
         ->capture_default_str();
     sub->add_option("--rapc-groups", o.rapc_groups, "RAPC: groups p per graph (false-positive bound 1/2^(2p))")
         ->capture_default_str();
-    sub->add_option("--device", o.device, "auto, cpu, cuda or cuda:N")->capture_default_str();
+    add_device_flag(sub, o.device);
     sub->add_option("--kernel", o.kernel, "PPGN CPU kernels: auto (BLAS sgemm when found), blas, or torch")
         ->check(CLI::IsMember({"auto", "blas", "torch"}))
         ->capture_default_str();

@@ -54,6 +54,10 @@ void add_jobs_flag(CLI::App* sub, int& jobs, const std::string& help) {
     sub->add_option("--jobs,-j", jobs, help)->check(CLI::Range(1, 1024))->capture_default_str();
 }
 
+void add_device_flag(CLI::App* sub, std::string& device, const std::string& help) {
+    sub->add_option("--device", device, help)->capture_default_str();
+}
+
 CLI::Option* add_seed_flag(CLI::App* sub, std::uint64_t& seed, const std::string& help) {
     return sub->add_option("--seed", seed, help)->check(whole_number_at_least(0))->capture_default_str();
 }
@@ -74,7 +78,7 @@ void add_threads_per_pair_flag(CLI::App* sub, int& threads, const std::string& h
 
 void add_gin_classifier_flags(CLI::App* sub, GinClassifierOptions& gin) {
     const std::string g = "GIN: ";
-    sub->add_option("--device", gin.device, g + "auto, cpu, cuda or cuda:N")->capture_default_str();
+    add_device_flag(sub, gin.device, g + "auto, cpu, cuda or cuda:N");
     sub->add_option("--epochs", gin.epochs, g + "training epochs per fold")
         ->check(whole_number_at_least(1))
         ->capture_default_str();

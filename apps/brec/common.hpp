@@ -50,6 +50,9 @@ void add_json_flag(CLI::App* sub, bool& json,
 void add_quiet_flag(CLI::App* sub, bool& quiet, const std::string& help = "No progress or info lines on stderr");
 /// --jobs, -j: worker threads, 1 to 1024.
 void add_jobs_flag(CLI::App* sub, int& jobs, const std::string& help = "Worker threads across pairs");
+/// --device: where the models run (auto, cpu, cuda, cuda:N; parse_device reads it).
+void add_device_flag(CLI::App* sub, std::string& device,
+                     const std::string& help = "auto (CUDA when available, else the CPU), cpu, cuda or cuda:N");
 /// --seed: the one seed every random choice of the command derives from.
 CLI::Option* add_seed_flag(CLI::App* sub, std::uint64_t& seed, const std::string& help);
 /// --out, -o: the file the command writes.

@@ -164,8 +164,9 @@ std::string csv_of(const std::vector<nlohmann::ordered_json>& rows) {
 /// Everything one (pattern, seed) needs: the models are loaded or trained only when a row needs them.
 class SeedRun {
 public:
-    SeedRun(const OodRequest& r, const Plan& plan, const CountingData& in, const CountingData& ood, RunContext& ctx)
-        : r_(r), plan_(plan), in_(in), ood_(ood), ctx_(ctx) {}
+    SeedRun(const OodRequest& r, const Plan& plan, const CountingData& in, const CountingData& ood,
+            torch::Device device, RunContext& ctx)
+        : r_(r), plan_(plan), in_(in), ood_(ood), device_(device), ctx_(ctx) {}
 
     /// The measured row of `setting` for settings `s`.
     nlohmann::ordered_json row(const RegressorSettings& s, const std::string& setting) {
@@ -202,10 +203,10 @@ private:
         const std::string path = regressor_path(dir, s);
         if (file_exists(path)) {
             ctx_.info("attack ood: " + path + " exists, loaded");
-            return load_regressor(path);
+            return load_regressor(path, device_);
         }
         ctx_.info(std::string("attack ood: ") + what + " " + s.name() + " on " + data.dir);
-        Regressor m = train_regressor(data, s, ctx_, start);
+        Regressor m = train_regressor(data, s, ctx_, start, device_);
         save_regressor(m, dir);
         ctx_.info("attack ood: " + path + " (" + std::to_string(m.epochs_run) + " epochs, " + fixed(m.seconds, 1) +
                   " s)");
@@ -235,6 +236,7 @@ private:
     const Plan& plan_;
     const CountingData& in_;
     const CountingData& ood_;
+    torch::Device device_;
     RunContext& ctx_;
     Regressor trained_, scratch_, head_;
 };
@@ -273,6 +275,7 @@ void run_ood(const OodRequest& request, std::ostream& out, RunContext& ctx) {
     const auto start = std::chrono::steady_clock::now();
     const Plan plan = plan_of(request);
     check_request(request, plan);
+    const torch::Device device = parse_device(request.device);
     const CountingData in = read_counting_data(request.in);
     const CountingData ood = read_counting_data(request.ood);
     set_torch_threads(ctx.threads());
@@ -297,7 +300,7 @@ void run_ood(const OodRequest& request, std::ostream& out, RunContext& ctx) {
             RegressorSettings s = request.settings;
             s.pattern = p;
             s.seed = seed;
-            SeedRun run(request, plan, in, ood, ctx);
+            SeedRun run(request, plan, in, ood, device, ctx);
             for (const auto& setting : ood_settings()) {
                 ctx.throw_if_cancelled();
                 if (done.count(RowKey{s.model, pattern_name(p), seed, setting})) {

@@ -197,18 +197,24 @@ std::vector<double> predict_range(GraphEmbedder& model, std::size_t begin, std::
     model.eval();
     out.reserve(end - begin);
     for (std::size_t b = begin; b < end; b += batch) {
-        const auto y = model.forward_range(b, std::min(end, b + batch)).reshape({-1}).to(torch::kDouble);
+        const auto y = model.forward_range(b, std::min(end, b + batch)).reshape({-1}).to(torch::kCPU, torch::kDouble);
         const auto acc = y.accessor<double, 1>();
         for (std::int64_t i = 0; i < y.size(0); ++i) out.push_back(acc[i]);
     }
     return out;
 }
 
+/// The device of a model's parameters (the CPU for a model without any).
+torch::Device device_of(const torch::nn::Module& model) {
+    const auto parameters = model.parameters();
+    return parameters.empty() ? torch::Device(torch::kCPU) : parameters.front().device();
+}
+
 }  // namespace
 
 std::vector<double> predict_counts(GraphEmbedder& model, const std::vector<Graph>& graphs, std::size_t batch) {
     if (graphs.empty()) return {};
-    model.set_graphs(graphs, torch::kCPU);
+    model.set_graphs(graphs, device_of(model));
     return predict_range(model, 0, graphs.size(), batch);
 }
 
@@ -276,7 +282,7 @@ RegressorError evaluate_regressor(GraphEmbedder& model, const CountingData& data
 }
 
 Regressor train_regressor(const CountingData& data, const RegressorSettings& s, RunContext& ctx,
-                          const RegressorStart& init) {
+                          const RegressorStart& init, torch::Device device) {
     if (s.epochs < 1 || s.batch < 1 || s.patience < 1 || s.lr <= 0.0 || s.lr_factor <= 0.0 || s.lr_factor >= 1.0)
         throw InvalidArgument(
             "regressor settings: epochs, batch and patience must be positive, lr > 0, 0 < lr factor < 1");
@@ -297,14 +303,15 @@ Regressor train_regressor(const CountingData& data, const RegressorSettings& s, 
     auto graphs = pick(data.graphs, train_ids);
     const std::size_t n_train = graphs.size();
     for (auto i : val_ids) graphs.push_back(data.graphs[i]);
-    const auto y_train = torch::tensor(targets(data, train_ids, s.pattern), torch::kFloat);
+    const auto y_train = torch::tensor(targets(data, train_ids, s.pattern), torch::kFloat).to(device);
     const auto y_val = targets(data, val_ids, s.pattern);
 
-    ModelRandom random = make_model_random(stream_seed(s.seed, 0x6d6f64656cULL), torch::kCPU);
+    ModelRandom random = make_model_random(stream_seed(s.seed, 0x6d6f64656cULL), device);
     Regressor r;
     r.settings = s;
     r.model = make_model(s.model, s.config(), random);
     auto& model = *r.model;
+    model.to(device);
     apply_start(model, s, init);
     r.init_from = init.from ? init.from_name : std::string();
     r.head_only = init.head_only;
@@ -314,7 +321,7 @@ Regressor train_regressor(const CountingData& data, const RegressorSettings& s, 
 
     std::vector<std::size_t> batch_begin;
     for (std::size_t b = 0; b < n_train; b += static_cast<std::size_t>(s.batch)) batch_begin.push_back(b);
-    model.set_graphs(graphs, torch::kCPU);
+    model.set_graphs(graphs, device);
 
     double best = std::numeric_limits<double>::infinity(), plateau_best = best;
     int waiting = 0, plateau_wait = 0;
@@ -403,6 +410,7 @@ nlohmann::ordered_json regressor_json(const Regressor& r) {
     j["test_l1"] = r.test_l1;
     j["test_lc"] = r.test_lc;
     j["seconds"] = r.seconds;
+    j["device"] = device_of(*r.model).str();
     if (!r.init_from.empty()) {
         j["init_from"] = r.init_from;
         j["trained"] = r.head_only ? "head" : "all";
@@ -432,7 +440,7 @@ void save_regressor(const Regressor& r, const std::string& dir) {
     write_text_file_atomic(stem + ".json", regressor_json(r).dump(2) + "\n");
 }
 
-Regressor load_regressor(const std::string& json_path) {
+Regressor load_regressor(const std::string& json_path, torch::Device device) {
     const auto text = read_text_file(json_path);
     const auto j = nlohmann::json::parse(text, nullptr, false);
     if (j.is_discarded() || !j.is_object()) throw ParseError(json_path, 0, "not a JSON object");
@@ -467,11 +475,13 @@ Regressor load_regressor(const std::string& json_path) {
     if (!file_exists(pt)) throw IoError("cannot open " + pt + ": missing (the parameters of " + json_path + ")");
     try {
         torch::serialize::InputArchive archive;
-        archive.load_from(pt);
+        // Mapped to the CPU first: the file may come from a CUDA device this machine lacks.
+        archive.load_from(pt, torch::Device(torch::kCPU));
         r.model->load(archive);
     } catch (const c10::Error& e) {
         throw ParseError(pt, 0, std::string("not the parameters of this model: ") + e.what_without_backtrace());
     }
+    r.model->to(device);
     r.model->eval();
     return r;
 }
@@ -497,6 +507,7 @@ void train_regressors(const RegressorTrainRequest& request, std::ostream& out, R
             for (auto seed : request.seeds)
                 if (const std::string path = regressor_path(request.out, settings_for(p, seed)); file_exists(path))
                     throw InvalidArgument(path + " exists (resume to skip trained models)");
+    const torch::Device device = parse_device(request.device);
     const CountingData data = read_counting_data(request.data);
     set_torch_threads(ctx.threads());
     out << std::left << std::setw(10) << "model" << std::setw(18) << "pattern" << std::setw(6) << "seed" << std::setw(8)
@@ -508,10 +519,10 @@ void train_regressors(const RegressorTrainRequest& request, std::ostream& out, R
             const std::string path = regressor_path(request.out, s);
             Regressor r;
             if (request.resume && file_exists(path)) {
-                r = load_regressor(path);
+                r = load_regressor(path, device);
                 ctx.info("attack train: " + path + " exists, skipped");
             } else {
-                r = train_regressor(data, s, ctx);
+                r = train_regressor(data, s, ctx, {}, device);
                 save_regressor(r, request.out);
             }
             const double paper = paper_test_l1(s.model, p);

@@ -137,6 +137,7 @@ AttackRunResult run_attack(const AttackRunOptions& o, RunContext& ctx) {
         if (b < 1) throw InvalidArgument("attack: budgets must be positive, found " + std::to_string(b));
     if (file_exists(o.out) && !o.resume)
         throw InvalidArgument("attack: " + o.out + " exists (use --resume to continue it, or another --out)");
+    const torch::Device device = parse_device(o.device);
     const CountingData data = read_counting_data(o.data);
     const auto p = static_cast<std::size_t>(o.attack.pattern);
     std::vector<std::string> paths;
@@ -181,7 +182,7 @@ AttackRunResult run_attack(const AttackRunOptions& o, RunContext& ctx) {
     clean_loss_all.assign(test_graphs.size() * o.seeds.size(), 0.0);
     for (std::size_t s = 0; s < o.seeds.size(); ++s) {
         ctx.throw_if_cancelled();
-        auto r = load_regressor(paths[s]);
+        auto r = load_regressor(paths[s], device);
         const auto pred = predict_counts(*r.model, test_graphs);
         for (std::size_t i = 0; i < test_graphs.size(); ++i)
             clean_loss_all[i * o.seeds.size() + s] =
@@ -219,7 +220,7 @@ AttackRunResult run_attack(const AttackRunOptions& o, RunContext& ctx) {
         try {
             set_torch_threads(1);
             std::vector<Regressor> models;
-            for (const auto& path : paths) models.push_back(load_regressor(path));
+            for (const auto& path : paths) models.push_back(load_regressor(path, device));
             for (;;) {
                 if (failed.load() || ctx.cancelled()) return;
                 const std::size_t t = next.fetch_add(1);

@@ -295,6 +295,49 @@ TEST_F(AttackRun, SavedRegressorLoadsWithTheSamePredictions) {
     EXPECT_EQ(a, b);
 }
 
+TEST_F(AttackRun, ModelFileRecordsItsDevice) {
+    RegressorSettings s;
+    s.seed = 0;
+    const auto j = nlohmann::json::parse(read_text_file(regressor_path(*models_, s)));
+    EXPECT_EQ(j.at("device"), "cpu");
+}
+
+TEST_F(AttackRun, CudaModelsMatchTheCpuAndTrainTheSameWay) {
+    if (!torch::cuda::is_available()) GTEST_SKIP() << "no CUDA device";
+    const CountingData data = read_counting_data(*dir_);
+    RegressorSettings s;
+    s.seed = 1;
+    std::vector<Graph> test;
+    for (std::size_t i = 0; i < 20; ++i) test.push_back(data.graphs[data.test[i]]);
+    // A model file written on the CPU predicts on CUDA as on the CPU.
+    const auto cpu = predict_counts(*load_regressor(regressor_path(*models_, s)).model, test);
+    const auto on_cuda = load_regressor(regressor_path(*models_, s), torch::Device(torch::kCUDA, 0));
+    EXPECT_TRUE(on_cuda.model->parameters().front().is_cuda());
+    const auto cuda = predict_counts(*on_cuda.model, test);
+    ASSERT_EQ(cuda.size(), cpu.size());
+    for (std::size_t i = 0; i < cpu.size(); ++i) EXPECT_NEAR(cuda[i], cpu[i], 1e-4 * (1.0 + std::abs(cpu[i])));
+    // One epoch on CUDA starts from the CPU's initial weights and takes the same steps, so it
+    // ends within float rounding of the CPU's epoch; its file loads back on the CPU.
+    RunContext ctx;
+    s.seed = 7;
+    s.epochs = 1;
+    s.layers = 2;
+    s.hidden = 16;
+    s.max_train = 40;
+    s.max_validation = 20;
+    const Regressor a = train_regressor(data, s, ctx);
+    const Regressor b = train_regressor(data, s, ctx, {}, torch::Device(torch::kCUDA, 0));
+    EXPECT_NEAR(b.validation_l1, a.validation_l1, 1e-3 * (1.0 + a.validation_l1));
+    const auto dir = testing::temp_path("attack", "cuda_models");
+    fs::remove_all(dir);
+    save_regressor(b, dir);
+    EXPECT_EQ(nlohmann::json::parse(read_text_file(regressor_path(dir, s))).at("device"), "cuda:0");
+    const auto back = predict_counts(*load_regressor(regressor_path(dir, s)).model, test);
+    const auto there = predict_counts(*b.model, test);
+    for (std::size_t i = 0; i < back.size(); ++i) EXPECT_NEAR(back[i], there[i], 1e-4 * (1.0 + std::abs(there[i])));
+    fs::remove_all(dir);
+}
+
 TEST(Regressor, TrainingReducesValidationL1) {
     RunContext ctx;
     CountDatasetOptions o;

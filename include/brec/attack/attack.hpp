@@ -19,7 +19,9 @@
 // (all / any / the first other seed).
 //
 // Every random draw of a task (graph, model seed) comes from an Rng seeded from (seed, graph id),
-// and models run single-threaded, so results never depend on --jobs.
+// and models run single-threaded, so results never depend on --jobs. On CUDA (--device) the
+// scatter sums of the models add in no fixed order, so predictions may differ in their last bits
+// from the CPU's and between runs.
 //
 // @inproceedings{campi2023robustness, title={Expressivity of Graph Neural Networks Through the
 //   Lens of Adversarial Robustness}, author={Campi, Francesco and Gosch, Lukas and Wollschl{\"a}ger,
@@ -103,6 +105,9 @@ struct AttackRunOptions {
     std::string out;           ///< JSONL, one record per (graph, model seed); + .summary.json, .csv, .svg
     bool resume = false;
     int jobs = 1;
+    /// Where the models run: auto, cpu, cuda or cuda:N (parse_device). Not part of the settings id:
+    /// a run may resume on another device.
+    std::string device = "auto";
 };
 
 struct AttackRunResult {

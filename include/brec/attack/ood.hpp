@@ -44,7 +44,8 @@ struct OodRequest {
     RegressorSettings settings;  ///< model and training settings; pattern and seed set per row
     std::vector<Pattern> patterns;
     std::vector<std::uint64_t> seeds;
-    bool resume = false;  ///< keep the rows of ood.jsonl and load the model files already there
+    bool resume = false;          ///< keep the rows of ood.jsonl and load the model files already there
+    std::string device = "auto";  ///< where models train and run: auto, cpu, cuda or cuda:N
 };
 
 /// Runs the whole experiment: checks the request and both datasets before writing anything (no

@@ -77,7 +77,8 @@ struct RegressorSettings {
     std::string name() const;
 };
 
-/// A regressor with its settings and errors. `model` is in eval mode on the CPU.
+/// A regressor with its settings and errors. `model` is in eval mode, on the device it was trained
+/// on or loaded to.
 struct Regressor {
     RegressorSettings settings;
     std::shared_ptr<GraphEmbedder> model;
@@ -108,12 +109,13 @@ struct RegressorStart {
     bool head_only = false;
 };
 
-/// Trains one regressor on the CPU. Every random draw (initial weights, batch order) comes from
-/// generators seeded from settings.seed, so a seed gives the same model every time. Logs one line
-/// per epoch at debug level. Throws InvalidArgument for bad settings, empty splits or a `start`
-/// model of another architecture, Cancelled.
+/// Trains one regressor on `device`. Every random draw (initial weights, batch order) comes from
+/// generators seeded from settings.seed, and the initial weights are drawn on the CPU, so a seed
+/// gives the same model every time and the same initial weights on every device. Logs one line per
+/// epoch at debug level. Throws InvalidArgument for bad settings, empty splits or a `start` model of
+/// another architecture, Cancelled.
 Regressor train_regressor(const CountingData& data, const RegressorSettings& settings, RunContext& ctx,
-                          const RegressorStart& start = {});
+                          const RegressorStart& start = {}, torch::Device device = torch::kCPU);
 
 /// Errors of a regressor on graphs `ids` of a counting dataset.
 struct RegressorError {
@@ -125,7 +127,8 @@ struct RegressorError {
 RegressorError evaluate_regressor(GraphEmbedder& model, const CountingData& data, const std::vector<std::size_t>& ids,
                                   Pattern pattern);
 
-/// Predictions of a regressor for a list of graphs (batches of `batch` graphs, no gradients).
+/// Predictions of a regressor for a list of graphs (batches of `batch` graphs, no gradients), on the
+/// device that holds the model's parameters.
 std::vector<double> predict_counts(GraphEmbedder& model, const std::vector<Graph>& graphs, std::size_t batch = 256);
 
 /// The settings and errors of a regressor as JSON (what NAME.json holds).
@@ -135,8 +138,9 @@ nlohmann::ordered_json regressor_json(const Regressor& r);
 void save_regressor(const Regressor& r, const std::string& dir);
 /// Path of NAME.json of a regressor in DIR.
 std::string regressor_path(const std::string& dir, const RegressorSettings& settings);
-/// Loads a regressor from its NAME.json (and the NAME.pt next to it). Throws IoError / ParseError.
-Regressor load_regressor(const std::string& json_path);
+/// Loads a regressor from its NAME.json (and the NAME.pt next to it, whichever device wrote it) onto
+/// `device`. Throws IoError / ParseError.
+Regressor load_regressor(const std::string& json_path, torch::Device device = torch::kCPU);
 
 /// Test L1 of the counting regressors in Table 3 of Campi et al. (SBM), or a negative value when
 /// the paper gives none.
@@ -149,7 +153,8 @@ struct RegressorTrainRequest {
     RegressorSettings settings;  ///< pattern and seed are set per model
     std::vector<Pattern> patterns;
     std::vector<std::uint64_t> seeds;
-    bool resume = false;  ///< load (model, pattern, seed) whose files exist instead of failing
+    bool resume = false;          ///< load (model, pattern, seed) whose files exist instead of failing
+    std::string device = "auto";  ///< auto, cpu, cuda or cuda:N (parse_device)
 };
 
 /// Trains (or, when resuming, loads) every (pattern, seed) model of `request`, checking before
