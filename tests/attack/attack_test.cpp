@@ -159,6 +159,19 @@ TEST(AttackSearch, SuccessRule) {
     EXPECT_NEAR(attack_auc({0, 0, 0, 0}), 0.0, 1e-12);
 }
 
+/// A GIN regressor small and short enough to train in a second: 2 layers of width 16, `epochs`
+/// epochs on 40 training and 20 validation graphs.
+RegressorSettings tiny_regressor(std::uint64_t seed, int epochs) {
+    RegressorSettings s;
+    s.seed = seed;
+    s.epochs = epochs;
+    s.layers = 2;
+    s.hidden = 16;
+    s.max_train = 40;
+    s.max_validation = 20;
+    return s;
+}
+
 /// A small SBM dataset with two quickly trained GIN regressors, shared by the run tests.
 class AttackRun : public ::testing::Test {
 protected:
@@ -172,16 +185,7 @@ protected:
         o.set_kind("sbm").set_seed(3).set_graphs(200);
         write_count_dataset(generate_count_dataset(o, ctx), *dir_);
         const CountingData data = read_counting_data(*dir_);
-        for (std::uint64_t seed : {0, 1}) {
-            RegressorSettings s;
-            s.seed = seed;
-            s.epochs = 4;
-            s.layers = 2;
-            s.hidden = 16;
-            s.max_train = 40;
-            s.max_validation = 20;
-            save_regressor(train_regressor(data, s, ctx), *models_);
-        }
+        for (std::uint64_t seed : {0, 1}) save_regressor(train_regressor(data, tiny_regressor(seed, 4), ctx), *models_);
     }
     static void TearDownTestSuite() {
         fs::remove_all(*dir_);
@@ -319,12 +323,7 @@ TEST_F(AttackRun, CudaModelsMatchTheCpuAndTrainTheSameWay) {
     // One epoch on CUDA starts from the CPU's initial weights and takes the same steps, so it
     // ends within float rounding of the CPU's epoch; its file loads back on the CPU.
     RunContext ctx;
-    s.seed = 7;
-    s.epochs = 1;
-    s.layers = 2;
-    s.hidden = 16;
-    s.max_train = 40;
-    s.max_validation = 20;
+    s = tiny_regressor(7, 1);
     const Regressor a = train_regressor(data, s, ctx);
     const Regressor b = train_regressor(data, s, ctx, {}, torch::Device(torch::kCUDA, 0));
     EXPECT_NEAR(b.validation_l1, a.validation_l1, 1e-3 * (1.0 + a.validation_l1));
