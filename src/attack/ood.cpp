@@ -75,25 +75,6 @@ Plan plan_of(const OodRequest& r) {
     return p;
 }
 
-/// Throws InvalidArgument when the model file `path` was trained with other settings than `s`.
-void check_model_file(const std::string& path, const RegressorSettings& s) {
-    const auto j = nlohmann::json::parse(read_text_file(path), nullptr, false);
-    if (j.is_discarded() || !j.is_object()) throw ParseError(path, 0, "not a JSON object");
-    const nlohmann::json want = {{"model", s.model},
-                                 {"layers", s.layers},
-                                 {"hidden", s.hidden},
-                                 {"loss", regression_loss_name(s.loss)},
-                                 {"lr", s.lr},
-                                 {"batch", s.batch},
-                                 {"epochs", s.epochs},
-                                 {"patience", s.patience},
-                                 {"lr_patience", s.lr_patience}};
-    for (const auto& [key, value] : want.items())
-        if (!j.contains(key) || j[key] != value)
-            throw InvalidArgument(path + " was trained with " + key + " " + (j.contains(key) ? j[key].dump() : "?") +
-                                  ", this run asks for " + value.dump() + " (another --out, or the same flags)");
-}
-
 void check_request(const OodRequest& r, const Plan& plan) {
     if (!is_counting_model(r.settings.model))
         throw InvalidArgument("--model " + r.settings.model + ": counting regressors are gin, ppgn or i2_gnn");
@@ -117,7 +98,7 @@ void check_request(const OodRequest& r, const Plan& plan) {
             if (!r.in_models.empty() && !file_exists(regressor_path(r.in_models, s)))
                 throw IoError("cannot open " + regressor_path(r.in_models, s) +
                               ": missing (--in-models must hold every pattern and seed)");
-            if (!r.in_models.empty()) check_model_file(regressor_path(r.in_models, s), r.settings);
+            if (!r.in_models.empty()) check_regressor_file(regressor_path(r.in_models, s), r.settings);
             if (r.in_models.empty()) outputs.push_back(regressor_path(plan.in_dir, s));
             outputs.push_back(regressor_path(plan.scratch_dir, s));
             outputs.push_back(regressor_path(plan.head_dir, s));
@@ -128,7 +109,7 @@ void check_request(const OodRequest& r, const Plan& plan) {
             if (file_exists(path)) throw InvalidArgument(path + " exists (--resume to keep it and go on)");
     // A model file kept by --resume (or taken from --in-models) must have been trained as asked.
     for (const auto& path : outputs)
-        if (path != plan.jsonl && file_exists(path)) check_model_file(path, r.settings);
+        if (path != plan.jsonl && file_exists(path)) check_regressor_file(path, r.settings);
 }
 
 /// The rows of `rows` grouped by (model, pattern, setting), in pattern order then setting order.

@@ -440,6 +440,24 @@ void save_regressor(const Regressor& r, const std::string& dir) {
     write_text_file_atomic(stem + ".json", regressor_json(r).dump(2) + "\n");
 }
 
+void check_regressor_file(const std::string& path, const RegressorSettings& s) {
+    const auto j = nlohmann::json::parse(read_text_file(path), nullptr, false);
+    if (j.is_discarded() || !j.is_object()) throw ParseError(path, 0, "not a JSON object");
+    const nlohmann::json want = {{"model", s.model},
+                                 {"layers", s.layers},
+                                 {"hidden", s.hidden},
+                                 {"loss", regression_loss_name(s.loss)},
+                                 {"lr", s.lr},
+                                 {"batch", s.batch},
+                                 {"epochs", s.epochs},
+                                 {"patience", s.patience},
+                                 {"lr_patience", s.lr_patience}};
+    for (const auto& [key, value] : want.items())
+        if (!j.contains(key) || j[key] != value)
+            throw InvalidArgument(path + " was trained with " + key + " " + (j.contains(key) ? j[key].dump() : "?") +
+                                  ", this run asks for " + value.dump() + " (another --out, or the same flags)");
+}
+
 Regressor load_regressor(const std::string& json_path, torch::Device device) {
     const auto text = read_text_file(json_path);
     const auto j = nlohmann::json::parse(text, nullptr, false);
@@ -502,11 +520,15 @@ void train_regressors(const RegressorTrainRequest& request, std::ostream& out, R
         s.seed = seed;
         return s;
     };
-    if (!request.resume)
-        for (Pattern p : request.patterns)
-            for (auto seed : request.seeds)
-                if (const std::string path = regressor_path(request.out, settings_for(p, seed)); file_exists(path))
-                    throw InvalidArgument(path + " exists (resume to skip trained models)");
+    // Before any training: no model file is overwritten, and one kept by resume was trained as asked.
+    for (Pattern p : request.patterns)
+        for (auto seed : request.seeds) {
+            const RegressorSettings s = settings_for(p, seed);
+            const std::string path = regressor_path(request.out, s);
+            if (!file_exists(path)) continue;
+            if (!request.resume) throw InvalidArgument(path + " exists (resume to skip trained models)");
+            check_regressor_file(path, s);
+        }
     const torch::Device device = parse_device(request.device);
     const CountingData data = read_counting_data(request.data);
     set_torch_threads(ctx.threads());

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <sstream>
 
 #include "brec/attack/attack.hpp"
 #include "brec/attack/regressor.hpp"
@@ -297,6 +298,31 @@ TEST_F(AttackRun, SavedRegressorLoadsWithTheSamePredictions) {
     const auto a = predict_counts(*r.model, test);
     const auto b = predict_counts(*load_regressor(regressor_path(*models_, s)).model, test);
     EXPECT_EQ(a, b);
+}
+
+TEST_F(AttackRun, ResumedTrainingKeepsOnlyModelsTrainedAsAsked) {
+    RegressorTrainRequest request;
+    request.data = *dir_;
+    request.out = *models_;
+    request.settings = tiny_regressor(0, 4);
+    request.patterns = {Pattern::triangle};
+    request.seeds = {0, 1};
+    request.resume = true;
+    request.device = "cpu";
+    RunContext ctx;
+    std::ostringstream table;
+    train_regressors(request, table, ctx);  // both files fit: loaded, nothing trained
+    EXPECT_NE(table.str().find("gin       triangle          1     4"), std::string::npos) << table.str();
+    request.settings.hidden = 32;
+    try {
+        train_regressors(request, table, ctx);
+        ADD_FAILURE() << "a model file of width 16 was kept for a width-32 run";
+    } catch (const InvalidArgument& e) {
+        EXPECT_NE(std::string(e.what()).find("hidden 16, this run asks for 32"), std::string::npos) << e.what();
+    }
+    request.resume = false;
+    request.settings.hidden = 16;
+    EXPECT_THROW(train_regressors(request, table, ctx), InvalidArgument);  // would overwrite
 }
 
 TEST_F(AttackRun, ModelFileRecordsItsDevice) {
