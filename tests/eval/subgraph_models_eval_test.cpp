@@ -92,10 +92,11 @@ TEST(SubgraphModelTraining, KcSetGnnDoesNotSeparateTheRookGraphFromTheShrikhande
 TEST(SubgraphModelTraining, KpGnnSeparatesTheRookGraphFromTheShrikhandeGraph) {
     // KP-GNN's signature result: a strongly regular pair that 2-FWL (3-WL) cannot separate, told
     // apart by the peripheral subgraphs of its vertices, with the relabelings of one graph reliable.
-    // Both graphs are vertex-transitive: every vertex gets the same value, so every relabeling embeds
-    // bit for bit alike and the covariance of the differences is 0. Hotelling's protocol, with its
-    // float32 noise floor, separates the pair; the released scripts' test takes the pseudo-inverse
-    // of that zero matrix, so its T² is 0 and it cannot.
+    // Both graphs are vertex-transitive, so the relabelings of one graph differ at most by float32
+    // rounding, and Hotelling's protocol, with its noise floor, separates the pair whatever the CPU.
+    // The released scripts' test takes the pseudo-inverse of that rounding-level covariance: its T²
+    // is 0 where the CPU's summation order makes the relabelings bit-identical and about 1e11 where
+    // it does not (an AVX2-only AMD EPYC), so it is not asserted here.
     GraphPairRecord pair;
     pair.id = 1000;
     pair.category = "strongly_regular";
@@ -104,8 +105,6 @@ TEST(SubgraphModelTraining, KpGnnSeparatesTheRookGraphFromTheShrikhandeGraph) {
     const EvalRecord r = evaluate_pair(pair, small_run("kp_gnn"), 100);
     EXPECT_TRUE(r.result(Protocol::hotelling).distinguished) << to_json(r);
     EXPECT_TRUE(r.result(Protocol::hotelling).reliable) << to_json(r);
-    EXPECT_EQ(r.result(Protocol::brec_reference).t2_test, 0.0) << to_json(r);
-    EXPECT_FALSE(r.result(Protocol::brec_reference).distinguished) << to_json(r);
 }
 
 // ---------------------------------------------------------------------------------------------

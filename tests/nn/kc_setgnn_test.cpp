@@ -165,11 +165,15 @@ TEST(KcSetGnn, EmbedsMixedGraphsAndRelabelingsAlike) {
     model->eval();
     torch::NoGradGuard no_grad;
     const auto out = model->forward_range(0, graphs.size());
-    EXPECT_TRUE(torch::allclose(out[0], out[2], 1e-4, 1e-5)) << out;
-    EXPECT_TRUE(torch::allclose(out[0], out[5], 1e-4, 1e-5)) << out;
-    EXPECT_FALSE(torch::allclose(out[0], out[1], 1e-4, 1e-5)) << out;
+    // Relabelings differ only by float32 rounding, which depends on the CPU's summation order
+    // (about 1e-4 of the largest intermediate sums on an AVX2-only AMD EPYC); different graphs
+    // differ by tenths.
+    const double rtol = 1e-3, atol = 1e-4;
+    EXPECT_TRUE(torch::allclose(out[0], out[2], rtol, atol)) << out;
+    EXPECT_TRUE(torch::allclose(out[0], out[5], rtol, atol)) << out;
+    EXPECT_FALSE(torch::allclose(out[0], out[1], rtol, atol)) << out;
     // In eval mode an embedding does not depend on the rest of its batch.
-    EXPECT_TRUE(torch::allclose(model->forward_range(4, 6), out.slice(0, 4, 6), 1e-4, 1e-5));
+    EXPECT_TRUE(torch::allclose(model->forward_range(4, 6), out.slice(0, 4, 6), rtol, atol));
 }
 
 TEST(KcSetGnn, SeparatesTheCycleFromTwoTrianglesBeforeTraining) {
