@@ -259,10 +259,7 @@ void run_ood(const OodRequest& request, std::ostream& out, RunContext& ctx) {
     const torch::Device device = parse_device(request.device);
     const CountingData in = read_counting_data(request.in);
     const CountingData ood = read_counting_data(request.ood);
-    // OpenBLAS keeps its own pool (one thread per core by default) whose idle threads spin; two
-    // trainings side by side then fight over the cores. Both pools get the asked thread count.
-    set_torch_threads(ctx.threads());
-    set_blas_threads(ctx.threads());
+    set_cpu_threads(ctx.threads());
 
     // Rows already measured (resume); the file is rewritten without any row cut short.
     std::vector<nlohmann::ordered_json> rows = read_rows(plan.jsonl);

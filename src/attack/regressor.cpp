@@ -531,10 +531,7 @@ void train_regressors(const RegressorTrainRequest& request, std::ostream& out, R
         }
     const torch::Device device = parse_device(request.device);
     const CountingData data = read_counting_data(request.data);
-    // OpenBLAS keeps its own pool (one thread per core by default) whose idle threads spin; two
-    // trainings side by side then fight over the cores. Both pools get the asked thread count.
-    set_torch_threads(ctx.threads());
-    set_blas_threads(ctx.threads());
+    set_cpu_threads(ctx.threads());
     out << std::left << std::setw(10) << "model" << std::setw(18) << "pattern" << std::setw(6) << "seed" << std::setw(8)
         << "epochs" << std::setw(12) << "val_loss" << std::setw(10) << "test_l1" << std::setw(10) << "test_lc"
         << "paper_l1\n";

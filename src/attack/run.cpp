@@ -174,8 +174,7 @@ AttackRunResult run_attack(const AttackRunOptions& o, RunContext& ctx) {
 
     // One LibTorch thread per worker, and OpenBLAS's process-wide pool single-threaded too: a
     // threaded pool spins against itself when workers call it at once.
-    set_torch_threads(1);
-    set_blas_threads(1);
+    set_cpu_threads(1);
     // Selection: the first test graphs on which every seed's model is within the tolerance.
     std::vector<double> clean_loss_all;  // [test graph][seed]
     const auto test_graphs = pick(data.graphs, data.test);

@@ -47,6 +47,11 @@ void set_blas_threads(int threads) {
     if (auto* set = reinterpret_cast<SetThreadsFn>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"))) set(threads);
 }
 
+void set_cpu_threads(int threads) {
+    set_torch_threads(threads);
+    set_blas_threads(threads);
+}
+
 void tune_cpu_allocator() {
 #if defined(__GLIBC__)
     // 32 MiB is the largest mmap threshold glibc accepts (HEAP_MAX_SIZE / 2 on 64-bit); setting it

@@ -24,6 +24,12 @@ int set_torch_threads(int threads);
 /// 8x slower per pair with --jobs 2 than with --jobs 1).
 void set_blas_threads(int threads);
 
+/// Both of the above with one count: a CPU training or a single-threaded worker calls this so
+/// that OpenBLAS's own pool (one thread per core by default, whose idle threads spin) does not
+/// fight a second process or worker over the cores (measured: two I²-GNN trainings side by side on
+/// 2 cores took 22-26 s per epoch with OpenBLAS's default pool, 15 s with one thread each).
+void set_cpu_threads(int threads);
+
 /// Process-wide tuning of the C allocator for LibTorch's large CPU tensors (glibc; a no-op
 /// elsewhere): blocks up to 32 MiB come from the heap instead of a fresh mmap() each, and freed
 /// heap memory is kept for reuse instead of being returned to the system at once. Without it every
