@@ -35,6 +35,14 @@ std::vector<ColorId> dense_rank(const std::vector<std::uint64_t>& keys, std::siz
     return out;
 }
 
+std::vector<ColorId> label_colours(const Graph& g, const Graph& h, bool use_labels) {
+    std::vector<std::uint64_t> keys;
+    keys.reserve(g.n() + h.n());
+    for (VertexId v = 0; v < g.n(); ++v) keys.push_back(use_labels ? static_cast<std::uint64_t>(g.node_label(v)) : 0);
+    for (VertexId v = 0; v < h.n(); ++v) keys.push_back(use_labels ? static_cast<std::uint64_t>(h.node_label(v)) : 0);
+    return dense_rank(keys);
+}
+
 bool histograms_equal(const std::vector<ColorId>& colours, VertexId split, std::size_t num_colours) {
     std::vector<std::int64_t> diff(num_colours, 0);
     for (VertexId v = 0; v < split; ++v) ++diff[colours[v]];

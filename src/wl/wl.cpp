@@ -12,14 +12,14 @@
 #include "brec/graph/algorithms.hpp"
 #include "brec/iso/iso.hpp"
 #include "detail/refine.hpp"
+#include "detail/tight.hpp"
 #include "detail/tuple_wl.hpp"
 
 namespace brec {
 namespace {
 
+using detail::label_colours;
 using detail::LabelledUnion;
-
-const char* kMethodList = "1wl, 2wl, 3wl, kwl:K, 1fwl, 2fwl, 3fwl, kfwl:K, spd, gd, s3, s4, n:K, m1";
 
 int parse_k(const std::string& text, const std::string& name) {
     if (text.empty() || text.size() > 2 || !std::all_of(text.begin(), text.end(), ::isdigit))
@@ -27,13 +27,98 @@ int parse_k(const std::string& text, const std::string& name) {
     return std::stoi(text);
 }
 
-/// Initial colours from the node labels of both graphs (or all equal).
-std::vector<ColorId> label_colours(const Graph& g, const Graph& h, bool use_labels) {
-    std::vector<std::uint64_t> keys;
-    keys.reserve(g.n() + h.n());
-    for (VertexId v = 0; v < g.n(); ++v) keys.push_back(use_labels ? static_cast<std::uint64_t>(g.node_label(v)) : 0);
-    for (VertexId v = 0; v < h.n(); ++v) keys.push_back(use_labels ? static_cast<std::uint64_t>(h.node_label(v)) : 0);
-    return detail::dense_rank(keys);
+const char* kMethodList =
+    "1wl, 2wl, 3wl, kwl:K, 1fwl, 2fwl, 3fwl, kfwl:K, spd, gd, s3, s4, n:K, m1, swl-vs, swl-sv, pswl-vs, pswl-sv, "
+    "gswl, sswl (each [:R][:ego][:hop]), lfwl, slfwl, ngnn:R, de-ngnn:R, i2:R, drop1, gsn-e:3, gsn-e:4, kp:K, d2lwl, "
+    "d2lwl+, setwl:K:C";
+
+/// The subgraph WL classes by name.
+const std::pair<const char*, SwlClass> kSwlNames[] = {
+    {"swl-vs", SwlClass::swl_vs},   {"swl-sv", SwlClass::swl_sv}, {"pswl-vs", SwlClass::pswl_vs},
+    {"pswl-sv", SwlClass::pswl_sv}, {"gswl", SwlClass::gswl},     {"sswl", SwlClass::sswl},
+    {"lfwl", SwlClass::lfwl},       {"slfwl", SwlClass::slfwl},
+};
+
+std::vector<std::string> split_colons(const std::string& s) {
+    std::vector<std::string> parts;
+    std::size_t start = 0;
+    while (true) {
+        const auto colon = s.find(':', start);
+        parts.push_back(s.substr(start, colon == std::string::npos ? std::string::npos : colon - start));
+        if (colon == std::string::npos) return parts;
+        start = colon + 1;
+    }
+}
+
+/// The tight-bound methods: nullopt-like false when `name` is none of them.
+bool parse_tight(const std::string& name, const std::string& raw, WlMethod& m) {
+    const std::vector<std::string> parts = split_colons(name);
+    const std::string& head = parts[0];
+    const auto bad = [&](const std::string& why) { return InvalidArgument("WL method '" + raw + "': " + why); };
+    const auto want_parts = [&](std::size_t lo, std::size_t hi, const char* form) {
+        if (parts.size() < lo || parts.size() > hi) throw bad(std::string("expected ") + form);
+    };
+    for (const auto& [key, cls] : kSwlNames) {
+        if (head != key) continue;
+        m.kind = WlKind::swl;
+        m.swl = cls;
+        const bool folklore = cls == SwlClass::lfwl || cls == SwlClass::slfwl;
+        if (folklore) want_parts(1, 1, "no parameters");
+        for (std::size_t i = 1; i < parts.size(); ++i) {
+            if (parts[i] == "ego" && !m.induced) {
+                m.induced = true;
+            } else if (parts[i] == "hop" && !m.hop) {
+                m.hop = true;
+            } else if (i == 1 && !parts[i].empty() && std::all_of(parts[i].begin(), parts[i].end(), ::isdigit)) {
+                m.radius = parse_k(parts[i], raw);
+            } else {
+                throw bad("'" + parts[i] + "' is not a radius, 'ego' or 'hop' (form " + key + "[:R][:ego][:hop])");
+            }
+        }
+        return true;
+    }
+    if (head == "ngnn" || head == "de-ngnn" || head == "i2") {
+        want_parts(2, 2, (head + ":R").c_str());
+        m.kind = head == "i2" ? WlKind::i2 : WlKind::ngnn;
+        m.hop = head == "de-ngnn";
+        m.radius = parse_k(parts[1], raw);
+        return true;
+    }
+    if (head == "drop1") {
+        want_parts(1, 1, "no parameters");
+        m.kind = WlKind::drop1;
+        return true;
+    }
+    if (head == "gsn-e") {
+        want_parts(2, 2, "gsn-e:3 or gsn-e:4");
+        m.kind = WlKind::gsn_edge;
+        m.k = parse_k(parts[1], raw);
+        if (m.k != 3 && m.k != 4) throw bad("pattern size must be 3 or 4");
+        return true;
+    }
+    if (head == "kp") {
+        want_parts(2, 2, "kp:K");
+        m.kind = WlKind::kp;
+        m.k = parse_k(parts[1], raw);
+        if (m.k < 1) throw bad("K must be >= 1");
+        return true;
+    }
+    if (head == "d2lwl" || head == "d2lwl+") {
+        want_parts(1, 1, "no parameters");
+        m.kind = WlKind::lwl2;
+        m.k = 2;
+        m.plus = head == "d2lwl+";
+        return true;
+    }
+    if (head == "setwl") {
+        want_parts(3, 3, "setwl:K:C");
+        m.kind = WlKind::setwl;
+        m.k = parse_k(parts[1], raw);
+        m.c = parse_k(parts[2], raw);
+        if (m.k < 1 || m.k > 3 || m.c < 1 || m.c > m.k) throw bad("setwl supports 1 <= C <= K <= 3");
+        return true;
+    }
+    return false;
 }
 
 /// Ranks arbitrary comparable per-vertex values of both graphs to dense colours.
@@ -278,6 +363,7 @@ WlMethod WlMethod::parse(const std::string& raw) {
     if (name == "s3") return m.kind = WlKind::s3, m;
     if (name == "s4") return m.kind = WlKind::s4, m;
     if (name == "m1") return m.kind = WlKind::m1, m;
+    if (parse_tight(name, raw, m)) return m;
     const auto colon = name.find(':');
     if (colon != std::string::npos) {
         const std::string head = name.substr(0, colon), tail = name.substr(colon + 1);
@@ -318,6 +404,29 @@ std::string WlMethod::name() const {
             return "n:" + std::to_string(k) + (mark_root ? "+root" : "");
         case WlKind::m1:
             return "m1";
+        case WlKind::swl: {
+            std::string out;
+            for (const auto& [key, cls] : kSwlNames)
+                if (cls == swl) out = key;
+            if (radius >= 0) out += ":" + std::to_string(radius);
+            if (induced) out += ":ego";
+            if (hop) out += ":hop";
+            return out;
+        }
+        case WlKind::ngnn:
+            return std::string(hop ? "de-ngnn:" : "ngnn:") + std::to_string(radius);
+        case WlKind::i2:
+            return "i2:" + std::to_string(radius);
+        case WlKind::drop1:
+            return "drop1";
+        case WlKind::gsn_edge:
+            return "gsn-e:" + std::to_string(k);
+        case WlKind::kp:
+            return "kp:" + std::to_string(k);
+        case WlKind::lwl2:
+            return plus ? "d2lwl+" : "d2lwl";
+        case WlKind::setwl:
+            return "setwl:" + std::to_string(k) + ":" + std::to_string(c);
     }
     return "?";
 }
@@ -354,6 +463,30 @@ WlResult compare_pair(const Graph& g, const Graph& h, const WlOptions& opt, cons
             break;
         case WlKind::m1:
             r = run_marking_wl(g, h, opt);
+            break;
+        case WlKind::swl:
+            r = detail::run_swl(g, h, opt);
+            break;
+        case WlKind::ngnn:
+            r = detail::run_ngnn_wl(g, h, opt);
+            break;
+        case WlKind::i2:
+            r = detail::run_i2_wl(g, h, opt);
+            break;
+        case WlKind::drop1:
+            r = detail::run_drop_wl(g, h, opt);
+            break;
+        case WlKind::gsn_edge:
+            r = detail::run_gsn_edge_wl(g, h, opt);
+            break;
+        case WlKind::kp:
+            r = detail::run_kp_wl(g, h, opt);
+            break;
+        case WlKind::lwl2:
+            r = detail::run_local_2wl(g, h, opt);
+            break;
+        case WlKind::setwl:
+            r = detail::run_set_wl(g, h, opt);
             break;
     }
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

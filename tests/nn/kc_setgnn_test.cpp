@@ -10,7 +10,7 @@
 
 #include "brec/core/error.hpp"
 #include "brec/graph/algorithms.hpp"
-#include "brec/nn/ksets.hpp"
+#include "brec/graph/ksets.hpp"
 #include "brec/nn/registry.hpp"
 #include "common/test_graphs.hpp"
 #include "nn/model_fixtures.hpp"
@@ -27,7 +27,7 @@ int brute_components(const Graph& g, VertexId a, VertexId b, VertexId c) {
 }
 
 void expect_sets_match_brute_force(const Graph& g) {
-    const nn::KSets s = nn::k_sets(g);
+    const KSets s = k_sets(g);
     const std::int64_t n = g.n();
     ASSERT_EQ(s.n, n);
     ASSERT_EQ(s.pairs(), n * (n - 1) / 2);
@@ -36,7 +36,7 @@ void expect_sets_match_brute_force(const Graph& g) {
         for (VertexId v = u + 1; v < g.n(); ++v, ++p) {
             EXPECT_EQ(s.pair_vertices[2 * p], static_cast<std::int64_t>(u));
             EXPECT_EQ(s.pair_vertices[2 * p + 1], static_cast<std::int64_t>(v));
-            EXPECT_EQ(nn::pair_index(n, u, v), p);
+            EXPECT_EQ(pair_index(n, u, v), p);
             EXPECT_EQ(s.pair_components[p], g.has_edge(u, v) ? 1 : 2);
         }
     // Every triple with at most 2 components, by its component count.
@@ -88,7 +88,7 @@ TEST(KSets, PathWithAnIsolatedVertexByHand) {
     // 0 - 1 - 2 and the isolated vertex 3. Pairs in order: 01 02 03 12 13 23 (numbers 0..5); edges
     // 01 and 12. Triples: 012 (a path, 1 component), 013 (edge 01 + vertex 3: 2 components), 123
     // (edge 12 + vertex 3: 2); 023 has no edge (3 components) and is not a set.
-    const nn::KSets s = nn::k_sets(disjoint_union(make_path(3), make_graph(1, {})));
+    const KSets s = k_sets(disjoint_union(make_path(3), make_graph(1, {})));
     EXPECT_EQ(s.pair_components, (std::vector<std::uint8_t>{1, 2, 2, 1, 2, 2}));
     EXPECT_EQ(s.triple_vertices, (std::vector<std::int64_t>{0, 1, 2, 0, 1, 3, 1, 2, 3}));
     EXPECT_EQ(s.triple_components, (std::vector<std::uint8_t>{1, 2, 2}));

@@ -38,15 +38,51 @@ enum class WlKind {
     s4,    ///< same with 4-node patterns
     nk,    ///< 1-WL with the isomorphism class of the k-hop ego-net as initial colour
     m1,    ///< node marking: multiset over v of 1-WL with v individualised, plus plain 1-WL
+    // The tight bounds of the BREC models (what each design can separate at best):
+    swl,       ///< the subgraph WL family of Zhang et al. 2023 (SwlClass) and LFWL(2) / SLFWL(2)
+    ngnn,      ///< NGNN-WL: 1-WL inside every r-hop ball, pooled per root; DE+NGNN-WL with `hop`
+    i2,        ///< I²-WL: 1-WL on r-hop ego-nets with the root and one neighbour marked
+    drop1,     ///< 1-WL over every one-node-deleted subgraph (DropGNN's analysis)
+    gsn_edge,  ///< 1-WL with edge-orbit counts of connected induced 3- (k = 3) or 3- and 4-vertex patterns on arcs
+    kp,        ///< KP-WL: K-hop message passing by shortest-path hop with KP-GNN's peripheral information
+    lwl2,      ///< δ-2-LWL (Morris et al. 2020); δ-2-LWL+ with `plus`
+    setwl,     ///< (k, c)(≤)-SetWL (Zhao et al. 2022)
+};
+
+/// The equivalence classes of subgraph WL tests SWL(A, Pool) (Zhang et al. 2023, Theorem 4.6),
+/// weakest first, and the localized folklore tests above them.
+enum class SwlClass {
+    swl_vs,   ///< local aggregation within a subgraph; vertex-subgraph pooling
+    swl_sv,   ///< the same with subgraph-vertex pooling
+    pswl_vs,  ///< plus the single-point term χ(v, v); vertex-subgraph pooling
+    pswl_sv,  ///< the same with subgraph-vertex pooling
+    gswl,     ///< local within, global across subgraphs
+    sswl,     ///< local within and local across subgraphs (symmetric)
+    lfwl,     ///< LFWL(2): χ(u, v) from {{(χ(u, w), χ(w, v)) : w ∈ N(v)}}
+    slfwl,    ///< SLFWL(2): the same over w ∈ N(u) ∪ N(v)
 };
 
 struct WlMethod {
     WlKind kind = WlKind::wl1;
-    int k = 1;               ///< for kwl, kfwl, nk
-    bool mark_root = false;  ///< for nk: mark the root of each ego-net (the reference does not)
+    int k = 1;                        ///< for kwl, kfwl, nk; K of kp; k of setwl; pattern size of gsn_edge
+    bool mark_root = false;           ///< for nk: mark the root of each ego-net (the reference does not)
+    SwlClass swl = SwlClass::swl_vs;  ///< for swl
+    /// Subgraph radius of swl, ngnn, i2: every root's subgraph is its r-hop ball; -1 = the whole
+    /// graph (r = ∞).
+    int radius = -1;
+    /// swl: the subgraph is the induced ball (vertices outside it are not in the subgraph) instead
+    /// of all vertices with only the ball's edges (ESAN's "ego_nets_plus").
+    bool induced = false;
+    bool hop = false;   ///< swl, ngnn: the distance to the root is part of the initial colour
+    bool plus = false;  ///< lwl2: δ-2-LWL+
+    int c = 0;          ///< setwl: at most c connected components per set
 
     /// Parses "1wl", "2wl", "3wl", "kwl:K", "1fwl", "2fwl", "3fwl", "kfwl:K", "spd", "gd", "s3",
-    /// "s4", "n:K", "m1". Throws InvalidArgument with the list of valid names.
+    /// "s4", "n:K", "m1", and the tight bounds: "swl-vs", "swl-sv", "pswl-vs", "pswl-sv", "gswl",
+    /// "sswl" (each with an optional ":R" radius, then ":ego" for induced balls and ":hop" for the
+    /// distance to the root), "lfwl", "slfwl", "ngnn:R", "de-ngnn:R", "i2:R", "drop1", "gsn-e:3",
+    /// "gsn-e:4", "kp:K", "d2lwl", "d2lwl+", "setwl:K:C". Throws InvalidArgument with the list of
+    /// valid names.
     static WlMethod parse(const std::string& name);
     std::string name() const;
 };

@@ -5,7 +5,7 @@
 // As the BREC study runs it (KCSetGNN/test_BREC.py with train/configs/BREC.yaml: k = 3, c = 2,
 // stacked sets of sizes 1..3, zero_init, 4 "Parallel" bipartite layers, 2 inner GINE layers,
 // hidden 64, add pooling, no dropout):
-// * sets: see brec/nn/ksets.hpp. Every MLP below is Linear layers without bias, each followed by
+// * sets: see brec/graph/ksets.hpp. Every MLP below is Linear layers without bias, each followed by
 //   BatchNorm1d (affine off, momentum 1) and ReLU, unless said otherwise; every BatchNorm of the
 //   model is of that kind;
 // * input: one learned row (the node embedding of the constant feature 1) on every vertex, one
@@ -43,7 +43,7 @@
 
 #include "brec/core/error.hpp"
 #include "brec/nn/batch.hpp"
-#include "brec/nn/ksets.hpp"
+#include "brec/graph/ksets.hpp"
 #include "brec/nn/layers.hpp"
 #include "nn/models/builtin.hpp"
 
@@ -99,11 +99,11 @@ struct KcBatch {
 };
 
 KcBatch make_kc_batch(const std::vector<Graph>& graphs, std::size_t begin, std::size_t end, torch::Device device) {
-    std::vector<nn::KSets> sets;
+    std::vector<KSets> sets;
     KcBatch b;
     b.graphs = static_cast<std::int64_t>(end - begin);
     for (std::size_t i = begin; i < end; ++i) {
-        sets.push_back(nn::k_sets(graphs[i]));
+        sets.push_back(k_sets(graphs[i]));
         b.n0 += sets.back().n;
         b.n1 += sets.back().pairs();
         b.n2 += sets.back().triples();
@@ -131,7 +131,7 @@ KcBatch make_kc_batch(const std::vector<Graph>& graphs, std::size_t begin, std::
                 }
     };
     for (std::size_t gi = 0; gi < sets.size(); ++gi) {
-        const nn::KSets& s = sets[gi];
+        const KSets& s = sets[gi];
         const Graph& g = graphs[begin + gi];
         const auto graph = static_cast<std::int64_t>(gi);
         for (std::int64_t v = 0; v < s.n; ++v) {

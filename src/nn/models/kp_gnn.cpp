@@ -30,15 +30,15 @@
 
 #include "brec/core/error.hpp"
 #include "brec/nn/batch.hpp"
-#include "brec/nn/khop.hpp"
+#include "brec/graph/khop.hpp"
 #include "brec/nn/layers.hpp"
 #include "nn/models/builtin.hpp"
 
 namespace brec::models {
 namespace {
 
-constexpr std::int64_t kConfigWidth = nn::kPeripheralHops + 1;
-constexpr std::int64_t kCountRows = nn::kPeripheralCountCap + 1;
+constexpr std::int64_t kConfigWidth = kPeripheralHops + 1;
+constexpr std::int64_t kCountRows = kPeripheralCountCap + 1;
 
 /// The K-hop views of a range of graphs as one batch: rows v·K + k are (vertex, hop channel).
 struct KHopBatch {
@@ -55,7 +55,7 @@ KHopBatch make_khop_batch(const std::vector<Graph>& graphs, std::size_t begin, s
     std::vector<std::int64_t> src, dst, edges, config, graph_of;
     std::int64_t offset = 0;
     for (std::size_t i = begin; i < end; ++i) {
-        const nn::KHopGraph k = nn::khop_graph(graphs[i], hops);
+        const KHopGraph k = khop_graph(graphs[i], hops);
         for (std::size_t a = 0; a < k.src.size(); ++a) {
             src.push_back((offset + k.src[a]) * hops + k.hop[a]);
             dst.push_back((offset + k.dst[a]) * hops + k.hop[a]);

@@ -26,6 +26,9 @@ LabelledUnion make_union(const Graph& g, const Graph& h);
 /// Ranks arbitrary 64-bit keys of both graphs to dense colours 0..c-1 (sorted order).
 std::vector<ColorId> dense_rank(const std::vector<std::uint64_t>& keys, std::size_t* classes = nullptr);
 
+/// Initial colours of the union of G and H from their node labels (all equal without `use_labels`).
+std::vector<ColorId> label_colours(const Graph& g, const Graph& h, bool use_labels);
+
 struct RefineOutcome {
     bool distinguished = false;
     int rounds = 0;

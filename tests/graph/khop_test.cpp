@@ -1,4 +1,4 @@
-// The K-hop view of KP-GNN (nn/khop.hpp): peripheral counts of textbook graphs worked out by hand,
+// The K-hop view of KP-GNN (graph/khop.hpp): peripheral counts of textbook graphs worked out by hand,
 // a dense re-derivation (Floyd–Warshall on adjacency matrices, as the released code's matrix
 // formulation reads) on random graphs, and invariance under relabeling.
 #include <gtest/gtest.h>
@@ -9,14 +9,14 @@
 
 #include "brec/core/error.hpp"
 #include "brec/graph/algorithms.hpp"
-#include "brec/nn/khop.hpp"
+#include "brec/graph/khop.hpp"
 #include "common/test_graphs.hpp"
 
 namespace brec {
 namespace {
 
-using nn::KHopGraph;
-constexpr int kWidth = nn::kPeripheralHops + 1;
+using brec::KHopGraph;
+constexpr int kWidth = kPeripheralHops + 1;
 
 std::array<std::int64_t, kWidth> config_row(const KHopGraph& k, VertexId v, int hop) {
     std::array<std::int64_t, kWidth> row{};
@@ -32,7 +32,7 @@ std::int64_t edge_row(const KHopGraph& k, VertexId v, int hop) {
 TEST(KHop, CompleteGraphNeighbourhoodsAreTriangles) {
     // K4: the neighbours of a vertex form a triangle: 6 directed edges, 6 ordered pairs at distance
     // 1; from each of its 3 vertices the other two are at distance 1 and adjacent: 3 · 4 = 12.
-    const KHopGraph k = nn::khop_graph(make_complete(4), 2);
+    const KHopGraph k = khop_graph(make_complete(4), 2);
     for (VertexId v = 0; v < 4; ++v) {
         EXPECT_EQ(edge_row(k, v, 1), 6);
         EXPECT_EQ(config_row(k, v, 1), (std::array<std::int64_t, kWidth>{12, 6, 0, 0, 0}));
@@ -47,8 +47,8 @@ TEST(KHop, RookAndShrikhandeDifferInTheirNeighbourhoods) {
     // further (the triangles are apart), and from each vertex its two triangle-mates, adjacent:
     // 6 · 4 = 24. In the Shrikhande graph they form a 6-cycle: 12 directed edges, ordered pairs at
     // distance 1, 2, 3: 12, 12, 6, and no two vertices at equal distance from a third are adjacent.
-    const KHopGraph rook = nn::khop_graph(testing::rook_4x4(), 8);
-    const KHopGraph shrikhande = nn::khop_graph(testing::shrikhande(), 8);
+    const KHopGraph rook = khop_graph(testing::rook_4x4(), 8);
+    const KHopGraph shrikhande = khop_graph(testing::shrikhande(), 8);
     for (VertexId v = 0; v < 16; ++v) {
         EXPECT_EQ(edge_row(rook, v, 1), 12);
         EXPECT_EQ(edge_row(shrikhande, v, 1), 12);
@@ -62,7 +62,7 @@ TEST(KHop, RookAndShrikhandeDifferInTheirNeighbourhoods) {
 
 TEST(KHop, CycleRingsHaveNoEdges) {
     // C8: at each distance 1..3 two vertices, non-adjacent; at distance 4 one vertex. All zeros.
-    const KHopGraph k = nn::khop_graph(make_cycle(8), 8);
+    const KHopGraph k = khop_graph(make_cycle(8), 8);
     for (VertexId v = 0; v < 8; ++v)
         for (int hop = 1; hop <= 8; ++hop) {
             EXPECT_EQ(edge_row(k, v, hop), 0);
@@ -76,7 +76,7 @@ TEST(KHop, CycleRingsHaveNoEdges) {
     }
 }
 
-TEST(KHop, RejectsAHopCountBelowOne) { EXPECT_THROW(nn::khop_graph(make_cycle(4), 0), InvalidArgument); }
+TEST(KHop, RejectsAHopCountBelowOne) { EXPECT_THROW(khop_graph(make_cycle(4), 0), InvalidArgument); }
 
 /// Dense re-derivation: distances by Floyd–Warshall, peripheral subgraphs as adjacency matrices of
 /// 2s (the released code's edge weights), counts by summing matrix entries.
@@ -129,7 +129,7 @@ KHopGraph dense_khop(const Graph& g, int hops) {
             k.peripheral_edges[row] = std::min<std::int64_t>(weight / 2, nn::kPeripheralCountCap);
             std::int64_t c[kWidth] = {};
             for (std::size_t a = 0; a < m; ++a)
-                for (int h = 1; h <= nn::kPeripheralHops; ++h)
+                for (int h = 1; h <= kPeripheralHops; ++h)
                     for (std::size_t b = 0; b < m; ++b)
                         if (ds[a][b] == h) {
                             ++c[h];
@@ -148,7 +148,7 @@ TEST(KHop, MatchesADenseDerivationOnRandomGraphs) {
         const auto n = static_cast<VertexId>(2 + rng.below(16));
         const Graph g = testing::random_graph(n, 0.1 + 0.6 * rng.uniform(), rng);
         const int hops = 1 + static_cast<int>(rng.below(8));
-        const KHopGraph fast = nn::khop_graph(g, hops), dense = dense_khop(g, hops);
+        const KHopGraph fast = khop_graph(g, hops), dense = dense_khop(g, hops);
         EXPECT_EQ(fast.src, dense.src) << "trial " << trial;
         EXPECT_EQ(fast.dst, dense.dst) << "trial " << trial;
         EXPECT_EQ(fast.hop, dense.hop) << "trial " << trial;
@@ -160,7 +160,7 @@ TEST(KHop, MatchesADenseDerivationOnRandomGraphs) {
 TEST(KHop, CountsAreCappedAtOneThousand) {
     // K_40: the neighbourhood of a vertex is K_39: 39 · 38 = 1,482 directed edges and ordered pairs
     // at distance 1, and 39 · 38 · 37 · 2 level-edge entries, all above the cap.
-    const KHopGraph k = nn::khop_graph(make_complete(40), 1);
+    const KHopGraph k = khop_graph(make_complete(40), 1);
     EXPECT_EQ(edge_row(k, 0, 1), 1000);
     EXPECT_EQ(config_row(k, 0, 1), (std::array<std::int64_t, kWidth>{1000, 1000, 0, 0, 0}));
 }
@@ -169,7 +169,7 @@ TEST(KHop, RelabelingMovesTheRowsWithTheirVertices) {
     Rng rng(8);
     const Graph g = testing::random_graph(14, 0.35, rng);
     const Permutation perm = rng.permutation(g.n());
-    const KHopGraph a = nn::khop_graph(g, 4), b = nn::khop_graph(permute(g, perm), 4);
+    const KHopGraph a = khop_graph(g, 4), b = khop_graph(permute(g, perm), 4);
     std::multimap<std::pair<std::int64_t, std::int64_t>, std::int64_t> arcs_a, arcs_b;
     for (std::size_t i = 0; i < a.src.size(); ++i)
         arcs_a.emplace(std::make_pair(perm[a.src[i]], perm[a.dst[i]]), a.hop[i]);

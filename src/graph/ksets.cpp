@@ -1,9 +1,9 @@
-#include "brec/nn/ksets.hpp"
+#include "brec/graph/ksets.hpp"
 
 #include <algorithm>
 #include <iterator>
 
-namespace brec::nn {
+namespace brec {
 
 KSets k_sets(const Graph& g) {
     const std::int64_t n = g.n();
@@ -54,4 +54,4 @@ KSets k_sets(const Graph& g) {
     return s;
 }
 
-}  // namespace brec::nn
+}  // namespace brec

@@ -2,8 +2,8 @@
 // The K-hop view of a graph that KP-GNN passes messages over: every ordered pair of vertices at
 // shortest-path distance 1..K, with its distance as the hop channel, and, per vertex and hop, the
 // "peripheral subgraph" (the subgraph induced by the vertices at distance exactly k) summarised by
-// two counts vectors. Plain C++ over the graph's CSR; the model (src/nn/models/kp_gnn.cpp) turns it
-// into tensors.
+// two counts vectors. Plain C++ over the graph's CSR, shared by the model (src/nn/models/kp_gnn.cpp
+// turns it into tensors) and its tight-bound WL test (KP-WL, src/wl).
 //
 // Distances come from breadth-first search. The released KP-GNN code derives them from powers of
 // the adjacency matrix cast to int32, whose walk counts overflow on dense graphs; only "count > 0"
@@ -18,7 +18,7 @@
 
 #include "brec/graph/graph.hpp"
 
-namespace brec::nn {
+namespace brec {
 
 /// What the released code caps every peripheral count at, and how deep it measures distances
 /// inside a peripheral subgraph.
@@ -49,4 +49,4 @@ struct KHopGraph {
 /// each of its vertices: O(Σ |S| (|S| + edges of S)).
 KHopGraph khop_graph(const Graph& g, std::int32_t hops);
 
-}  // namespace brec::nn
+}  // namespace brec

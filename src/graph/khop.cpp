@@ -1,4 +1,4 @@
-#include "brec/nn/khop.hpp"
+#include "brec/graph/khop.hpp"
 
 #include <algorithm>
 #include <string>
@@ -6,7 +6,7 @@
 #include "brec/core/error.hpp"
 #include "brec/graph/algorithms.hpp"
 
-namespace brec::nn {
+namespace brec {
 namespace {
 
 /// The two peripheral summaries of one vertex set S (vertex ids of g), written to `edges` and the
@@ -93,4 +93,4 @@ KHopGraph khop_graph(const Graph& g, std::int32_t hops) {
     return k;
 }
 
-}  // namespace brec::nn
+}  // namespace brec

@@ -18,7 +18,7 @@
 
 #include "brec/graph/graph.hpp"
 
-namespace brec::nn {
+namespace brec {
 
 /// The sets of one graph with n vertices. Vertex v is the 1-set number v.
 struct KSets {
@@ -50,4 +50,4 @@ inline std::int64_t pair_index(std::int64_t n, std::int64_t u, std::int64_t v) {
 /// lists). Complexity O(n² + n·m + T) for T triples (T <= min(C(n, 3), m·n)).
 KSets k_sets(const Graph& g);
 
-}  // namespace brec::nn
+}  // namespace brec

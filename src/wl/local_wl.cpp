@@ -1,0 +1,11 @@
+#include "detail/tight.hpp"
+
+#include "brec/core/error.hpp"
+
+namespace brec::detail {
+
+WlResult run_local_2wl(const Graph&, const Graph&, const WlOptions& opt) {
+    throw Unsupported("WL method '" + opt.method.name() + "' is not implemented yet");
+}
+
+}  // namespace brec::detail

@@ -1,0 +1,19 @@
+#include "detail/tight.hpp"
+
+#include "brec/core/error.hpp"
+
+namespace brec::detail {
+
+WlResult run_ngnn_wl(const Graph&, const Graph&, const WlOptions& opt) {
+    throw Unsupported("WL method '" + opt.method.name() + "' is not implemented yet");
+}
+
+WlResult run_i2_wl(const Graph&, const Graph&, const WlOptions& opt) {
+    throw Unsupported("WL method '" + opt.method.name() + "' is not implemented yet");
+}
+
+WlResult run_drop_wl(const Graph&, const Graph&, const WlOptions& opt) {
+    throw Unsupported("WL method '" + opt.method.name() + "' is not implemented yet");
+}
+
+}  // namespace brec::detail
