@@ -16,6 +16,7 @@ struct CertifyArgs {
     std::string out;
     bool resume = false;
     int threads_per_pair = 1;
+    std::vector<std::string> tests;
 };
 
 int certify_command(const CertifyArgs& args, RunContext& ctx) {
@@ -27,6 +28,7 @@ int certify_command(const CertifyArgs& args, RunContext& ctx) {
     opt.out = args.out;
     opt.resume = args.resume;
     opt.dataset = args.pairs.dataset;
+    opt.tests = args.tests;
     const auto sel = load_selected_pairs(args.pairs);
     const CertifyRunResult result = run_certify(sel.dataset, sel.indices, opt, ctx);
     if (args.pairs.json) {
@@ -49,13 +51,21 @@ void add_certify(CLI::App& root, Action& action) {
                     "JSON (--json): one object per pair {id, category, level (1wl, 2fwl, 3fwl, beyond),\n"
                     "hardness, max_fwl, n, steps [{distinguished, rounds, seconds}], seconds}, then the\n"
                     "summary object with \"levels\" (pairs per category and level).\n"
+                    "--tests runs more WL methods on every pair beside the levels, e.g. the models' tight\n"
+                    "bounds (brec eval --list-models names them): each record gets \"tests\" [{method,\n"
+                    "distinguished, rounds, seconds}], the summary \"tests\" (pairs separated per category),\n"
+                    "and brec report --certificate sets every model against its tight bound.\n"
                     "Interrupted (Ctrl-C), a run with --out keeps every finished pair: rerun with --resume.\n"
-                    "Example: brec certify --jobs 2 --out certify.jsonl --resume");
+                    "Example: brec certify --jobs 2 --out certify.jsonl --resume\n"
+                    "         brec certify --tests ngnn:1,swl-vs:6,gswl:6,sswl,kp:8 --out tight.jsonl --resume");
     sub->add_option("--max-fwl", args->max_fwl, "Highest folklore level to try (1, 2 or 3)")
         ->check(CLI::Range(1, 3))
         ->capture_default_str();
     add_results_file_flags(sub, args->out, args->resume, "Append one JSON line per certified pair to this file",
                            "Skip pairs already certified in --out");
+    sub->add_option("--tests", args->tests,
+                    "Extra WL methods to run on every pair (comma-separated brec wl --method names)")
+        ->delimiter(',');
     add_threads_per_pair_flag(sub, args->threads_per_pair, "Threads inside one 2-/3-FWL run");
     add_pair_flags(sub, args->pairs);
     sub->callback([args, &action]() { action = [args](RunContext& ctx) { return certify_command(*args, ctx); }; });

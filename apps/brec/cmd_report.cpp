@@ -7,6 +7,7 @@
 
 #include "brec/core/error.hpp"
 #include "brec/io/file_set.hpp"
+#include "brec/io/files.hpp"
 #include "brec/report/report.hpp"
 #include "commands.hpp"
 #include "common.hpp"
@@ -19,6 +20,7 @@ struct ReportArgs {
     std::string formats;
     std::string protocol = "hotelling";
     std::string out;
+    std::string models;
     bool quiet = false;
 };
 
@@ -43,7 +45,12 @@ Inputs (format detected per file):
 --certificate FILE (the JSONL of brec certify): instead of the statistics, each model's
   distinguished pairs per hardness level (1-WL, 3-WL, 4-WL, beyond) and, where its eval records
   name its theoretical bound, the pairs it failed within the bound and those it distinguished
-  beyond it (certificate.md, certificate.json).
+  beyond it (certificate.md, certificate.json). Where the certificate carries a model's tight
+  bound (brec certify --tests, e.g. --tests gswl:6 for DSS-GNN), the view also sets the model
+  against that test: the pairs the test separates and the model did not (the gap between design
+  and training, listed) and those the model separated beyond it, with their T² under both
+  protocols. The tight bounds come from brec eval --list-models (or --models FILE, that list as
+  JSON).
 Output: without --out the report is printed (Markdown unless --format says otherwise); with
 --out DIR the directory gets report.md, report.tex, report.json (or those named by --format) and
 the SVGs. Nothing is written when an input is bad (exit code 2, one line naming file and line).
@@ -65,6 +72,15 @@ int run_report(ReportArgs args, RunContext& ctx) {
         if (args.request.formats.size() != 1)
             throw InvalidArgument("without --out, give exactly one --format (md, latex or json)");
         args.request.figures = false;  // printed: no figure is drawn
+    }
+    if (!args.request.certificate.empty()) {
+        if (!args.models.empty()) {
+            args.request.model_list = read_text_file(args.models);
+            args.request.model_list_source = args.models;
+        } else {
+            args.request.model_list = eval_model_list();
+            args.request.model_list_source = "brec eval --list-models --json";
+        }
     }
     // Reading and the statistics take milliseconds: no progress bar, so an error stays one line.
     const ReportOutput report = make_report(args.request);
@@ -112,6 +128,11 @@ void add_report(CLI::App& root, Action& action) {
                                         "brec certify JSONL: the realized-vs-theoretical view instead of the "
                                         "statistics")
                             ->check(CLI::ExistingFile);
+    sub->add_option("--models", args->models,
+                    "With --certificate: the models' tight bounds from this file (the JSON of brec eval "
+                    "--list-models --json) instead of asking brec-eval")
+        ->check(CLI::ExistingFile)
+        ->needs(certificate);
     auto& stats = req.statistics;
     auto* alpha = sub->add_option("--alpha", stats.alpha, "Significance of intervals, tests, CD")
                       ->check(CLI::Range(1e-6, 0.5))

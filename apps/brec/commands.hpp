@@ -46,6 +46,9 @@ void add_classify(CLI::App& root, Action& action, int argc, char** argv);
 /// Replaces the process with brec-eval run on the same command line; `what` names the command in
 /// the error when brec-eval is missing or this brec was built without LibTorch.
 int run_in_eval_binary(int argc, char** argv, const std::string& what);
+/// The model registry as `brec eval --list-models --json` prints it, asked of brec-eval; "" when
+/// brec was built without LibTorch or brec-eval is missing.
+std::string eval_model_list();
 void add_count(CLI::App& root, Action& action);
 void add_export(CLI::App& root, Action& action);
 void add_rpc(CLI::App& root, Action& action);

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -33,9 +34,29 @@ void add_forward(CLI::App& root, Action& action, int argc, char** argv, const st
 
 }  // namespace
 
-int run_in_eval_binary(int argc, char** argv, const std::string& what) {
+namespace {
+
+std::string eval_binary_path() {
     const char* env = std::getenv("BREC_EVAL_BINARY");
-    const std::string path = env && *env ? std::string(env) : executable_dir() + "/brec-eval";
+    return env && *env ? std::string(env) : executable_dir() + "/brec-eval";
+}
+
+}  // namespace
+
+std::string eval_model_list() {
+    const std::string path = eval_binary_path();
+    if (!file_exists(path)) return "";
+    const std::string command = "'" + path + "' eval --list-models --json 2>/dev/null";
+    FILE* pipe = popen(command.c_str(), "r");
+    if (pipe == nullptr) return "";
+    std::string out;
+    char buffer[4096];
+    while (const std::size_t got = std::fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, got);
+    return pclose(pipe) == 0 ? out : "";
+}
+
+int run_in_eval_binary(int argc, char** argv, const std::string& what) {
+    const std::string path = eval_binary_path();
     if (!file_exists(path))
         throw Unsupported(what + " runs " + path +
                           " (the LibTorch part of brec), which is missing; "

@@ -49,6 +49,8 @@ json model_list_json() {
                     {"family", s.family},
                     {"citation", s.citation},
                     {"bound", s.bound},
+                    {"tight_bound", s.tight_bound},
+                    {"tight_note", s.tight_note},
                     {"defaults",
                      {{"radius", h.radius},
                       {"layers", h.layers},

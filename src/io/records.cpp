@@ -194,9 +194,26 @@ json to_json(const CertifyRecord& r) {
     json steps = json::array();
     for (const auto& s : r.steps)
         steps.push_back({{"distinguished", s.distinguished}, {"rounds", s.rounds}, {"seconds", s.seconds}});
-    return {
+    json j{
         {"id", r.id}, {"category", r.category}, {"level", r.level},    {"hardness", r.hardness}, {"max_fwl", r.max_fwl},
         {"n", r.n},   {"steps", steps},         {"seconds", r.seconds}};
+    if (!r.tests.empty()) {
+        json tests = json::array();
+        for (const auto& t : r.tests) {
+            json x{
+                {"method", t.method}, {"distinguished", t.distinguished}, {"rounds", t.rounds}, {"seconds", t.seconds}};
+            if (!t.unsupported.empty()) x["unsupported"] = t.unsupported;
+            tests.push_back(std::move(x));
+        }
+        j["tests"] = std::move(tests);
+    }
+    return j;
+}
+
+const CertifyTest* CertifyRecord::test(const std::string& method) const {
+    for (const auto& t : tests)
+        if (t.method == method) return &t;
+    return nullptr;
 }
 
 CertifyRecord certify_record_from_json(const json& j, const std::string& source, std::int64_t line) {
@@ -220,6 +237,21 @@ CertifyRecord certify_record_from_json(const json& j, const std::string& source,
         }
     }
     r.seconds = f.number_or("seconds", 0.0);
+    if (f.has("tests")) {
+        const json& tests = f.at("tests");
+        if (!tests.is_array()) f.fail("\"tests\" must be an array");
+        for (const auto& t : tests) {
+            const Fields g(t, source, line);
+            CertifyTest x;
+            x.method = g.text("method");
+            x.distinguished = g.boolean("distinguished");
+            x.rounds = static_cast<int>(g.integer_or("rounds", 0));
+            x.seconds = g.number_or("seconds", 0.0);
+            x.unsupported = g.text_or("unsupported", "");
+            if (r.test(x.method)) f.fail("test '" + x.method + "' appears twice");
+            r.tests.push_back(std::move(x));
+        }
+    }
     return r;
 }
 

@@ -63,7 +63,7 @@ void check_model(const std::string& name, const ModelConfig& config) {
 std::string describe_models() {
     std::ostringstream out;
     const auto row = [&](const std::vector<std::string>& cells) {
-        static const int kWidth[] = {12, 4, 4, 5, 8, 8, 4, 5, 6, 6, 26};
+        static const int kWidth[] = {12, 4, 4, 5, 8, 8, 4, 5, 6, 6, 16, 26};
         for (std::size_t i = 0; i < cells.size(); ++i) {
             if (i < sizeof kWidth / sizeof *kWidth)
                 out << std::left << std::setw(kWidth[i]) << cells[i];
@@ -77,7 +77,8 @@ std::string describe_models() {
         s << x;
         return s.str();
     };
-    row({"model", "r", "L", "h", "lr", "wd", "b", "E", "t", "bound", "BREC paper B/R/E/C=total", "family"});
+    row({"model", "r", "L", "h", "lr", "wd", "b", "E", "t", "bound", "tight bound", "BREC paper B/R/E/C=total",
+         "family"});
     for (const auto& m : model_registry()) {
         const ModelSpec& s = m.spec;
         const Hyper& h = s.defaults;
@@ -88,8 +89,10 @@ std::string describe_models() {
                                       : "-";
         row({s.name, h.radius ? std::to_string(h.radius) : "-", std::to_string(h.layers), std::to_string(h.hidden),
              num(h.lr), num(h.weight_decay), std::to_string(h.batch), std::to_string(h.epochs), num(h.loss_threshold),
-             s.bound.empty() ? "-" : s.bound, paper, s.family});
+             s.bound.empty() ? "-" : s.bound, s.tight_bound.empty() ? "-" : s.tight_bound, paper, s.family});
     }
+    out << "\nbound: the WL level that bounds the model (brec certify's levels); tight bound: the test exactly as\n"
+           "powerful as its design at these settings (brec wl --method NAME; brec certify --tests NAME).\n";
     out << "\nYour own model: torchscript:FILE, a module saved with torch.jit.script(model).save(FILE) whose\n"
            "forward(x: Tensor[N, F] float32, edge_index: Tensor[2, E] int64 (both directions), batch: Tensor[N]\n"
            "int64 (graph of each node), num_graphs: int) returns Tensor[num_graphs, d]; GIN's settings by default.\n";

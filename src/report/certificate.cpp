@@ -70,7 +70,43 @@ Certificate parse_certificate(const std::string& text, const std::string& source
 
 Certificate read_certificate(const std::string& path) { return parse_certificate(read_text_file(path), path); }
 
-CertificateView certificate_view(const ResultSet& results, const Certificate& certificate) {
+TightBounds parse_tight_bounds(const std::string& text, const std::string& source) {
+    nlohmann::json list;
+    try {
+        list = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::exception& e) {
+        throw ParseError(source, 1, std::string("not JSON (") + e.what() + ")");
+    }
+    if (!list.is_array()) throw ParseError(source, 1, "expected the array of `brec eval --list-models --json`");
+    TightBounds out;
+    for (const auto& m : list) {
+        if (!m.is_object() || !m.contains("name") || !m["name"].is_string() || !m.contains("tight_bound") ||
+            !m["tight_bound"].is_string())
+            throw ParseError(source, 1, "every model needs a string \"name\" and \"tight_bound\"");
+        out[m["name"].get<std::string>()] = m["tight_bound"].get<std::string>();
+    }
+    return out;
+}
+
+namespace {
+
+TightPair tight_pair(const PairResult& p, const PairDecision& d) {
+    TightPair t;
+    t.id = p.id;
+    t.category = p.category;
+    t.note = p.skipped ? "skipped" : (d.known && !d.reliable ? "unreliable" : "");
+    t.rpc = p.rpc;
+    t.t2_hotelling = p.hotelling.t2_test;
+    t.threshold_hotelling = p.hotelling.threshold;
+    t.reference_known = p.brec_reference.known;
+    t.t2_reference = p.brec_reference.t2_test;
+    t.threshold_reference = p.brec_reference.threshold;
+    return t;
+}
+
+}  // namespace
+
+CertificateView certificate_view(const ResultSet& results, const Certificate& certificate, const TightBounds& tight) {
     CertificateView v;
     v.inputs = results.inputs;
     v.certificate = certificate.source;
@@ -101,6 +137,10 @@ CertificateView certificate_view(const ResultSet& results, const Certificate& ce
         v.bounds_known = v.bounds_known || !rc.bound.empty();
         for (const auto& level : hardness_levels()) rc.levels.push_back(LevelCount{level, 0, 0, 0});
         const int bound = rc.bound.empty() ? -1 : level_index(rc.bound);
+        const auto tb = tight.find(run.model);
+        rc.has_tight = tb != tight.end() && !tb->second.empty();
+        if (rc.has_tight) rc.tight.method = tb->second;
+        v.tight_known = v.tight_known || rc.has_tight;
         for (const PairResult& p : run.pairs) {
             const auto it = certificate.pairs.find(p.id);
             if (it == certificate.pairs.end()) {
@@ -110,6 +150,25 @@ CertificateView certificate_view(const ResultSet& results, const Certificate& ce
             const CertifyRecord& cert = it->second;
             const PairDecision& d = p.decision(results.protocol);
             const bool distinguished = d.counts();
+            if (rc.has_tight) {
+                TightBoundCount& t = rc.tight;
+                const CertifyTest* test = cert.test(t.method);
+                if (test == nullptr) {
+                    ++t.untested;
+                } else {
+                    ++t.tested;
+                    if (test->distinguished) {
+                        ++t.separated;
+                        if (distinguished)
+                            ++t.realized;
+                        else
+                            t.gap.push_back(tight_pair(p, d));
+                    } else if (distinguished) {
+                        ++t.beyond_count;
+                        t.beyond.push_back(tight_pair(p, d));
+                    }
+                }
+            }
             LevelCount& lc = rc.levels[static_cast<std::size_t>(level_index(cert.level))];
             ++lc.pairs;
             lc.distinguished += distinguished ? 1 : 0;
@@ -135,6 +194,10 @@ CertificateView certificate_view(const ResultSet& results, const Certificate& ce
         if (rc.uncertified > 0)
             v.notes.push_back(run_label(rc, true) + ": " + std::to_string(rc.uncertified) +
                               " pair(s) run but not in the certificate: left out");
+        if (rc.has_tight && rc.tight.untested > 0)
+            v.notes.push_back(run_label(rc, true) + ": the certificate lacks its tight bound " + rc.tight.method +
+                              " on " + std::to_string(rc.tight.untested) + " pair(s) (brec certify --tests " +
+                              rc.tight.method + ")");
         v.runs.push_back(std::move(rc));
     }
     if (stopped_early)
@@ -158,6 +221,73 @@ Table pair_table(const CertificateView& v, bool failed) {
                        Cell::plain(p.category), Cell::plain(hardness_label(p.level)),
                        p.note.empty() ? Cell::none() : Cell::plain(p.note)});
     return t;
+}
+
+std::string t2_text(double t2, double threshold) {
+    std::ostringstream o;
+    o.precision(4);
+    o << t2 << " / " << threshold;
+    return o.str();
+}
+
+/// The tight-bound section: per run the counts, the gap (listed) and the pairs beyond the bound
+/// with their RPC evidence.
+std::string tight_markdown(const CertificateView& v) {
+    std::ostringstream o;
+    o << "\n## Against the tight bound\n\nTight bound: the WL-type test exactly as powerful as the "
+         "model's design (brec eval --list-models; its verdicts from brec certify --tests). Gap: pairs the "
+         "test separates that the model did not distinguish (its design could have; its training did "
+         "not). Beyond: pairs the model distinguished that the test does not separate, which its design "
+         "rules out: a false positive of the RPC test, a floating-point artefact or a bug, for the reader "
+         "to judge from the evidence below.\n\n";
+    Table t;
+    t.columns = {Column{"model", "", Align::left, false},           Column{"tight bound", "", Align::left, false},
+                 Column{"pairs tested", "", Align::right, false},   Column{"test separates", "", Align::right, false},
+                 Column{"model realized", "", Align::right, false}, Column{"gap", "", Align::right, false},
+                 Column{"beyond", "", Align::right, false}};
+    for (const auto& r : v.runs) {
+        if (!r.has_tight) continue;
+        const TightBoundCount& c = r.tight;
+        t.add_row({Cell::plain(run_label(r, v.several_seeds)), Cell::plain(c.method),
+                   Cell::plain(std::to_string(c.tested)), Cell::plain(std::to_string(c.separated)),
+                   Cell::plain(std::to_string(c.realized)), Cell::plain(std::to_string(c.gap.size())),
+                   Cell::plain(std::to_string(c.beyond_count))});
+    }
+    o << markdown_table(t);
+    bool any_gap = false;
+    for (const auto& r : v.runs) {
+        if (!r.has_tight || r.tight.gap.empty()) continue;
+        if (!any_gap) o << "\n### Gap pairs\n\n";
+        any_gap = true;
+        std::map<std::string, std::vector<std::string>> by_category;
+        std::vector<std::string> order;
+        for (const auto& p : r.tight.gap) {
+            if (!by_category.count(p.category)) order.push_back(p.category);
+            by_category[p.category].push_back(std::to_string(p.id) + (p.note.empty() ? "" : " (" + p.note + ")"));
+        }
+        o << "- " << run_label(r, v.several_seeds) << ":";
+        for (const auto& c : order) {
+            o << " " << c << " [";
+            for (std::size_t i = 0; i < by_category[c].size(); ++i) o << (i ? ", " : "") << by_category[c][i];
+            o << "]";
+        }
+        o << "\n";
+    }
+    Table beyond;
+    beyond.columns = {Column{"model", "", Align::left, false}, Column{"pair", "", Align::right, false},
+                      Column{"category", "", Align::left, false},
+                      Column{"T² / threshold (hotelling)", "", Align::right, false},
+                      Column{"T² / threshold (brec_reference)", "", Align::right, false}};
+    for (const auto& r : v.runs)
+        for (const auto& p : r.has_tight ? r.tight.beyond : std::vector<TightPair>{})
+            beyond.add_row({Cell::plain(run_label(r, v.several_seeds)), Cell::plain(std::to_string(p.id)),
+                            Cell::plain(p.category),
+                            p.rpc ? Cell::plain(t2_text(p.t2_hotelling, p.threshold_hotelling)) : Cell::none(),
+                            p.rpc && p.reference_known ? Cell::plain(t2_text(p.t2_reference, p.threshold_reference))
+                                                       : Cell::none()});
+    o << "\n### Distinguished beyond the tight bound\n\n"
+      << (beyond.rows.empty() ? std::string("None.\n") : markdown_table(beyond));
+    return o.str();
 }
 
 }  // namespace
@@ -215,12 +345,34 @@ std::string certificate_markdown(const CertificateView& v) {
              "bound that does not hold.\n\n"
           << (beyond.rows.empty() ? std::string("None.\n") : markdown_table(beyond));
     }
+    if (v.tight_known) o << tight_markdown(v);
     if (!v.notes.empty()) {
         o << "\n## Notes\n\n";
         for (const auto& n : v.notes) o << "- " << n << "\n";
     }
     return o.str();
 }
+
+namespace {
+
+nlohmann::json tight_json(const TightBoundCount& c) {
+    using nlohmann::json;
+    json gap = json::array(), beyond = json::array();
+    for (const auto& p : c.gap) gap.push_back({{"id", p.id}, {"category", p.category}, {"note", p.note}});
+    for (const auto& p : c.beyond) {
+        json e{{"id", p.id}, {"category", p.category}, {"note", p.note}};
+        if (p.rpc) {
+            e["hotelling"] = {{"t2_test", p.t2_hotelling}, {"threshold", p.threshold_hotelling}};
+            if (p.reference_known)
+                e["brec_reference"] = {{"t2_test", p.t2_reference}, {"threshold", p.threshold_reference}};
+        }
+        beyond.push_back(std::move(e));
+    }
+    return {{"method", c.method},     {"tested", c.tested}, {"separated", c.separated}, {"realized", c.realized},
+            {"untested", c.untested}, {"gap", gap},         {"beyond", beyond}};
+}
+
+}  // namespace
 
 nlohmann::json certificate_json(const CertificateView& v) {
     using nlohmann::json;
@@ -248,7 +400,8 @@ nlohmann::json certificate_json(const CertificateView& v) {
               bounded ? json{{"pairs", r.within_bound}, {"distinguished", r.within_bound_distinguished}} : json()},
              {"undetermined", bounded ? json(r.undetermined) : json()},
              {"failed_within_bound", bounded ? pairs(r.failed_within_bound) : json()},
-             {"distinguished_beyond_bound", bounded ? pairs(r.distinguished_beyond_bound) : json()}});
+             {"distinguished_beyond_bound", bounded ? pairs(r.distinguished_beyond_bound) : json()},
+             {"tight_bound", r.has_tight ? tight_json(r.tight) : json()}});
     }
     return {{"command", "report"},
             {"view", "certificate"},
@@ -257,6 +410,7 @@ nlohmann::json certificate_json(const CertificateView& v) {
             {"protocol", protocol_name(v.protocol)},
             {"levels", hardness_levels()},
             {"bounds_known", v.bounds_known},
+            {"tight_known", v.tight_known},
             {"runs", runs},
             {"notes", v.notes}};
 }

@@ -8,7 +8,9 @@ namespace {
 
 ReportOutput certificate_report(const ReportRequest& request, const ResultSet& results) {
     const Certificate certificate = read_certificate(request.certificate);
-    const CertificateView view = certificate_view(results, certificate);
+    const TightBounds tight =
+        request.model_list.empty() ? TightBounds{} : parse_tight_bounds(request.model_list, request.model_list_source);
+    const CertificateView view = certificate_view(results, certificate, tight);
     ReportOutput out;
     out.notes = results.notes;
     out.notes.insert(out.notes.end(), view.notes.begin(), view.notes.end());

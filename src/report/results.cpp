@@ -270,9 +270,11 @@ void ResultReader::add_json_object(const nlohmann::json& j, const std::string& s
             // A pair that was not run counts as not distinguished and not as a failure.
             p.hotelling = p.brec_reference = PairDecision{true, false, true};
         } else {
-            p.hotelling = PairDecision{true, e.hotelling.distinguished, e.hotelling.reliable};
+            p.hotelling = PairDecision{true, e.hotelling.distinguished, e.hotelling.reliable, e.hotelling.t2_test,
+                                       e.hotelling.threshold};
             if (e.has_reference)
-                p.brec_reference = PairDecision{true, e.brec_reference.distinguished, e.brec_reference.reliable};
+                p.brec_reference = PairDecision{true, e.brec_reference.distinguished, e.brec_reference.reliable,
+                                                e.brec_reference.t2_test, e.brec_reference.threshold};
             else if (options_.protocol == Protocol::brec_reference)
                 throw ParseError(source, line,
                                  "no brec_reference decision: the record was written before both "

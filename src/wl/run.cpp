@@ -1,5 +1,6 @@
 #include "brec/wl/run.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <sstream>
@@ -128,9 +129,24 @@ CertifyRunResult run_certify(const PairDataset& dataset, const std::vector<std::
     CertifyRunResult result;
     result.max_fwl = opt.max_fwl;
     result.dataset = opt.dataset.empty() ? dataset.path : opt.dataset;
+    std::vector<WlOptions> tests;
+    for (const auto& name : opt.tests) {
+        WlOptions o(WlMethod::parse(name));
+        o.threads = opt.threads_per_pair;
+        const std::string canonical = o.method.name();
+        if (std::find(result.tests.begin(), result.tests.end(), canonical) != result.tests.end())
+            throw InvalidArgument("test '" + canonical + "' is asked for twice");
+        result.tests.push_back(canonical);
+        tests.push_back(o);
+    }
+    // A record stands for this run when it has the same levels and exactly the same tests.
     PairRecords records(opt.out, opt.resume, [&](const nlohmann::json& j, std::size_t line) {
-        return is_certify_record(j) &&
-               certify_record_from_json(j, opt.out, static_cast<std::int64_t>(line)).max_fwl == opt.max_fwl;
+        if (!is_certify_record(j)) return false;
+        const CertifyRecord r = certify_record_from_json(j, opt.out, static_cast<std::int64_t>(line));
+        if (r.max_fwl != opt.max_fwl || r.tests.size() != result.tests.size()) return false;
+        for (std::size_t i = 0; i < r.tests.size(); ++i)
+            if (r.tests[i].method != result.tests[i]) return false;
+        return true;
     });
     result.resumed = records.loaded();
     if (records.loaded())
@@ -149,6 +165,20 @@ CertifyRunResult run_certify(const PairDataset& dataset, const std::vector<std::
         for (const auto& s : h.steps) {
             r.steps.push_back({s.distinguished, s.rounds, s.seconds});
             r.seconds += s.seconds;
+        }
+        for (const WlOptions& o : tests) {
+            CertifyTest t;
+            t.method = o.method.name();
+            try {
+                const WlResult w = compare_pair(p.a, p.b, o, &ctx);
+                t.distinguished = w.distinguished;
+                t.rounds = w.rounds;
+                t.seconds = w.seconds;
+            } catch (const Unsupported& e) {
+                t.unsupported = e.what();
+            }
+            r.seconds += t.seconds;
+            r.tests.push_back(std::move(t));
         }
         return to_json(r);
     });
@@ -170,6 +200,21 @@ CertifyRunResult run_certify(const PairDataset& dataset, const std::vector<std::
     nlohmann::json levels = nlohmann::json::object();
     for (const auto& c : categories) levels[c] = tally[c];
     result.summary["levels"] = levels;
+    if (!result.tests.empty()) {
+        nlohmann::json per_test = nlohmann::json::object();
+        for (const auto& name : result.tests) {
+            nlohmann::json row{{"seconds", 0.0}, {"unsupported", 0}, {"separated", nlohmann::json::object()}};
+            for (const auto& c : categories) row["separated"][c] = 0;
+            for (const auto& r : result.records) {
+                const CertifyTest* t = r.test(name);
+                row["seconds"] = row["seconds"].get<double>() + t->seconds;
+                if (t->distinguished) row["separated"][r.category] = row["separated"][r.category].get<int>() + 1;
+                if (!t->unsupported.empty()) row["unsupported"] = row["unsupported"].get<int>() + 1;
+            }
+            per_test[name] = std::move(row);
+        }
+        result.summary["tests"] = std::move(per_test);
+    }
     return result;
 }
 
@@ -208,6 +253,32 @@ std::string certify_run_text(const CertifyRunResult& result) {
     if (result.max_fwl < 3)
         out << "(levels above " << result.max_fwl << "-FWL not tested: 'beyond' means beyond " << result.max_fwl
             << "-FWL)\n";
+    if (!result.tests.empty()) {
+        std::vector<std::string> header{"test"};
+        header.insert(header.end(), categories.begin(), categories.end());
+        header.push_back("total");
+        header.push_back("time");
+        TextTable tt(header);
+        for (const auto& name : result.tests) {
+            std::map<std::string, int> separated;
+            int all = 0, unsupported = 0;
+            double seconds = 0.0;
+            for (const auto& r : result.records) {
+                const CertifyTest* t = r.test(name);
+                separated[r.category] += t->distinguished;
+                all += t->distinguished;
+                unsupported += !t->unsupported.empty();
+                seconds += t->seconds;
+            }
+            std::vector<std::string> row{name};
+            for (const auto& c : categories) row.push_back(std::to_string(separated[c]));
+            row.push_back(std::to_string(all) +
+                          (unsupported ? " (" + std::to_string(unsupported) + " unsupported)" : ""));
+            row.push_back(format_seconds(seconds));
+            tt.add_row(row);
+        }
+        out << "\npairs each test separates, per category (time: summed over the pairs)\n\n" << tt.str();
+    }
     return out.str();
 }
 

@@ -329,6 +329,9 @@ TEST(EvalCli, BadFlagsGiveExitCode2) {
     EXPECT_EQ(by_name.at("ppgn").at("defaults").at("layers"), 5);
     EXPECT_EQ(by_name.at("ppgn").at("paper_subset"), "");
     EXPECT_TRUE(by_name.at("gin").at("paper").is_null());
+    EXPECT_EQ(by_name.at("dss_gnn").at("tight_bound"), "gswl:6");
+    EXPECT_EQ(by_name.at("osan").at("tight_bound"), "");
+    EXPECT_NE(listed.out.find("gswl:6:ego:hop"), std::string::npos) << listed.out;
     for (const auto& [name, m] : by_name) EXPECT_NE(listed.out.find(name), std::string::npos) << name;
     const Result help = brec("-v eval --help");
     EXPECT_EQ(help.code, 0) << help.err;

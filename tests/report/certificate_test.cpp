@@ -212,5 +212,60 @@ TEST(Certificate, BoundsOfEvalRecords) {
     }
 }
 
+// Against the tight bound: report_certify_tight.jsonl is report_certify.jsonl with the verdicts of
+// 2-FWL (separates 0, 1, 5, 60, 61; not 300) and 1-WL (separates nothing) on every pair but 2.
+// ppgn (tight bound 2fwl) under hotelling: tested 0, 1, 60, 61, 300 (2 untested); the test
+// separates 0, 1, 60, 61, of which ppgn distinguished 0, 1, 60: gap [61]; ppgn distinguished 300,
+// which 2-FWL does not separate: beyond [300] with its T². gin (tight bound 1wl): nothing
+// separated, but gin distinguished 1 under hotelling: beyond [1].
+TEST(CertificateView, AgainstTheTightBound) {
+    ResultReadOptions o;
+    const CertificateView v =
+        certificate_view(read_results({kData + "report_eval_both_ppgn.jsonl", kData + "report_eval_both_gin.jsonl"}, o),
+                         read_certificate(kData + "report_certify_tight.jsonl"), {{"ppgn", "2fwl"}, {"gin", "1wl"}});
+    EXPECT_TRUE(v.tight_known);
+    const RunCertificate& ppgn = run(v, "ppgn");
+    ASSERT_TRUE(ppgn.has_tight);
+    EXPECT_EQ(ppgn.tight.method, "2fwl");
+    EXPECT_EQ(ppgn.tight.tested, 5);
+    EXPECT_EQ(ppgn.tight.untested, 1);
+    EXPECT_EQ(ppgn.tight.separated, 4);
+    EXPECT_EQ(ppgn.tight.realized, 3);
+    ASSERT_EQ(ppgn.tight.gap.size(), 1u);
+    EXPECT_EQ(ppgn.tight.gap[0].id, 61);
+    ASSERT_EQ(ppgn.tight.beyond.size(), 1u);
+    EXPECT_EQ(ppgn.tight.beyond[0].id, 300);
+    EXPECT_DOUBLE_EQ(ppgn.tight.beyond[0].t2_hotelling, 900.0);
+    EXPECT_DOUBLE_EQ(ppgn.tight.beyond[0].t2_reference, 0.9375);
+    const RunCertificate& gin = run(v, "gin");
+    EXPECT_EQ(gin.tight.separated, 0);
+    ASSERT_EQ(gin.tight.beyond.size(), 1u);
+    EXPECT_EQ(gin.tight.beyond[0].id, 1);
+    // The note names the missing certify run; the Markdown lists the gap and the evidence.
+    bool noted = false;
+    for (const auto& n : v.notes) noted = noted || n.find("brec certify --tests 2fwl") != std::string::npos;
+    EXPECT_TRUE(noted);
+    const std::string md = certificate_markdown(v);
+    EXPECT_NE(md.find("## Against the tight bound"), std::string::npos);
+    EXPECT_NE(md.find("- ppgn: regular [61]"), std::string::npos) << md;
+    EXPECT_NE(md.find("900 / 72.34"), std::string::npos) << md;
+    const auto j = certificate_json(v);
+    EXPECT_EQ(j["runs"][0]["tight_bound"]["gap"][0]["id"], 61);
+    // Without tight bounds the section is absent.
+    const CertificateView plain = certificate_view(read_results({kData + "report_eval_both_ppgn.jsonl"}, o),
+                                                   read_certificate(kData + "report_certify_tight.jsonl"));
+    EXPECT_FALSE(plain.tight_known);
+    EXPECT_EQ(certificate_markdown(plain).find("tight bound"), std::string::npos);
+}
+
+TEST(CertificateView, TightBoundsOfAModelList) {
+    const TightBounds t = parse_tight_bounds(
+        R"([{"name": "ppgn", "tight_bound": "2fwl"}, {"name": "osan", "tight_bound": ""}])", "m.json");
+    EXPECT_EQ(t.at("ppgn"), "2fwl");
+    EXPECT_EQ(t.at("osan"), "");
+    EXPECT_THROW(parse_tight_bounds("[{\"name\": \"ppgn\"}]", "m.json"), ParseError);
+    EXPECT_THROW(parse_tight_bounds("{", "m.json"), ParseError);
+}
+
 }  // namespace
 }  // namespace brec

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "brec/core/error.hpp"
@@ -151,6 +152,56 @@ TEST(CertifyRun, LevelsPerCategoryTextAndCancellation) {
         EXPECT_EQ(e.kept(), 0u);
         EXPECT_TRUE(e.path().empty());
     }
+}
+
+// --tests: extra methods on every pair, typed in the record, counted in the summary, part of what
+// a resumed record must match. CFI over a star is 1-WL-separable, over K3 it needs 2-FWL, over K4
+// 3-FWL (Cai, Fürer, Immerman): 2-FWL separates the first two, not the third.
+TEST(CertifyRun, ExtraTestsAreRecordedCountedAndResumed) {
+    const PairDataset ds = cfi_dataset();
+    const std::string out = testing::fresh_temp_file("certify_tests", "certify.jsonl");
+    CertifyRunOptions opt;
+    opt.max_fwl = 1;
+    opt.out = out;
+    opt.tests = {"2FWL", "swl-vs:2"};
+    RunContext ctx;
+    const CertifyRunResult r = run_certify(ds, {0, 1, 2}, opt, ctx);
+    EXPECT_EQ(r.tests, (std::vector<std::string>{"2fwl", "swl-vs:2"}));
+    ASSERT_EQ(r.records.size(), 3u);
+    for (const auto& rec : r.records) {
+        ASSERT_EQ(rec.tests.size(), 2u);
+        EXPECT_EQ(rec.tests[0].method, "2fwl");
+        EXPECT_EQ(rec.tests[1].method, "swl-vs:2");
+    }
+    EXPECT_TRUE(r.records[0].tests[0].distinguished);
+    EXPECT_TRUE(r.records[1].tests[0].distinguished);
+    EXPECT_FALSE(r.records[2].tests[0].distinguished);
+    EXPECT_EQ(r.summary["tests"]["2fwl"]["separated"]["cfi"], 1);
+    EXPECT_EQ(r.summary["tests"]["2fwl"]["separated"]["basic"], 1);
+    EXPECT_NE(certify_run_text(r).find("pairs each test separates"), std::string::npos);
+    // The records round-trip through the file.
+    const auto lines = read_jsonl_lines(out);
+    ASSERT_EQ(lines.size(), 3u);
+    for (const auto& line : lines) {
+        const CertifyRecord back = certify_record_from_json(nlohmann::json::parse(line), out, 1);
+        const auto it =
+            std::find_if(r.records.begin(), r.records.end(), [&](const CertifyRecord& x) { return x.id == back.id; });
+        ASSERT_NE(it, r.records.end());
+        EXPECT_EQ(to_json(back), to_json(*it));
+    }
+    // Resuming with the same tests takes the records over; other tests cannot reuse them.
+    opt.resume = true;
+    EXPECT_EQ(run_certify(ds, {0, 1, 2}, opt, ctx).resumed, 3u);
+    opt.tests = {"2fwl"};
+    EXPECT_EQ(run_certify(ds, {0}, opt, ctx).resumed, 0u);
+    std::remove(out.c_str());
+    // A bad or repeated test is refused before anything is written.
+    opt.resume = false;
+    opt.tests = {"gswl:x"};
+    EXPECT_THROW(run_certify(ds, {0}, opt, ctx), InvalidArgument);
+    opt.tests = {"sswl", "SSWL"};
+    EXPECT_THROW(run_certify(ds, {0}, opt, ctx), InvalidArgument);
+    EXPECT_FALSE(file_exists(out));
 }
 
 }  // namespace

@@ -9,6 +9,8 @@ int run_in_eval_binary(int, char**, const std::string& what) {
     throw Unsupported(what + " needs LibTorch: install libtorch-dev and rebuild with -DBREC_WITH_TORCH=ON");
 }
 
+std::string eval_model_list() { return ""; }
+
 namespace {
 
 /// A subcommand that takes any arguments and fails with run_in_eval_binary's message.

@@ -91,7 +91,17 @@ struct CertifyStep {
     double seconds = 0.0;
 };
 
-/// A `brec certify` record: the smallest of 1-WL, 2-FWL, 3-FWL that separates the pair.
+/// One extra test of a `brec certify --tests` record.
+struct CertifyTest {
+    std::string method;  ///< the WL method's canonical name, e.g. "gswl:6"
+    bool distinguished = false;
+    int rounds = 0;
+    double seconds = 0.0;
+    std::string unsupported;  ///< non-empty: the test cannot run on this pair (why); not distinguished
+};
+
+/// A `brec certify` record: the smallest of 1-WL, 2-FWL, 3-FWL that separates the pair, and (with
+/// --tests) the verdict of every extra test.
 struct CertifyRecord {
     PairId id = 0;
     std::string category;
@@ -101,6 +111,10 @@ struct CertifyRecord {
     VertexId n = 0;
     std::vector<CertifyStep> steps;
     double seconds = 0.0;
+    std::vector<CertifyTest> tests;  ///< in the order asked; empty without --tests (no "tests" key)
+
+    /// The extra test named `method`, or nullptr.
+    const CertifyTest* test(const std::string& method) const;
 };
 
 nlohmann::json to_json(const EvalRecord& r);

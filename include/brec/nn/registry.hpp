@@ -49,6 +49,13 @@ struct ModelSpec {
     /// or "" when no such bound is proven. Pairs at or below it are within the model's theory.
     std::string bound;
     std::string bound_note;  ///< the bound in words, e.g. "= 3-WL (2-FWL)"
+    /// The model's tight bound: the WL-type test exactly as powerful as its design at its default
+    /// settings, as a `brec wl --method` name (e.g. "gswl:6"); "" when no test bounds the design
+    /// (OSAN with enough samples). Wang & Zhang, "An Empirical Study of Realized GNN
+    /// Expressiveness" (ICML 2024), set each model's tight bound beside what it realized.
+    std::string tight_bound;
+    /// The tight bound in words: the test, its paper, and what of the model's design it mirrors.
+    std::string tight_note;
     Hyper defaults;
     /// Pair ids the BREC study ran the model on ("" = all 400); pairs not run count as failures
     /// in the paper's Table 2.

@@ -62,6 +62,30 @@ struct LevelCount {
     int reliability_failures = 0;
 };
 
+/// A pair named in the tight-bound lists, with the model's RPC evidence on it.
+struct TightPair {
+    PairId id = 0;
+    std::string category;
+    std::string note;  ///< "unreliable", "skipped" or ""
+    bool rpc = false;  ///< the evidence below exists (an RPC record)
+    double t2_hotelling = 0.0, threshold_hotelling = 0.0;
+    double t2_reference = 0.0, threshold_reference = 0.0;
+    bool reference_known = false;
+};
+
+/// One run against its model's tight bound: the test exactly as powerful as the model's design,
+/// whose per-pair verdicts `brec certify --tests` recorded.
+struct TightBoundCount {
+    std::string method;             ///< the tight bound, e.g. "gswl:6"
+    int tested = 0;                 ///< pairs run whose certificate carries the test
+    int separated = 0;              ///< of those, the pairs the test separates
+    int realized = 0;               ///< of those, the pairs the model also distinguished
+    int beyond_count = 0;           ///< pairs the model distinguished that the test does not separate
+    int untested = 0;               ///< pairs run whose certificate lacks the test
+    std::vector<TightPair> gap;     ///< the test separates them, the model did not
+    std::vector<TightPair> beyond;  ///< the model distinguished them, the test does not separate them
+};
+
 /// One run (a model with one seed) against the certificate.
 struct RunCertificate {
     std::string model;
@@ -77,6 +101,8 @@ struct RunCertificate {
     int undetermined = 0;
     std::vector<CertifiedPair> failed_within_bound;         ///< the realized-vs-theoretical gap
     std::vector<CertifiedPair> distinguished_beyond_bound;  ///< what theory rules out
+    bool has_tight = false;                                 ///< the model's tight bound is known (TightBounds)
+    TightBoundCount tight;
 };
 
 struct CertificateView {
@@ -84,16 +110,27 @@ struct CertificateView {
     std::string certificate;          ///< the certificate file
     Protocol protocol = Protocol::hotelling;
     bool bounds_known = false;         ///< some run's records name its model's bound
+    bool tight_known = false;          ///< some run's model has a tight bound
     bool several_seeds = false;        ///< some model has runs with several seeds
     std::vector<RunCertificate> runs;  ///< in the order of the results
     std::vector<std::string> notes;
 };
 
+/// Each model's tight bound as a WL method name, by model name ("" = the model has none).
+using TightBounds = std::map<std::string, std::string>;
+
+/// The tight bounds of a model list: the JSON array of `brec eval --list-models --json` (objects
+/// with "name" and "tight_bound"). Throws ParseError naming `source` for anything else.
+TightBounds parse_tight_bounds(const std::string& text, const std::string& source);
+
 /// Sets every run with per-pair records in `results` against `certificate`. A pair counts as
 /// distinguished under the protocol the results were read with, and only when reliable. Models
-/// without per-pair records are left out with a note. Throws InvalidArgument when no run has
-/// per-pair records. Complexity: O(pairs · log(certified pairs)).
-CertificateView certificate_view(const ResultSet& results, const Certificate& certificate);
+/// without per-pair records are left out with a note. A run whose model has a tight bound in
+/// `tight` is also set against that test's verdicts in the certificate (a note names the
+/// `brec certify --tests` run that is missing when no record carries it). Throws InvalidArgument
+/// when no run has per-pair records. Complexity: O(pairs · log(certified pairs)).
+CertificateView certificate_view(const ResultSet& results, const Certificate& certificate,
+                                 const TightBounds& tight = {});
 
 /// The view as Markdown: per-level counts, then (with bounds) the failed and the surprising pairs.
 std::string certificate_markdown(const CertificateView& v);

@@ -19,6 +19,10 @@ struct ReportRequest {
     ReportOptions statistics;         ///< α, bootstrap, Wilcoxon exact limit
     /// A `brec certify` JSONL file: the certificate view instead of the statistics.
     std::string certificate;
+    /// The certificate view: the models' tight bounds (see parse_tight_bounds), as the text of
+    /// `brec eval --list-models --json`, and where it came from; empty: no tight-bound section.
+    std::string model_list;
+    std::string model_list_source;
     /// The documents wanted; empty: every form of the view (Markdown, LaTeX and JSON for the
     /// statistics, Markdown and JSON for the certificate view).
     std::vector<ReportFormat> formats;

@@ -69,6 +69,8 @@ struct PairDecision {
     bool known = false;  ///< the record carried this decision
     bool distinguished = false;
     bool reliable = true;
+    /// RPC records: T² of the pair and its threshold under this protocol (0 for other records).
+    double t2_test = 0.0, threshold = 0.0;
     /// A pair counts as distinguished only when its reliability check passed.
     bool counts() const { return known && distinguished && reliable; }
 };

@@ -62,8 +62,11 @@ struct CertifyRunOptions {
     int threads_per_pair = 1;  ///< threads inside one 2-/3-FWL comparison
     int jobs = 1;              ///< pairs certified in parallel
     std::string out;           ///< JSONL results file; empty: memory only
-    bool resume = false;       ///< keep records of `out` with the same max_fwl
+    bool resume = false;       ///< keep records of `out` with the same max_fwl and tests
     std::string dataset;       ///< the dataset's name in the summary (default: its path)
+    /// Extra WL methods (`WlMethod::parse` names, e.g. the models' tight bounds "gswl:6") run on
+    /// every pair beside the hardness levels, each to stability; their verdicts go in the record.
+    std::vector<std::string> tests;
 };
 
 /// What run_certify found.
@@ -73,8 +76,10 @@ struct CertifyRunResult {
     std::size_t resumed = 0;             ///< records taken over from the results file
     double seconds = 0.0;
     std::string dataset;
+    std::vector<std::string> tests;  ///< the extra tests' canonical names, in the order asked
     /// The summary object ("distinguished" = below "beyond") plus "levels": per category, the
-    /// pairs per level ("1wl", "2fwl", "3fwl", "beyond") that occur.
+    /// pairs per level ("1wl", "2fwl", "3fwl", "beyond") that occur; with tests, "tests": per test
+    /// and category, the pairs it separates, and per test its "seconds" summed over the pairs.
     nlohmann::json summary;
 };
 
@@ -84,7 +89,8 @@ struct CertifyRunResult {
 CertifyRunResult run_certify(const PairDataset& dataset, const std::vector<std::size_t>& indices,
                              const CertifyRunOptions& opt, RunContext& ctx);
 
-/// The human form of a run_certify result: pairs per category and level, and a total row.
+/// The human form of a run_certify result: pairs per category and level, and a total row; with
+/// tests, the pairs each test separates per category.
 std::string certify_run_text(const CertifyRunResult& result);
 
 /// The record key of a hardness level: "1wl", "2fwl", "3fwl" or "beyond".

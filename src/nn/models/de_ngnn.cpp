@@ -20,6 +20,8 @@ ModelEntry de_ngnn_model() {
     s.citation = "Zhang & Li, NeurIPS 2021; Li et al., NeurIPS 2020";
     s.bound = kNodeSubgraphBound;
     s.bound_note = kNodeSubgraphBoundNote;
+    s.tight_bound = "de-ngnn:8";
+    s.tight_note = "DE+NGNN-WL: NGNN-WL on 8-hop induced balls with the distance to the root as initial colour";
     s.defaults = {8, 6, 128, 1e-4, 1e-5, 32, 30, 0.01};
     s.paper = {60, 50, 100, 21};
     return {s, [](const ModelConfig& c, ModelRandom& r) { return make_nested_gin(c, r, true); }};

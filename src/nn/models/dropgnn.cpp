@@ -106,6 +106,10 @@ ModelEntry dropgnn_model() {
     // Random drops let it separate graphs 1-WL cannot; its power is probabilistic, with no WL bound.
     s.bound = "";
     s.bound_note = "beyond 1-WL with high probability (random drops); no WL bound";
+    s.tight_bound = "drop1";
+    s.tight_note =
+        "1-WL over the one-node-deleted subgraphs (Papp et al. 2021); the model zeroes a dropped vertex's input, which "
+        "is node marking (m1)";
     s.defaults = {0, 10, 16, 1e-4, 1e-5, 16, 100, 0.0};
     s.paper = {52, 41, 82, 2};
     s.reference_threshold = 5.0;

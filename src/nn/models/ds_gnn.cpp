@@ -103,6 +103,8 @@ ModelEntry ds_gnn_model() {
     s.citation = "Bevilacqua et al., ICLR 2022";
     s.bound = kNodeSubgraphBound;
     s.bound_note = kNodeSubgraphBoundNote;
+    s.tight_bound = "swl-vs:6";
+    s.tight_note = "SWL(VS) on ESAN's ego_nets_plus subgraphs of radius 6 (Zhang et al. 2023)";
     s.defaults = {6, 10, 32, 1e-4, 1e-5, 32, 30, 0.0};
     s.paper_subset = kBrec3WlSubset;
     s.paper = {58, 48, 100, 16};

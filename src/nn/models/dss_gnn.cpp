@@ -76,6 +76,8 @@ ModelEntry dss_gnn_model() {
     s.citation = "Bevilacqua et al., ICLR 2022";
     s.bound = kNodeSubgraphBound;
     s.bound_note = kNodeSubgraphBoundNote;
+    s.tight_bound = "gswl:6";
+    s.tight_note = "GSWL on ESAN's ego_nets_plus subgraphs of radius 6 (Zhang et al. 2023)";
     s.defaults = {6, 9, 32, 1e-4, 1e-4, 32, 20, 0.01};
     s.paper_subset = kBrec3WlSubset;
     s.paper = {58, 48, 100, 15};

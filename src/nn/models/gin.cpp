@@ -122,6 +122,8 @@ ModelEntry gin_model() {
     s.citation = "Xu et al., ICLR 2019";
     s.bound = "1wl";
     s.bound_note = "<= 1-WL (every BREC pair is 1-WL-equivalent)";
+    s.tight_bound = "1wl";
+    s.tight_note = "1-WL: message passing with injective sum aggregation (Xu et al. 2019)";
     s.defaults = {0, 4, 32, 1e-4, 1e-4, 32, 20, 0.2};
     return {s, [](const ModelConfig& c, ModelRandom& r) -> std::shared_ptr<GraphEmbedder> {
                 if (c.head == Head::regression) return std::make_shared<CountingGin>(c, r);

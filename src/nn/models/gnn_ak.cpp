@@ -165,6 +165,8 @@ ModelEntry gnn_ak_model() {
     s.citation = "Zhao et al., ICLR 2022";
     s.bound = kNodeSubgraphBound;
     s.bound_note = kNodeSubgraphBoundNote;
+    s.tight_bound = "gswl:6:ego:hop";
+    s.tight_note = "GSWL on induced 6-hop ego-nets with hop encoding (Zhang et al. 2023)";
     // The BREC script's weight decay is 1e-5 (its argparse default; the paper's table says 1e-4).
     s.defaults = {6, 4, 32, 1e-4, 1e-5, 32, 10, 0.1};
     s.paper_subset = kBrec3WlSubset;

@@ -222,6 +222,8 @@ ModelEntry graphormer_model() {
     // Biconnectivity", ICLR 2023).
     s.bound = "2fwl";
     s.bound_note = "<= 3-WL (2-FWL), as SPD-WL (Zhang et al. 2023)";
+    s.tight_bound = "spd";
+    s.tight_note = "SPD-WL: attention biased by shortest-path distances (Zhang et al. 2023)";
     s.defaults = {0, 12, 80, 2e-5, 0.0, 16, 100, 0.0};
     s.paper_subset = kBrec3WlSubset;
     s.paper = {16, 12, 41, 10};

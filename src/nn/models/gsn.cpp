@@ -122,6 +122,10 @@ ModelEntry gsn_model() {
     s.bound = "";
     s.bound_note =
         "beyond 1-WL, on some strongly regular graphs beyond 3-WL; no WL bound known (Bouritsas et al. 2022)";
+    s.tight_bound = "gsn-e:4";
+    s.tight_note =
+        "1-WL with the edge-orbit counts of the connected induced 3- and 4-vertex patterns on edges (GSN-e, Bouritsas "
+        "et al. 2022)";
     s.defaults = {0, 4, 64, 1e-4, 1e-5, 16, 20, 0.1};
     s.paper_subset = "0-59,60-159,160-259";
     s.paper = {60, 99, 95, 0};

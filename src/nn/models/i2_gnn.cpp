@@ -312,6 +312,10 @@ ModelEntry i2_gnn_model() {
     s.bound_note =
         "beyond 3-WL (counts 4- to 6-cycles, separates some strongly regular graphs); no WL bound known "
         "(Huang et al. 2023)";
+    s.tight_bound = "i2:8";
+    s.tight_note =
+        "I2-WL: 1-WL on 8-hop ego-nets with the root and one neighbour marked, pooled per neighbour, then per root "
+        "(Huang et al. 2023)";
     s.defaults = {8, 5, 32, 1e-5, 1e-4, 16, 20, 0.2};
     // All pairs but the 4-vertex-condition pairs (360-379) and the last 40 CFI pairs (320-359), whose
     // subgraphs outgrew the study's GPU memory.

@@ -333,6 +333,8 @@ ModelEntry kc_setgnn_model() {
     s.citation = "Zhao et al., NeurIPS 2022";
     s.bound = "2fwl";
     s.bound_note = "<= 3-WL (2-FWL): (3,2)(<=)-SetWL is bounded by 3-WL (Zhao et al. 2022)";
+    s.tight_bound = "setwl:3:2";
+    s.tight_note = "(3,2)(<=)-SetWL (Zhao et al. 2022)";
     s.defaults = {0, 4, 64, 1e-4, 1e-4, 16, 15, 0.3};
     s.paper_subset = kBrec3WlSubset;
     s.paper = {60, 50, 100, 1};

@@ -210,6 +210,10 @@ ModelEntry kp_gnn_model() {
     // on some strongly regular graphs (Feng et al. 2022), and no WL level is known to bound it.
     s.bound = "";
     s.bound_note = "beyond 3-WL on some strongly regular graphs; no WL bound known (Feng et al. 2022)";
+    s.tight_bound = "kp:8";
+    s.tight_note =
+        "KP-WL with K = 8: message passing per shortest-path hop plus the peripheral counts (defined from the model; "
+        "Feng et al. 2022 name no test)";
     s.defaults = {8, 8, 32, 1e-4, 1e-4, 32, 20, 0.3};
     s.paper = {60, 106, 98, 11};
     return {s, [](const ModelConfig& c, ModelRandom& r) { return std::make_shared<KpGnn>(c, r); }};

@@ -188,6 +188,10 @@ ModelEntry lgnn2_model() {
     // type the colours c(v, u) and c(u, w) carry. So 2-FWL (= 3-WL) refines δ-2-LWL: an upper bound.
     s.bound = "2fwl";
     s.bound_note = "<= 3-WL (2-FWL): delta-2-LWL without +, whose local updates 2-FWL refines (Morris et al. 2020)";
+    s.tight_bound = "d2lwl";
+    s.tight_note =
+        "delta-2-LWL: local neighbours only, as the model has no +; the study names delta-2-LWL+ (d2lwl+) (Morris et "
+        "al. 2020)";
     s.defaults = {0, 6, 16, 1e-4, 1e-4, 16, 20, 0.2};
     // The study ran the 270 3-WL-distinguishable pairs (its brec_v3_3wl file).
     s.paper_subset = kBrec3WlSubset;

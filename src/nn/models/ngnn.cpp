@@ -92,6 +92,8 @@ ModelEntry ngnn_model() {
     s.citation = "Zhang & Li, NeurIPS 2021";
     s.bound = kNodeSubgraphBound;
     s.bound_note = kNodeSubgraphBoundNote;
+    s.tight_bound = "ngnn:1";
+    s.tight_note = "NGNN-WL: 1-WL inside every 1-hop induced ball, pooled per root (Zhang & Li 2021)";
     // The BREC script leaves EPOCH at its argparse default, 30.
     s.defaults = {1, 6, 16, 1e-4, 1e-5, 32, 30, 0.01};
     s.paper = {59, 48, 59, 0};

@@ -199,6 +199,8 @@ ModelEntry osan_model() {
     s.bound_note =
         "<= 3-WL (2-FWL), as edge-deleted subgraph GNNs (Bevilacqua et al. 2022), up to the sampler's "
         "tie-breaking by vertex ids";
+    s.tight_bound = "";
+    s.tight_note = "none: with enough sampled subgraphs OSAN is bounded by no fixed test (Qian et al. 2022)";
     s.defaults = {0, 8, 64, 1e-3, 1e-5, 16, 40, 0.0};
     // Basic, Regular without the 4-vertex-condition and distance-regular pairs, Extension, and the
     // first 60 CFI pairs (test_BREC.py's part_dict).

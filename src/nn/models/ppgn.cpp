@@ -234,6 +234,8 @@ ModelEntry ppgn_model() {
     s.citation = "Maron et al., NeurIPS 2019";
     s.bound = "2fwl";
     s.bound_note = "= 3-WL (2-FWL)";
+    s.tight_bound = "2fwl";
+    s.tight_note = "2-FWL (= 3-WL) (Maron et al. 2019)";
     s.defaults = {0, 5, 32, 1e-4, 1e-4, 32, 20, 0.2};
     s.paper = {60, 50, 100, 23};
     return {s, [](const ModelConfig& c, ModelRandom& r) -> std::shared_ptr<GraphEmbedder> {

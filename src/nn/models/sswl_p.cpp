@@ -219,6 +219,8 @@ ModelEntry sswl_p_model() {
     // al. 2023), so 2-FWL bounds SSWL+; that bound is not tight (2-FWL separates pairs SSWL+ cannot).
     s.bound = kNodeSubgraphBound;
     s.bound_note = "strictly below 3-WL (2-FWL), as every subgraph WL test (Zhang et al. 2023)";
+    s.tight_bound = "sswl";
+    s.tight_note = "SSWL on whole-graph subgraphs; the cap 8 is a distance encoding, not a radius (Zhang et al. 2023)";
     s.defaults = {8, 8, 64, 1e-5, 1e-5, 8, 20, 0.1};
     s.paper_subset = kBrec3WlSubset;
     s.paper = {60, 50, 100, 38};

@@ -143,6 +143,8 @@ ModelEntry sun_model() {
     s.citation = "Frasca et al., NeurIPS 2022";
     s.bound = kNodeSubgraphBound;
     s.bound_note = kNodeSubgraphBoundNote;
+    s.tight_bound = "gswl:6";
+    s.tight_note = "GSWL on ego_nets_plus subgraphs of radius 6 (Zhang et al. 2023)";
     s.defaults = {6, 9, 32, 1e-4, 1e-4, 32, 20, 0.01};
     s.paper_subset = kBrec3WlSubset;
     s.paper = {60, 50, 100, 13};
