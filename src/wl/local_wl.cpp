@@ -163,7 +163,8 @@ private:
             const std::size_t n = s.n;
             for (std::size_t w = 0; w < n; ++w) {  // the pairs sharing the second vertex w
                 for (std::size_t u = 0; u < n; ++u) ++counter_[colours[s.base + u * n + w]];
-                for (std::size_t u = 0; u < n; ++u) same_first_[s.base + u * n + w] = counter_[colours[s.base + u * n + w]];
+                for (std::size_t u = 0; u < n; ++u)
+                    same_first_[s.base + u * n + w] = counter_[colours[s.base + u * n + w]];
                 for (std::size_t u = 0; u < n; ++u) counter_[colours[s.base + u * n + w]] = 0;
             }
             for (std::size_t v = 0; v < n; ++v) {  // the pairs sharing the first vertex v
