@@ -118,8 +118,8 @@ Outcome reference(const Graph& g, const Graph& h, PairTest test, int max_rounds 
 
 /// Small random pairs of several kinds, so that both outcomes are frequent: equal-degree regular
 /// graphs (often 1-WL-equivalent), G(n, p) pairs, disjoint unions, node labels, and sparse G(n, p)
-/// graphs against a relabelling (often disconnected, refined to stability: there the "+" counts
-/// change the partition).
+/// graphs against a relabelling (refined to stability, through rounds whose partitions the "+"
+/// counts change).
 std::pair<Graph, Graph> random_pair(Rng& rng, int trial) {
     const VertexId n = static_cast<VertexId>(5 + rng.below(5));
     Graph g, h;
@@ -216,7 +216,7 @@ TEST(LocalWl, AgreesWithTheReferenceOnRandomSmallPairs) {
     EXPECT_GT(not_distinguished, 40);
 }
 
-// Morris et al. 2020, Theorem 2: on connected graphs δ-k-LWL+ and δ-k-WL distinguish the same
+// Morris et al. 2020 prove that on connected graphs δ-k-LWL+ and δ-k-WL distinguish the same
 // pairs. δ-2-WL here is the reference's global variant.
 TEST(LocalWl, PlusMatchesDelta2WlOnConnectedGraphs) {
     Rng rng(11);
