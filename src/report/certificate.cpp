@@ -1,6 +1,7 @@
 #include "brec/report/certificate.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -90,6 +91,18 @@ TightBounds parse_tight_bounds(const std::string& text, const std::string& sourc
 
 namespace {
 
+/// Whether the test `method` separates the certified pair: its --tests verdict, or for 1wl, 2fwl
+/// and 3fwl the certificate's own levels; nullopt when the certificate cannot say.
+std::optional<bool> test_verdict(const CertifyRecord& cert, const std::string& method) {
+    if (const CertifyTest* t = cert.test(method)) return t->distinguished;
+    const std::vector<std::string>& levels = hardness_levels();
+    const auto at = std::find(levels.begin(), levels.end(), method);
+    if (at == levels.end() || method == "beyond") return std::nullopt;
+    const int k = static_cast<int>(at - levels.begin());  // 0: 1wl, 1: 2fwl, 2: 3fwl
+    if (cert.level != "beyond") return level_index(cert.level) <= k;
+    return cert.max_fwl >= k + 1 ? std::optional<bool>(false) : std::nullopt;
+}
+
 TightPair tight_pair(const PairResult& p, const PairDecision& d) {
     TightPair t;
     t.id = p.id;
@@ -152,12 +165,12 @@ CertificateView certificate_view(const ResultSet& results, const Certificate& ce
             const bool distinguished = d.counts();
             if (rc.has_tight) {
                 TightBoundCount& t = rc.tight;
-                const CertifyTest* test = cert.test(t.method);
-                if (test == nullptr) {
+                const std::optional<bool> separated = test_verdict(cert, t.method);
+                if (!separated) {
                     ++t.untested;
                 } else {
                     ++t.tested;
-                    if (test->distinguished) {
+                    if (*separated) {
                         ++t.separated;
                         if (distinguished)
                             ++t.realized;

@@ -126,7 +126,7 @@ KHopGraph dense_khop(const Graph& g, int hops) {
             if (m < 2 || weight == 0) continue;
             ds = floyd(ds);
             const std::size_t row = static_cast<std::size_t>(v * hops + hop - 1);
-            k.peripheral_edges[row] = std::min<std::int64_t>(weight / 2, nn::kPeripheralCountCap);
+            k.peripheral_edges[row] = std::min<std::int64_t>(weight / 2, kPeripheralCountCap);
             std::int64_t c[kWidth] = {};
             for (std::size_t a = 0; a < m; ++a)
                 for (int h = 1; h <= kPeripheralHops; ++h)
@@ -137,7 +137,7 @@ KHopGraph dense_khop(const Graph& g, int hops) {
                                 if (ds[a][e] == h) c[0] += adj[s[b]][s[e]];
                         }
             for (int i = 0; i < kWidth; ++i)
-                k.configuration[row * kWidth + i] = std::min<std::int64_t>(c[i], nn::kPeripheralCountCap);
+                k.configuration[row * kWidth + i] = std::min<std::int64_t>(c[i], kPeripheralCountCap);
         }
     return k;
 }

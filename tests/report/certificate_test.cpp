@@ -213,11 +213,12 @@ TEST(Certificate, BoundsOfEvalRecords) {
 }
 
 // Against the tight bound: report_certify_tight.jsonl is report_certify.jsonl with the verdicts of
-// 2-FWL (separates 0, 1, 5, 60, 61; not 300) and 1-WL (separates nothing) on every pair but 2.
-// ppgn (tight bound 2fwl) under hotelling: tested 0, 1, 60, 61, 300 (2 untested); the test
-// separates 0, 1, 60, 61, of which ppgn distinguished 0, 1, 60: gap [61]; ppgn distinguished 300,
-// which 2-FWL does not separate: beyond [300] with its T². gin (tight bound 1wl): nothing
-// separated, but gin distinguished 1 under hotelling: beyond [1].
+// 2-FWL (separates 0, 1, 5, 60, 61; not 300 — a made-up verdict, against the level, so that the
+// test's record is seen to win) and 1-WL (separates nothing) on every pair but 2, whose verdicts
+// come from its level (beyond 3-FWL: neither separates). ppgn (tight bound 2fwl) under hotelling:
+// 6 pairs tested; the test separates 0, 1, 60, 61, of which ppgn distinguished 0, 1, 60: gap
+// [61]; ppgn distinguished 300, which the test does not separate: beyond [300] with its T². gin
+// (tight bound 1wl): nothing separated, but gin distinguished 1 under hotelling: beyond [1].
 TEST(CertificateView, AgainstTheTightBound) {
     ResultReadOptions o;
     const CertificateView v =
@@ -227,8 +228,8 @@ TEST(CertificateView, AgainstTheTightBound) {
     const RunCertificate& ppgn = run(v, "ppgn");
     ASSERT_TRUE(ppgn.has_tight);
     EXPECT_EQ(ppgn.tight.method, "2fwl");
-    EXPECT_EQ(ppgn.tight.tested, 5);
-    EXPECT_EQ(ppgn.tight.untested, 1);
+    EXPECT_EQ(ppgn.tight.tested, 6);
+    EXPECT_EQ(ppgn.tight.untested, 0);
     EXPECT_EQ(ppgn.tight.separated, 4);
     EXPECT_EQ(ppgn.tight.realized, 3);
     ASSERT_EQ(ppgn.tight.gap.size(), 1u);
@@ -241,10 +242,15 @@ TEST(CertificateView, AgainstTheTightBound) {
     EXPECT_EQ(gin.tight.separated, 0);
     ASSERT_EQ(gin.tight.beyond.size(), 1u);
     EXPECT_EQ(gin.tight.beyond[0].id, 1);
-    // The note names the missing certify run; the Markdown lists the gap and the evidence.
+    // A test the certificate lacks: a note names the certify run that would add it.
+    const CertificateView missing =
+        certificate_view(read_results({kData + "report_eval_both_gin.jsonl"}, o),
+                         read_certificate(kData + "report_certify_tight.jsonl"), {{"gin", "sswl"}});
+    EXPECT_EQ(run(missing, "gin").tight.untested, 6);
     bool noted = false;
-    for (const auto& n : v.notes) noted = noted || n.find("brec certify --tests 2fwl") != std::string::npos;
+    for (const auto& n : missing.notes) noted = noted || n.find("brec certify --tests sswl") != std::string::npos;
     EXPECT_TRUE(noted);
+    // The Markdown lists the gap and the evidence.
     const std::string md = certificate_markdown(v);
     EXPECT_NE(md.find("## Against the tight bound"), std::string::npos);
     EXPECT_NE(md.find("- ppgn: regular [61]"), std::string::npos) << md;

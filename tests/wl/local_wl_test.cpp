@@ -16,22 +16,14 @@
 #include "brec/wl/wl.hpp"
 #include "common/test_graphs.hpp"
 #include "common/test_util.hpp"
+#include "common/wl_testing.hpp"
 
 namespace brec {
 namespace {
 
-bool separates(const std::string& method, const Graph& g, const Graph& h) {
-    return compare_pair(g, h, WlOptions(WlMethod::parse(method))).distinguished;
-}
-
-Graph two_triangles() { return disjoint_union(make_cycle(3), make_cycle(3)); }
-
-Graph with_labels(const Graph& g, std::vector<Label> labels) {
-    GraphBuilder b(g.n());
-    for (const auto& [u, v] : g.edges()) b.add_edge(u, v);
-    b.set_node_labels(std::move(labels));
-    return b.build();
-}
+using testing::separates;
+using testing::two_triangles;
+using testing::with_labels;
 
 enum class PairTest {
     local,       ///< δ-2-LWL
@@ -39,15 +31,9 @@ enum class PairTest {
     global,      ///< δ-2-WL: all n replacements per position, each with its local/global flag
 };
 
-struct Outcome {
-    bool distinguished = false;
-    int rounds = 0;
-    std::size_t colours = 0;
-};
-
 /// The reference: every ordered pair's colour in a std::map, every signature an explicit tuple of
 /// sorted vectors, one std::map palette for both graphs, histograms compared after every round.
-Outcome reference(const Graph& g, const Graph& h, PairTest test, int max_rounds = -1) {
+testing::ReferenceOutcome reference(const Graph& g, const Graph& h, PairTest test, int max_rounds = -1) {
     using Colour = long;
     using Pair = std::pair<VertexId, VertexId>;
     const Graph* graphs[2] = {&g, &h};
@@ -62,20 +48,10 @@ Outcome reference(const Graph& g, const Graph& h, PairTest test, int max_rounds 
                 colour[s][{v, w}] = first_palette.emplace(key, first_palette.size()).first->second;
             }
     }
-    const auto histograms_differ = [&] {
-        std::map<Colour, long> diff;
-        for (const auto& [p, c] : colour[0]) ++diff[c];
-        for (const auto& [p, c] : colour[1]) --diff[c];
-        return std::any_of(diff.begin(), diff.end(), [](const auto& e) { return e.second != 0; });
-    };
-    Outcome out;
-    out.colours = first_palette.size();
-    out.distinguished = histograms_differ();
-    while (!out.distinguished && (max_rounds < 0 || out.rounds < max_rounds)) {
+    return testing::reference_rounds(colour, first_palette.size(), max_rounds, [&](auto& next) {
         using Entry = std::pair<Colour, long>;
         using Signature = std::tuple<Colour, std::vector<Entry>, std::vector<Entry>>;
         std::map<Signature, Colour> palette;
-        std::map<Pair, Colour> next[2];
         for (int s = 0; s < 2; ++s) {
             const Graph& x = *graphs[s];
             const auto& c = colour[s];
@@ -105,55 +81,14 @@ Outcome reference(const Graph& g, const Graph& h, PairTest test, int max_rounds 
                     next[s][{v, w}] = palette.emplace(std::move(sig), palette.size()).first->second;
                 }
         }
-        ++out.rounds;
-        const bool stable = palette.size() == out.colours;
-        out.colours = palette.size();
-        colour[0].swap(next[0]);
-        colour[1].swap(next[1]);
-        out.distinguished = histograms_differ();
-        if (stable) break;
-    }
-    return out;
+        return palette.size();
+    });
 }
 
-/// Small random pairs of several kinds, so that both outcomes are frequent: equal-degree regular
-/// graphs (often 1-WL-equivalent), G(n, p) pairs, disjoint unions, node labels, and sparse G(n, p)
-/// graphs against a relabelling (refined to stability, through rounds whose partitions the "+"
-/// counts change).
-std::pair<Graph, Graph> random_pair(Rng& rng, int trial) {
-    const VertexId n = static_cast<VertexId>(5 + rng.below(5));
-    Graph g, h;
-    switch (trial % 5) {
-        case 0: {
-            const std::uint32_t d = (n % 2 == 0) ? 3 : 4;
-            g = testing::random_regular(n, d, rng);
-            h = testing::random_regular(n, d, rng);
-            break;
-        }
-        case 1:
-            g = testing::random_graph(n, 0.4, rng);
-            h = testing::random_graph(n, 0.4, rng);
-            break;
-        case 2:
-            g = disjoint_union(testing::random_regular(4, 2, rng), testing::random_regular(6, 3, rng));
-            h = testing::random_regular(10, 3, rng);
-            break;
-        case 3:
-            g = testing::random_graph(n, 0.25, rng);
-            h = permute(g, rng.permutation(n));
-            break;
-        default: {
-            g = testing::random_regular(6, 3, rng);
-            h = testing::random_regular(6, 3, rng);
-            std::vector<Label> lg(6), lh(6);
-            for (auto& l : lg) l = static_cast<Label>(rng.below(2));
-            for (auto& l : lh) l = static_cast<Label>(rng.below(2));
-            g = with_labels(g, lg);
-            h = with_labels(h, lh);
-        }
-    }
-    return {g, h};
-}
+/// Small random pairs of several kinds (testing::random_small_pair), with sparse G(n, 0.25) graphs
+/// against a relabelling (refined to stability, through rounds whose partitions the "+" counts
+/// change).
+std::pair<Graph, Graph> random_pair(Rng& rng, int trial) { return testing::random_small_pair(rng, trial, 0.25); }
 
 TEST(LocalWl, TinyCases) {
     for (const char* m : {"d2lwl", "d2lwl+"}) {
@@ -204,11 +139,10 @@ TEST(LocalWl, AgreesWithTheReferenceOnRandomSmallPairs) {
         for (const int limit : {-1, 0, 1 + trial % 2})
             for (const bool plus : {false, true}) {
                 const char* m = plus ? "d2lwl+" : "d2lwl";
-                const Outcome want = reference(g, h, plus ? PairTest::local_plus : PairTest::local, limit);
+                const auto want = reference(g, h, plus ? PairTest::local_plus : PairTest::local, limit);
                 const WlResult got = compare_pair(g, h, WlOptions(WlMethod::parse(m)).rounds(limit));
-                EXPECT_EQ(got.distinguished, want.distinguished) << m << " trial " << trial << " limit " << limit;
-                EXPECT_EQ(got.rounds, want.rounds) << m << " trial " << trial << " limit " << limit;
-                EXPECT_EQ(got.colours, want.colours) << m << " trial " << trial << " limit " << limit;
+                testing::expect_same_outcome(
+                    got, want, std::string(m) + " trial " + std::to_string(trial) + " limit " + std::to_string(limit));
                 if (limit < 0) (want.distinguished ? distinguished : not_distinguished)++;
             }
     }
@@ -265,13 +199,9 @@ TEST(LocalWl, HierarchyOnRandomPairs) {
     EXPECT_LT(separated_by_2fwl, 200);
 }
 
-std::vector<GraphPairRecord> brec_pairs() {
-    return read_pair_file(std::string(BREC_SOURCE_DIR) + "/datasets/brec/brec_v3_pairs.tsv").pairs;
-}
-
 // The same implications on every fourth BREC pair (all categories, CFI graphs up to 198 vertices).
 TEST(LocalWl, HierarchyOnBrecPairs) {
-    const auto pairs = brec_pairs();
+    const auto pairs = testing::read_brec_v3().pairs;
     ASSERT_EQ(pairs.size(), 400u);
     int separated = 0;
     for (const auto& p : pairs) {
@@ -296,11 +226,10 @@ TEST(LocalWl, NeverSeparatesARelabelling) {
         EXPECT_FALSE(separates("d2lwl", g, h)) << "trial " << trial;
         EXPECT_FALSE(separates("d2lwl+", g, h)) << "trial " << trial;
     }
-    for (const auto& p : brec_pairs()) {
-        if (p.id % 10 != 3) continue;  // 40 pairs across all categories
-        const Graph h = permute(p.b, rng.permutation(p.b.n()));
-        EXPECT_FALSE(separates("d2lwl", p.b, h)) << "pair " << p.id;
-        EXPECT_FALSE(separates("d2lwl+", p.b, h)) << "pair " << p.id;
+    // 40 pairs across all categories.
+    for (const auto& r : testing::brec_relabellings(rng, testing::PairSide::b, 10, 3)) {
+        EXPECT_FALSE(separates("d2lwl", r.graph, r.relabelled)) << "pair " << r.id;
+        EXPECT_FALSE(separates("d2lwl+", r.graph, r.relabelled)) << "pair " << r.id;
     }
 }
 

@@ -16,22 +16,14 @@
 #include "brec/iso/iso.hpp"
 #include "brec/wl/wl.hpp"
 #include "common/test_graphs.hpp"
+#include "common/wl_testing.hpp"
 
 namespace brec {
 namespace {
 
-bool separates(const std::string& method, const Graph& g, const Graph& h) {
-    return compare_pair(g, h, WlOptions(WlMethod::parse(method))).distinguished;
-}
-
-Graph two_triangles() { return disjoint_union(make_cycle(3), make_cycle(3)); }
-
-Graph with_labels(const Graph& g, std::vector<Label> labels) {
-    GraphBuilder b(g.n());
-    for (const auto& [u, v] : g.edges()) b.add_edge(u, v);
-    b.set_node_labels(std::move(labels));
-    return b.build();
-}
+using testing::separates;
+using testing::two_triangles;
+using testing::with_labels;
 
 /// g with one degree-preserving double edge swap (a-b, c-d → a-d, c-b) where one exists: a
 /// 1-WL-close but usually non-isomorphic partner.
@@ -82,9 +74,8 @@ std::pair<Graph, Graph> random_pair(Rng& rng, int trial) {
             break;
     }
     if (trial % 9 >= 6) {
-        std::vector<Label> lg(n), lh(n);
-        for (auto& l : lg) l = static_cast<Label>(rng.below(2));
-        for (auto& l : lh) l = static_cast<Label>(rng.below(2));
+        const std::vector<Label> lg = testing::random_labels(n, 2, rng);
+        std::vector<Label> lh = testing::random_labels(n, 2, rng);
         if (trial % 2 == 0) lh = lg;  // same labels: only structure can differ
         g = with_labels(g, lg);
         h = with_labels(h, lh);
@@ -206,7 +197,7 @@ TEST(NestedBruteForce, AgreesWithSlowReimplementationOnSmallPairs) {
 // separates some of them that DE+NGNN-WL does not), every fifth basic and regular pair, and the
 // rook / Shrikhande pair.
 TEST(NestedBruteForce, AgreesWithSlowReimplementationOnHardPairs) {
-    const auto ds = read_pair_file(std::string(BREC_SOURCE_DIR) + "/datasets/brec/brec_v3_pairs.tsv");
+    const auto ds = testing::read_brec_v3();
     std::vector<std::pair<Graph, Graph>> pairs;
     for (const auto& p : ds.pairs)
         if ((p.id >= 200 && p.id < 260) || (p.id < 110 && p.id % 5 == 0)) pairs.emplace_back(p.a, p.b);
@@ -262,9 +253,7 @@ TEST(NestedSoundness, NoMethodSeparatesRandomRelabelings) {
     for (int trial = 0; trial < 30; ++trial) {
         Graph g = testing::random_graph(static_cast<VertexId>(5 + rng.below(10)), 0.3, rng);
         if (trial % 3 == 0) {
-            std::vector<Label> labels(g.n());
-            for (auto& l : labels) l = static_cast<Label>(rng.below(3));
-            g = with_labels(g, labels);
+            g = with_labels(g, testing::random_labels(g.n(), 3, rng));
         }
         const Graph h = permute(g, rng.permutation(g.n()));
         for (const char* m : {"ngnn:0", "ngnn:1", "ngnn:3", "de-ngnn:1", "de-ngnn:3", "i2:0", "i2:1", "i2:3", "drop1"})
@@ -273,15 +262,14 @@ TEST(NestedSoundness, NoMethodSeparatesRandomRelabelings) {
 }
 
 TEST(NestedSoundness, NoMethodSeparatesRelabeledBrecGraphs) {
-    const auto ds = read_pair_file(std::string(BREC_SOURCE_DIR) + "/datasets/brec/brec_v3_pairs.tsv");
     Rng rng(2024);
-    for (const auto& p : ds.pairs) {
-        if (p.id % 20 != 7) continue;  // 20 pairs across all categories
-        const Graph h = permute(p.a, rng.permutation(p.a.n()));
+    // 20 pairs across all categories.
+    for (const auto& r : testing::brec_relabellings(rng, testing::PairSide::a, 20, 7)) {
         for (const char* m : {"ngnn:1", "ngnn:2", "de-ngnn:2", "de-ngnn:8", "drop1"})
-            EXPECT_FALSE(separates(m, p.a, h)) << m << " pair " << p.id;
-        if (p.a.n() <= 40) {  // I²-WL builds 2m copies of each ball: keep to the smaller graphs
-            for (const char* m : {"i2:1", "i2:8"}) EXPECT_FALSE(separates(m, p.a, h)) << m << " pair " << p.id;
+            EXPECT_FALSE(separates(m, r.graph, r.relabelled)) << m << " pair " << r.id;
+        if (r.graph.n() <= 40) {  // I²-WL builds 2m copies of each ball: keep to the smaller graphs
+            for (const char* m : {"i2:1", "i2:8"})
+                EXPECT_FALSE(separates(m, r.graph, r.relabelled)) << m << " pair " << r.id;
         }
     }
 }
@@ -314,7 +302,7 @@ TEST(NestedHierarchy, RandomPairs) {
 }
 
 TEST(NestedHierarchy, BrecPairs) {
-    const auto ds = read_pair_file(std::string(BREC_SOURCE_DIR) + "/datasets/brec/brec_v3_pairs.tsv");
+    const auto ds = testing::read_brec_v3();
     for (const auto& p : ds.pairs) {
         for (const char* r : {"1", "2"}) {
             const bool ngnn = separates(std::string("ngnn:") + r, p.a, p.b);
@@ -330,7 +318,7 @@ TEST(NestedHierarchy, BrecPairs) {
 // drop1 against node marking (m1, what DropGNN's implementation computes at best) on the BREC
 // pairs: drop1 ⪯ m1 must hold pair by pair; the counts are printed for comparison.
 TEST(NestedHierarchy, DropOneAgainstNodeMarkingOnBrec) {
-    const auto ds = read_pair_file(std::string(BREC_SOURCE_DIR) + "/datasets/brec/brec_v3_pairs.tsv");
+    const auto ds = testing::read_brec_v3();
     std::map<std::string, std::pair<int, int>> counts;  // category -> (drop1, m1)
     int drop_total = 0, m1_total = 0;
     for (const auto& p : ds.pairs) {

@@ -20,22 +20,14 @@
 #include "brec/iso/iso.hpp"
 #include "brec/wl/wl.hpp"
 #include "common/test_graphs.hpp"
+#include "common/wl_testing.hpp"
 
 namespace brec {
 namespace {
 
-bool separates(const std::string& method, const Graph& g, const Graph& h) {
-    return compare_pair(g, h, WlOptions(WlMethod::parse(method))).distinguished;
-}
-
-Graph two_triangles() { return disjoint_union(make_cycle(3), make_cycle(3)); }
-
-Graph with_labels(const Graph& g, std::vector<Label> labels) {
-    GraphBuilder b(g.n());
-    for (const auto& [u, v] : g.edges()) b.add_edge(u, v);
-    b.set_node_labels(std::move(labels));
-    return b.build();
-}
+using testing::separates;
+using testing::two_triangles;
+using testing::with_labels;
 
 /// Random pairs where both outcomes are common: two random regular graphs, or two G(n, p) graphs
 /// with the same edge count; every third pair with random labels {0, 1}.
@@ -52,11 +44,8 @@ std::pair<Graph, Graph> random_pair(Rng& rng, int trial) {
         while (h.m() != g.m());
     }
     if (trial % 3 == 2) {
-        std::vector<Label> lg(n), lh(n);
-        for (auto& l : lg) l = static_cast<Label>(rng.below(2));
-        for (auto& l : lh) l = static_cast<Label>(rng.below(2));
-        g = with_labels(g, lg);
-        h = with_labels(h, lh);
+        g = with_labels(g, testing::random_labels(n, 2, rng));
+        h = with_labels(h, testing::random_labels(n, 2, rng));
     }
     return {g, h};
 }
@@ -128,7 +117,7 @@ Graph subdivided(VertexId n, const std::vector<Label>& colours, const std::vecto
 /// BREC pairs small enough for the brute-force counts: every third pair of the basic, regular and
 /// extension categories (10-19 vertices), and the rook / Shrikhande pair.
 std::vector<std::pair<Graph, Graph>> hard_pairs() {
-    const auto ds = read_pair_file(std::string(BREC_SOURCE_DIR) + "/datasets/brec/brec_v3_pairs.tsv");
+    const auto ds = testing::read_brec_v3();
     std::vector<std::pair<Graph, Graph>> pairs;
     for (const auto& p : ds.pairs)
         if (p.a.n() <= 20 && p.id % 3 == 0) pairs.emplace_back(p.a, p.b);
@@ -247,14 +236,11 @@ TEST(PatternSoundness, SeparatedPairsAreNeverIsomorphic) {
 }
 
 TEST(PatternSoundness, NoMethodSeparatesRelabeledBrecGraphs) {
-    const auto ds = read_pair_file(std::string(BREC_SOURCE_DIR) + "/datasets/brec/brec_v3_pairs.tsv");
     Rng rng(2024);
-    for (const auto& p : ds.pairs) {
-        if (p.id % 20 != 7) continue;  // 20 pairs across all categories
-        const Graph h = permute(p.a, rng.permutation(p.a.n()));
+    // 20 pairs across all categories.
+    for (const auto& r : testing::brec_relabellings(rng, testing::PairSide::a, 20, 7))
         for (const char* m : {"gsn-e:3", "gsn-e:4", "kp:1", "kp:2", "kp:8"})
-            EXPECT_FALSE(separates(m, p.a, h)) << m << " pair " << p.id;
-    }
+            EXPECT_FALSE(separates(m, r.graph, r.relabelled)) << m << " pair " << r.id;
 }
 
 // ---- The hierarchy ----
@@ -296,7 +282,7 @@ TEST(PatternHierarchy, RandomPairs) {
 }
 
 TEST(PatternHierarchy, BrecPairs) {
-    const auto ds = read_pair_file(std::string(BREC_SOURCE_DIR) + "/datasets/brec/brec_v3_pairs.tsv");
+    const auto ds = testing::read_brec_v3();
     for (const auto& p : ds.pairs) {
         if (p.a.n() > 40) continue;  // the 4-vertex-condition, large CFI and distance-regular pairs are slow
         EXPECT_TRUE(!separates("gsn-e:3", p.a, p.b) || separates("gsn-e:4", p.a, p.b)) << "pair " << p.id;

@@ -15,30 +15,16 @@
 #include "brec/wl/wl.hpp"
 #include "common/test_graphs.hpp"
 #include "common/test_util.hpp"
+#include "common/wl_testing.hpp"
 
 namespace brec {
 namespace {
 
-bool separates(const std::string& method, const Graph& g, const Graph& h) {
-    return compare_pair(g, h, WlOptions(WlMethod::parse(method))).distinguished;
-}
+using testing::separates;
+using testing::two_triangles;
+using testing::with_labels;
 
 std::string set_method(int k, int c) { return "setwl:" + std::to_string(k) + ":" + std::to_string(c); }
-
-Graph two_triangles() { return disjoint_union(make_cycle(3), make_cycle(3)); }
-
-Graph with_labels(const Graph& g, std::vector<Label> labels) {
-    GraphBuilder b(g.n());
-    for (const auto& [u, v] : g.edges()) b.add_edge(u, v);
-    b.set_node_labels(std::move(labels));
-    return b.build();
-}
-
-struct Outcome {
-    bool distinguished = false;
-    int rounds = 0;
-    std::size_t colours = 0;
-};
 
 /// Number of connected components of the subgraph induced by the vertex set `mask`.
 int components(const Graph& g, std::uint32_t mask) {
@@ -65,7 +51,7 @@ int components(const Graph& g, std::uint32_t mask) {
 /// std::map; the initial colour is the isomorphism type found by trying every ordering of the set
 /// (the smallest (labels, adjacency bits) word); super- and subsets by adding or removing one
 /// vertex; one std::map palette for both graphs; histograms compared after every round.
-Outcome reference(const Graph& g, const Graph& h, int k, int c, int max_rounds = -1) {
+testing::ReferenceOutcome reference(const Graph& g, const Graph& h, int k, int c, int max_rounds = -1) {
     using Colour = long;
     const Graph* graphs[2] = {&g, &h};
     std::map<std::uint32_t, Colour> colour[2];
@@ -90,19 +76,9 @@ Outcome reference(const Graph& g, const Graph& h, int k, int c, int max_rounds =
             colour[s][mask] = first_palette.emplace(best, first_palette.size()).first->second;
         }
     }
-    const auto histograms_differ = [&] {
-        std::map<Colour, long> diff;
-        for (const auto& [m, col] : colour[0]) ++diff[col];
-        for (const auto& [m, col] : colour[1]) --diff[col];
-        return std::any_of(diff.begin(), diff.end(), [](const auto& e) { return e.second != 0; });
-    };
-    Outcome out;
-    out.colours = first_palette.size();
-    out.distinguished = histograms_differ();
-    while (!out.distinguished && (max_rounds < 0 || out.rounds < max_rounds)) {
+    return testing::reference_rounds(colour, first_palette.size(), max_rounds, [&](auto& next) {
         using Signature = std::tuple<Colour, std::vector<Colour>, std::vector<Colour>>;
         std::map<Signature, Colour> palette;
-        std::map<std::uint32_t, Colour> next[2];
         for (int s = 0; s < 2; ++s) {
             const auto& col = colour[s];
             for (const auto& [mask, own] : col) {
@@ -117,52 +93,13 @@ Outcome reference(const Graph& g, const Graph& h, int k, int c, int max_rounds =
                 next[s][mask] = palette.emplace(Signature{own, up, down}, palette.size()).first->second;
             }
         }
-        ++out.rounds;
-        const bool stable = palette.size() == out.colours;
-        out.colours = palette.size();
-        colour[0].swap(next[0]);
-        colour[1].swap(next[1]);
-        out.distinguished = histograms_differ();
-        if (stable) break;
-    }
-    return out;
+        return palette.size();
+    });
 }
 
-/// Small random pairs of several kinds, so that both outcomes are frequent.
-std::pair<Graph, Graph> random_pair(Rng& rng, int trial) {
-    const VertexId n = static_cast<VertexId>(5 + rng.below(5));
-    Graph g, h;
-    switch (trial % 5) {
-        case 0: {
-            const std::uint32_t d = (n % 2 == 0) ? 3 : 4;
-            g = testing::random_regular(n, d, rng);
-            h = testing::random_regular(n, d, rng);
-            break;
-        }
-        case 1:
-            g = testing::random_graph(n, 0.4, rng);
-            h = testing::random_graph(n, 0.4, rng);
-            break;
-        case 2:
-            g = disjoint_union(testing::random_regular(4, 2, rng), testing::random_regular(6, 3, rng));
-            h = testing::random_regular(10, 3, rng);
-            break;
-        case 3:
-            g = testing::random_graph(n, 0.3, rng);
-            h = permute(g, rng.permutation(n));
-            break;
-        default: {
-            g = testing::random_regular(6, 3, rng);
-            h = testing::random_regular(6, 3, rng);
-            std::vector<Label> lg(6), lh(6);
-            for (auto& l : lg) l = static_cast<Label>(rng.below(2));
-            for (auto& l : lh) l = static_cast<Label>(rng.below(2));
-            g = with_labels(g, lg);
-            h = with_labels(h, lh);
-        }
-    }
-    return {g, h};
-}
+/// Small random pairs of several kinds (testing::random_small_pair), with sparse G(n, 0.3) graphs
+/// against a relabelling.
+std::pair<Graph, Graph> random_pair(Rng& rng, int trial) { return testing::random_small_pair(rng, trial, 0.3); }
 
 const std::pair<int, int> kAllKc[] = {{1, 1}, {2, 1}, {2, 2}, {3, 1}, {3, 2}, {3, 3}};
 
@@ -215,11 +152,10 @@ TEST(SetWl, AgreesWithTheReferenceOnRandomSmallPairs) {
         for (const int limit : {-1, 0, 1 + trial % 2})
             for (const auto& [k, c] : kAllKc) {
                 const std::string m = set_method(k, c);
-                const Outcome want = reference(g, h, k, c, limit);
+                const auto want = reference(g, h, k, c, limit);
                 const WlResult got = compare_pair(g, h, WlOptions(WlMethod::parse(m)).rounds(limit));
-                EXPECT_EQ(got.distinguished, want.distinguished) << m << " trial " << trial << " limit " << limit;
-                EXPECT_EQ(got.rounds, want.rounds) << m << " trial " << trial << " limit " << limit;
-                EXPECT_EQ(got.colours, want.colours) << m << " trial " << trial << " limit " << limit;
+                testing::expect_same_outcome(got, want,
+                                             m + " trial " + std::to_string(trial) + " limit " + std::to_string(limit));
                 if (limit < 0) (want.distinguished ? distinguished : not_distinguished)++;
             }
     }
@@ -269,14 +205,10 @@ TEST(SetWl, HierarchyOnRandomPairs) {
     EXPECT_GT(missed_by_1wl, 10);  // the k = 3 implications are exercised beyond 1-WL
 }
 
-std::vector<GraphPairRecord> brec_pairs() {
-    return read_pair_file(std::string(BREC_SOURCE_DIR) + "/datasets/brec/brec_v3_pairs.tsv").pairs;
-}
-
 // The same on every eighth BREC pair (all categories): 3-WL as 2-FWL (3-WL ≡ 2-FWL), (3, 3) on
 // the graphs of at most 40 vertices (all C(n, 3) triples are sets there).
 TEST(SetWl, HierarchyOnBrecPairs) {
-    const auto pairs = brec_pairs();
+    const auto pairs = testing::read_brec_v3().pairs;
     ASSERT_EQ(pairs.size(), 400u);
     int separated = 0;
     for (const auto& p : pairs) {
@@ -304,11 +236,10 @@ TEST(SetWl, NeverSeparatesARelabelling) {
         const Graph h = permute(g, rng.permutation(g.n()));
         for (const auto& [k, c] : kAllKc) EXPECT_FALSE(separates(set_method(k, c), g, h)) << "trial " << trial;
     }
-    for (const auto& p : brec_pairs()) {
-        if (p.id % 20 != 7) continue;  // 20 pairs across all categories
-        const Graph h = permute(p.b, rng.permutation(p.b.n()));
-        EXPECT_FALSE(separates("setwl:3:2", p.b, h)) << "pair " << p.id;
-        EXPECT_FALSE(separates("setwl:3:1", p.b, h)) << "pair " << p.id;
+    // 20 pairs across all categories.
+    for (const auto& r : testing::brec_relabellings(rng, testing::PairSide::b, 20, 7)) {
+        EXPECT_FALSE(separates("setwl:3:2", r.graph, r.relabelled)) << "pair " << r.id;
+        EXPECT_FALSE(separates("setwl:3:1", r.graph, r.relabelled)) << "pair " << r.id;
     }
 }
 

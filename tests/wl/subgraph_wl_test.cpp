@@ -16,13 +16,12 @@
 #include "brec/io/pairs.hpp"
 #include "brec/wl/wl.hpp"
 #include "common/test_graphs.hpp"
+#include "common/wl_testing.hpp"
 
 namespace brec {
 namespace {
 
-bool separates(const std::string& method, const Graph& g, const Graph& h) {
-    return compare_pair(g, h, WlOptions(WlMethod::parse(method))).distinguished;
-}
+using testing::separates;
 
 /// The order of the six classes (node marking, r = ∞) that holds pair by pair on every BREC pair
 /// and every test graph below, weakest first, closed by SSWL ⪯ SLFWL(2) ⪯ 2-FWL. LFWL(2) sits
@@ -245,13 +244,9 @@ TEST(SubgraphWl, NoTestSeparatesARelabeling) {
         for (const auto& m : chain()) EXPECT_FALSE(separates(m, g, h)) << m;
         for (const char* m : {"gswl:2:ego:hop", "swl-vs:1", "sswl:2"}) EXPECT_FALSE(separates(m, g, h)) << m;
     }
-    const auto ds = read_pair_file(std::string(BREC_SOURCE_DIR) + "/datasets/brec/brec_v3_pairs.tsv");
-    for (const auto& p : ds.pairs) {
-        if (p.id % 40 != 13 || p.b.n() > 40) continue;
-        const Graph h = permute(p.b, rng.permutation(p.b.n()));
+    for (const auto& r : testing::brec_relabellings(rng, testing::PairSide::b, 40, 13, 40))
         for (const char* m : {"swl-vs:6", "gswl:6:ego:hop", "sswl", "slfwl"})
-            EXPECT_FALSE(separates(m, p.b, h)) << m << " pair " << p.id;
-    }
+            EXPECT_FALSE(separates(m, r.graph, r.relabelled)) << m << " pair " << r.id;
 }
 
 /// Which tests of the chain separate (g, h), in chain order, then LFWL(2).
@@ -287,7 +282,7 @@ TEST(SubgraphWlHierarchy, HoldsOnSmallRegularPairs) {
 
 // A quarter of the connected BREC pairs up to 80 vertices (the whole benchmark is the slow suite's).
 TEST(SubgraphWlHierarchy, HoldsOnConnectedBrecPairs) {
-    const auto ds = read_pair_file(std::string(BREC_SOURCE_DIR) + "/datasets/brec/brec_v3_pairs.tsv");
+    const auto ds = testing::read_brec_v3();
     int checked = 0;
     for (const auto& p : ds.pairs) {
         if (p.id % 4 != 2 || p.a.n() > 80 || !is_connected(p.a) || !is_connected(p.b)) continue;
@@ -315,7 +310,7 @@ const GraphPairRecord& brec_pair(const PairDataset& ds, PairId id) {
 // PSWL(SV), PSWL(SV) < GSWL, SSWL < SLFWL(2)) separate no BREC pair, nor any CFI pair over a
 // connected base graph of 3 to 6 vertices.
 TEST(SubgraphWlHierarchy, StrictStepsOnBrecPairs) {
-    const auto ds = read_pair_file(std::string(BREC_SOURCE_DIR) + "/datasets/brec/brec_v3_pairs.tsv");
+    const auto ds = testing::read_brec_v3();
     const std::vector<std::tuple<std::string, std::string, PairId>> steps = {{"swl-vs", "pswl-vs", 273},
                                                                              {"pswl-vs", "swl-sv", 282},
                                                                              {"gswl", "sswl", 262},
@@ -335,7 +330,7 @@ TEST(SubgraphWlHierarchy, StrictStepsOnBrecPairs) {
 
 // A finite radius never beats r = ∞: what swl:R separates, swl separates.
 TEST(SubgraphWlHierarchy, FiniteRadiusNeverBeatsTheWholeGraph) {
-    const auto ds = read_pair_file(std::string(BREC_SOURCE_DIR) + "/datasets/brec/brec_v3_pairs.tsv");
+    const auto ds = testing::read_brec_v3();
     for (const auto& p : ds.pairs) {
         if (p.id % 10 != 3 || p.a.n() > 40) continue;
         for (const char* family : {"swl-vs", "pswl-sv", "gswl", "sswl"}) {

@@ -6,15 +6,13 @@
 #include "brec/graph/algorithms.hpp"
 #include "brec/io/pairs.hpp"
 #include "common/test_graphs.hpp"
+#include "common/wl_testing.hpp"
 
 namespace brec {
 namespace {
 
-bool separates(const std::string& method, const Graph& g, const Graph& h) {
-    return compare_pair(g, h, WlOptions(WlMethod::parse(method))).distinguished;
-}
-
-Graph two_triangles() { return disjoint_union(make_cycle(3), make_cycle(3)); }
+using testing::separates;
+using testing::two_triangles;
 
 TEST(WlMethodNames, ParseAndName) {
     EXPECT_EQ(WlMethod::parse("1wl").kind, WlKind::wl1);
@@ -96,7 +94,7 @@ TEST(ColorRefinement, RoundLimitStopsEarly) {
 }
 
 TEST(ColorRefinement, EveryOfficialBrecPairIsIndistinguishable) {
-    const auto ds = read_pair_file(std::string(BREC_SOURCE_DIR) + "/datasets/brec/brec_v3_pairs.tsv");
+    const auto ds = testing::read_brec_v3();
     ASSERT_EQ(ds.pairs.size(), 400u);
     for (const auto& p : ds.pairs) EXPECT_FALSE(separates("1wl", p.a, p.b)) << "pair " << p.id;
 }
@@ -244,18 +242,16 @@ INSTANTIATE_TEST_SUITE_P(AllMethods, NoMethodSeparatesRelabelings,
 // The benchmark's reliability check on real data: a graph of every category against a random
 // relabeling of itself is never separated (cheap methods on all categories, 2-FWL on small ones).
 TEST(NoMethodSeparatesRelabelings, OfficialBrecGraphs) {
-    const auto ds = read_pair_file(std::string(BREC_SOURCE_DIR) + "/datasets/brec/brec_v3_pairs.tsv");
     Rng rng(2024);
-    for (const auto& p : ds.pairs) {
-        if (p.id % 20 != 7) continue;  // 20 pairs across all categories
-        const Graph h = permute(p.b, rng.permutation(p.b.n()));
+    // 20 pairs across all categories.
+    for (const auto& r : testing::brec_relabellings(rng, testing::PairSide::b, 20, 7)) {
         for (const char* m : {"1wl", "spd", "s3", "s4", "n:1", "m1"})
-            EXPECT_FALSE(separates(m, p.b, h)) << m << " pair " << p.id;
-        if (is_connected(p.b)) {
-            EXPECT_FALSE(separates("gd", p.b, h)) << "gd pair " << p.id;
+            EXPECT_FALSE(separates(m, r.graph, r.relabelled)) << m << " pair " << r.id;
+        if (is_connected(r.graph)) {
+            EXPECT_FALSE(separates("gd", r.graph, r.relabelled)) << "gd pair " << r.id;
         }
-        if (p.b.n() <= 40) {
-            EXPECT_FALSE(separates("2fwl", p.b, h)) << "2fwl pair " << p.id;
+        if (r.graph.n() <= 40) {
+            EXPECT_FALSE(separates("2fwl", r.graph, r.relabelled)) << "2fwl pair " << r.id;
         }
     }
 }

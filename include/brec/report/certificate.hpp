@@ -74,7 +74,8 @@ struct TightPair {
 };
 
 /// One run against its model's tight bound: the test exactly as powerful as the model's design,
-/// whose per-pair verdicts `brec certify --tests` recorded.
+/// whose per-pair verdicts `brec certify --tests` recorded (for 1wl, 2fwl and 3fwl the
+/// certificate's levels give them when no test does).
 struct TightBoundCount {
     std::string method;             ///< the tight bound, e.g. "gswl:6"
     int tested = 0;                 ///< pairs run whose certificate carries the test
