@@ -306,10 +306,11 @@ const GraphPairRecord& brec_pair(const PairDataset& ds, PairId id) {
 }
 
 // Strict steps on connected BREC CFI pairs, found by running the chain over all 400 pairs: the
-// weaker test does not separate the pair, the stronger one does. The other steps (SWL(SV) <
-// PSWL(SV), PSWL(SV) < GSWL, SSWL < SLFWL(2)) separate no BREC pair, nor any CFI pair over a
-// connected base graph of 3 to 6 vertices.
-TEST(SubgraphWlHierarchy, StrictStepsOnBrecPairs) {
+// weaker test does not separate the pair, the stronger one does. SWL(SV) < PSWL(SV) separates no
+// BREC pair; a CFI pair over an 8-vertex base does (below). PSWL(SV) < GSWL and SSWL < SLFWL(2)
+// separate no BREC pair, nor any CFI pair over a connected base graph of 3 to 8 vertices with
+// degrees 2 to 4 (1,115 pairs).
+TEST(SubgraphWlHierarchy, StrictSteps) {
     const auto ds = testing::read_brec_v3();
     const std::vector<std::tuple<std::string, std::string, PairId>> steps = {{"swl-vs", "pswl-vs", 273},
                                                                              {"pswl-vs", "swl-sv", 282},
@@ -322,6 +323,13 @@ TEST(SubgraphWlHierarchy, StrictStepsOnBrecPairs) {
         EXPECT_FALSE(separates(weaker, p.a, p.b)) << weaker << " on pair " << id;
         EXPECT_TRUE(separates(stronger, p.a, p.b)) << stronger << " on pair " << id;
     }
+    // SWL(SV) < PSWL(SV): the CFI pair (76 vertices) over the 8-vertex base graph6 "GCOetg", found
+    // by running both over the CFI pairs of all connected 8-vertex graphs with degrees 2 to 4.
+    const Graph base =
+        make_graph(8, {{0, 3}, {1, 4}, {2, 5}, {0, 6}, {1, 6}, {3, 6}, {4, 6}, {0, 7}, {2, 7}, {3, 7}, {5, 7}});
+    const Graph plain = testing::cfi_graph(base, false), twisted = testing::cfi_graph(base, true);
+    EXPECT_FALSE(separates("swl-sv", plain, twisted));
+    EXPECT_TRUE(separates("pswl-sv", plain, twisted));
     // Pair 282 is where the order differs from "SWL(SV) ⪯ PSWL(VS)"; the reference agrees.
     const GraphPairRecord& p = brec_pair(ds, 282);
     EXPECT_TRUE(reference_separates("swl-sv", p.a, p.b));
