@@ -106,14 +106,6 @@ void sort_multiset(std::vector<T>& items) {
     std::sort(items.begin(), items.end());
 }
 
-WlResult result_of(bool distinguished, const RefineOutcome& o) {
-    WlResult r;
-    r.distinguished = distinguished;
-    r.rounds = o.rounds;
-    r.colours = o.colours;
-    return r;
-}
-
 }  // namespace
 
 std::size_t CopyUnion::add(const Graph& x, const std::vector<VertexId>& vertices,
@@ -186,7 +178,7 @@ WlResult run_ngnn_wl(const Graph& g, const Graph& h, const WlOptions& opt) {
         for (std::size_t c : copies_of[side]) invariant[side].push_back(hist[c]);
         sort_multiset(invariant[side]);
     }
-    return result_of(invariant[0] != invariant[1], o);
+    return from_outcome(o, invariant[0] != invariant[1]);
 }
 
 // I²-WL: one copy per root v and neighbour u, the subgraph induced by v's R-ball with v marked
@@ -233,7 +225,7 @@ WlResult run_i2_wl(const Graph& g, const Graph& h, const WlOptions& opt) {
         }
         sort_multiset(invariant[side]);
     }
-    return result_of(invariant[0] != invariant[1], o);
+    return from_outcome(o, invariant[0] != invariant[1]);
 }
 
 // 1-WL over the one-node-deleted subgraphs, as DropGNN's expressiveness analysis (Papp et al.)
@@ -275,7 +267,7 @@ WlResult run_drop_wl(const Graph& g, const Graph& h, const WlOptions& opt) {
         for (std::size_t c : dropped[side]) invariant[side].push_back(hist[c]);
         sort_multiset(invariant[side]);
     }
-    return result_of(hist[whole[0]] != hist[whole[1]] || invariant[0] != invariant[1], o);
+    return from_outcome(o, hist[whole[0]] != hist[whole[1]] || invariant[0] != invariant[1]);
 }
 
 }  // namespace brec::detail

@@ -17,29 +17,7 @@
 #include "detail/tight.hpp"
 
 namespace brec::detail {
-namespace {
-
-/// Ranks comparable values of both graphs to dense ids 0..c-1 (sorted order).
-template <typename T>
-std::vector<std::uint32_t> rank_jointly(const std::vector<T>& values) {
-    std::vector<T> sorted = values;
-    std::sort(sorted.begin(), sorted.end());
-    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
-    std::vector<std::uint32_t> out(values.size());
-    for (std::size_t i = 0; i < values.size(); ++i)
-        out[i] = static_cast<std::uint32_t>(std::lower_bound(sorted.begin(), sorted.end(), values[i]) - sorted.begin());
-    return out;
-}
-
-WlResult result_of(const RefineOutcome& o) {
-    WlResult r;
-    r.distinguished = o.distinguished;
-    r.rounds = o.rounds;
-    r.colours = o.colours;
-    return r;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 // GSN-e: 1-WL where the arc v → w carries the orbit counts of the edge {v, w}: the connected
 // induced 3-vertex patterns (2-path, triangle) for k = 3, and all 12 edge orbits of the connected
@@ -63,8 +41,8 @@ WlResult run_gsn_edge_wl(const Graph& g, const Graph& h, const WlOptions& opt) {
                 per_arc.push_back(c);
             }
     }
-    u.labels = rank_jointly(per_arc);
-    return result_of(refine_union(u, label_colours(g, h, opt.use_node_labels), opt.max_rounds));
+    u.labels = rank_values(per_arc);
+    return from_outcome(refine_union(u, label_colours(g, h, opt.use_node_labels), opt.max_rounds));
 }
 
 // KP-WL. Feng et al. define no WL test for KP-GNN, so this one is read off the model
@@ -110,7 +88,7 @@ WlResult run_kp_wl(const Graph& g, const Graph& h, const WlOptions& opt) {
             initial.push_back(std::move(colour));
         }
     }
-    return result_of(refine_union(u, rank_jointly(initial), opt.max_rounds));
+    return from_outcome(refine_union(u, rank_values(initial), opt.max_rounds));
 }
 
 }  // namespace brec::detail

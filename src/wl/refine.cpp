@@ -43,6 +43,16 @@ std::vector<ColorId> label_colours(const Graph& g, const Graph& h, bool use_labe
     return dense_rank(keys);
 }
 
+WlResult from_outcome(const RefineOutcome& o) { return from_outcome(o, o.distinguished); }
+
+WlResult from_outcome(const RefineOutcome& o, bool distinguished) {
+    WlResult r;
+    r.distinguished = distinguished;
+    r.rounds = o.rounds;
+    r.colours = o.colours;
+    return r;
+}
+
 bool histograms_equal(const std::vector<ColorId>& colours, VertexId split, std::size_t num_colours) {
     std::vector<std::int64_t> diff(num_colours, 0);
     for (VertexId v = 0; v < split; ++v) ++diff[colours[v]];

@@ -169,19 +169,7 @@ WlResult run_set_wl(const Graph& g, const Graph& h, const WlOptions& opt) {
     // Initial colours: the codes of both graphs ranked together.
     std::vector<SetCode> all = fg.codes;
     all.insert(all.end(), fh.codes.begin(), fh.codes.end());
-    std::vector<SetCode> sorted = all;
-    std::sort(sorted.begin(), sorted.end());
-    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
-    std::vector<ColorId> initial(all.size());
-    for (std::size_t i = 0; i < all.size(); ++i)
-        initial[i] = static_cast<ColorId>(std::lower_bound(sorted.begin(), sorted.end(), all[i]) - sorted.begin());
-
-    const RefineOutcome o = refine_union(u, std::move(initial), opt.max_rounds);
-    WlResult r;
-    r.distinguished = o.distinguished;
-    r.rounds = o.rounds;
-    r.colours = o.colours;
-    return r;
+    return from_outcome(refine_union(u, rank_values(all), opt.max_rounds));
 }
 
 }  // namespace brec::detail

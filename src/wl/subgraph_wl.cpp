@@ -83,20 +83,6 @@ Design design_of(SwlClass c) {
 constexpr std::uint64_t kTagLocalU = 1ull << 32, kTagLocalV = 2ull << 32;
 constexpr std::uint64_t kAbsent = ~0ull;  ///< the signature of a pair that does not exist
 
-/// Dense class ids of variable-length rows (equal rows, equal ids; ids in sorted row order).
-std::vector<std::uint32_t> rank_rows(const std::vector<std::vector<std::uint32_t>>& rows) {
-    std::vector<std::uint32_t> order(rows.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return rows[a] < rows[b]; });
-    std::vector<std::uint32_t> ids(rows.size());
-    std::uint32_t c = 0;
-    for (std::size_t i = 0; i < order.size(); ++i) {
-        if (i > 0 && rows[order[i - 1]] != rows[order[i]]) ++c;
-        ids[order[i]] = c;
-    }
-    return ids;
-}
-
 /// The pair space of G and H, n vertices each: pair (s, u, v) of side s is s·n² + u·n + v.
 class PairSpace {
 public:
@@ -182,7 +168,7 @@ std::vector<std::uint32_t> pooled_classes(const PairSpace& ps, const std::vector
             }
             std::sort(row.begin(), row.end());
         }
-    return rank_rows(rows);
+    return rank_values(rows);
 }
 
 /// Do the multisets of pooled classes of G (first n) and H (last n) differ?

@@ -18,8 +18,10 @@
 namespace brec {
 namespace {
 
+using detail::from_outcome;
 using detail::label_colours;
 using detail::LabelledUnion;
+using detail::rank_values;
 
 int parse_k(const std::string& text, const std::string& name) {
     if (text.empty() || text.size() > 2 || !std::all_of(text.begin(), text.end(), ::isdigit))
@@ -121,32 +123,12 @@ bool parse_tight(const std::string& name, const std::string& raw, WlMethod& m) {
     return false;
 }
 
-/// Ranks arbitrary comparable per-vertex values of both graphs to dense colours.
-template <typename T>
-std::vector<ColorId> rank_values(const std::vector<T>& values) {
-    std::vector<T> sorted = values;
-    std::sort(sorted.begin(), sorted.end());
-    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
-    std::vector<ColorId> out(values.size());
-    for (std::size_t i = 0; i < values.size(); ++i)
-        out[i] = static_cast<ColorId>(std::lower_bound(sorted.begin(), sorted.end(), values[i]) - sorted.begin());
-    return out;
-}
-
 /// Combines initial colours with node labels (if any) into one dense palette.
 std::vector<ColorId> with_labels(const std::vector<ColorId>& colours, const Graph& g, const Graph& h, bool use_labels) {
     const auto labels = label_colours(g, h, use_labels);
     std::vector<std::pair<ColorId, ColorId>> both(colours.size());
     for (std::size_t i = 0; i < colours.size(); ++i) both[i] = {labels[i], colours[i]};
     return rank_values(both);
-}
-
-WlResult from_outcome(const detail::RefineOutcome& o) {
-    WlResult r;
-    r.distinguished = o.distinguished;
-    r.rounds = o.rounds;
-    r.colours = o.colours;
-    return r;
 }
 
 /// The complete graph on each side with arc labels from `label(side, u, v)`.
