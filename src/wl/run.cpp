@@ -167,11 +167,11 @@ CertifyRunResult run_certify(const PairDataset& dataset, const std::vector<std::
             r.steps.push_back({s.distinguished, s.rounds, s.seconds});
             r.seconds += s.seconds;
         }
-        for (const WlOptions& o : tests) {
+        for (std::size_t i = 0; i < tests.size(); ++i) {
             CertifyTest t;
-            t.method = o.method.name();
+            t.method = result.tests[i];
             try {
-                const WlResult w = compare_pair(p.a, p.b, o, &ctx);
+                const WlResult w = compare_pair(p.a, p.b, tests[i], &ctx);
                 t.distinguished = w.distinguished;
                 t.rounds = w.rounds;
                 t.seconds = w.seconds;
@@ -260,22 +260,20 @@ std::string certify_run_text(const CertifyRunResult& result) {
         header.push_back("total");
         header.push_back("time");
         TextTable tt(header);
+        // The summary's per-test counts, categories in order of appearance.
         for (const auto& name : result.tests) {
-            std::map<std::string, int> separated;
-            int all = 0, unsupported = 0;
-            double seconds = 0.0;
-            for (const auto& r : result.records) {
-                const CertifyTest* t = r.test(name);
-                separated[r.category] += t->distinguished;
-                all += t->distinguished;
-                unsupported += !t->unsupported.empty();
-                seconds += t->seconds;
-            }
+            const nlohmann::json& counts = result.summary.at("tests").at(name);
             std::vector<std::string> row{name};
-            for (const auto& c : categories) row.push_back(std::to_string(separated[c]));
+            int all = 0;
+            for (const auto& c : categories) {
+                const int separated = counts.at("separated").at(c).get<int>();
+                all += separated;
+                row.push_back(std::to_string(separated));
+            }
+            const int unsupported = counts.at("unsupported").get<int>();
             row.push_back(std::to_string(all) +
                           (unsupported ? " (" + std::to_string(unsupported) + " unsupported)" : ""));
-            row.push_back(format_seconds(seconds));
+            row.push_back(format_seconds(counts.at("seconds").get<double>()));
             tt.add_row(row);
         }
         out << "\npairs each test separates, per category (time: summed over the pairs)\n\n" << tt.str();
