@@ -45,12 +45,9 @@ Inputs (format detected per file):
 --certificate FILE (the JSONL of brec certify): instead of the statistics, each model's
   distinguished pairs per hardness level (1-WL, 3-WL, 4-WL, beyond) and, where its eval records
   name its theoretical bound, the pairs it failed within the bound and those it distinguished
-  beyond it (certificate.md, certificate.json). Where the certificate carries a model's tight
-  bound (brec certify --tests, e.g. --tests gswl:6 for DSS-GNN), the view also sets the model
-  against that test: the pairs the test separates and the model did not (the gap between design
-  and training, listed) and those the model separated beyond it, with their T² under both
-  protocols. The tight bounds come from brec eval --list-models (or --models FILE, that list as
-  JSON).
+  beyond it (certificate.md, certificate.json); against each model's tight bound (brec eval
+  --list-models, or --models FILE; its verdicts from brec certify --tests) the pairs the test
+  separates that the model did not, and those the model separated beyond it, with their T².
 Output: without --out the report is printed (Markdown unless --format says otherwise); with
 --out DIR the directory gets report.md, report.tex, report.json (or those named by --format) and
 the SVGs. Nothing is written when an input is bad (exit code 2, one line naming file and line).
@@ -73,14 +70,9 @@ int run_report(ReportArgs args, RunContext& ctx) {
             throw InvalidArgument("without --out, give exactly one --format (md, latex or json)");
         args.request.figures = false;  // printed: no figure is drawn
     }
-    if (!args.request.certificate.empty()) {
-        if (!args.models.empty()) {
-            args.request.model_list = read_text_file(args.models);
-            args.request.model_list_source = args.models;
-        } else {
-            args.request.model_list = eval_model_list();
-            args.request.model_list_source = "brec eval --list-models --json";
-        }
+    if (!args.request.certificate.empty()) {  // the models' tight bounds: a file, or brec-eval's list
+        args.request.model_list = args.models.empty() ? eval_model_list() : read_text_file(args.models);
+        args.request.model_list_source = args.models.empty() ? "brec eval --list-models --json" : args.models;
     }
     // Reading and the statistics take milliseconds: no progress bar, so an error stays one line.
     const ReportOutput report = make_report(args.request);
@@ -129,8 +121,7 @@ void add_report(CLI::App& root, Action& action) {
                                         "statistics")
                             ->check(CLI::ExistingFile);
     sub->add_option("--models", args->models,
-                    "With --certificate: the models' tight bounds from this file (the JSON of brec eval "
-                    "--list-models --json) instead of asking brec-eval")
+                    "With --certificate: tight bounds from this brec eval --list-models --json")
         ->check(CLI::ExistingFile)
         ->needs(certificate);
     auto& stats = req.statistics;
