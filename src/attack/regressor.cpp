@@ -1,7 +1,5 @@
-// Counting regressors: the dataset reader, training, prediction and the model files.
+// Counting regressors: training, prediction and the model files (io/counting_data reads the datasets).
 #include "brec/attack/regressor.hpp"
-
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <chrono>
@@ -14,52 +12,14 @@
 #include "brec/core/error.hpp"
 #include "brec/core/rng.hpp"
 #include "brec/core/text.hpp"
+#include "brec/io/dir_writer.hpp"
 #include "brec/io/files.hpp"
-#include "brec/io/graph6.hpp"
 #include "brec/nn/device.hpp"
 #include "brec/nn/registry.hpp"
 #include "brec/stats/tests.hpp"
 
 namespace brec {
 namespace {
-
-std::vector<std::size_t> read_split(const std::string& path, std::size_t graphs, std::vector<int>& owner, int split) {
-    const auto lines = split_lines(read_text_file(path));
-    std::vector<std::size_t> ids;
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-        const std::string line = trim(lines[i]);
-        if (line.empty()) continue;
-        std::int64_t v = 0;
-        if (!parse_int64(line, v) || v < 0 || static_cast<std::uint64_t>(v) >= graphs)
-            throw ParseError(path, static_cast<std::int64_t>(i) + 1,
-                             "expected a graph id in 0.." + std::to_string(graphs - 1) + ", found '" + line + "'");
-        if (owner[static_cast<std::size_t>(v)] >= 0)
-            throw ParseError(path, static_cast<std::int64_t>(i) + 1, "graph " + line + " is in two splits");
-        owner[static_cast<std::size_t>(v)] = split;
-        ids.push_back(static_cast<std::size_t>(v));
-    }
-    return ids;
-}
-
-/// Pattern columns of the counts.tsv header, by name.
-std::vector<int> count_columns(const std::vector<std::string>& header, const std::string& path) {
-    std::vector<int> column(kNumCounts, -1);
-    for (std::size_t c = 0; c < header.size(); ++c) {
-        for (Pattern p : all_patterns())
-            if (header[c] == pattern_name(p)) column[static_cast<std::size_t>(p)] = static_cast<int>(c);
-    }
-    for (Pattern p : all_patterns())
-        if (column[static_cast<std::size_t>(p)] < 0)
-            throw ParseError(path, 1, std::string("no column '") + pattern_name(p) + "' in the header");
-    return column;
-}
-
-std::vector<std::string> split_tabs(const std::string& line) {
-    std::vector<std::string> out;
-    std::stringstream ss(line);
-    for (std::string f; std::getline(ss, f, '\t');) out.push_back(f);
-    return out;
-}
 
 /// Mean of |ŷ − y| (lc: divided by y + 1) over the graphs.
 double mean_error(const std::vector<double>& pred, const std::vector<double>& y, RegressionLoss loss) {
@@ -90,11 +50,6 @@ std::vector<std::size_t> head(std::vector<std::size_t> ids, std::size_t limit) {
     return ids;
 }
 
-void make_dir(const std::string& dir) {
-    if (is_directory(dir)) return;
-    if (::mkdir(dir.c_str(), 0777) != 0 && !is_directory(dir)) throw IoError("cannot create directory " + dir);
-}
-
 /// A copy of every parameter and buffer (the best-validation checkpoint).
 std::vector<torch::Tensor> snapshot(torch::nn::Module& m) {
     std::vector<torch::Tensor> out;
@@ -111,53 +66,6 @@ void restore(torch::nn::Module& m, const std::vector<torch::Tensor>& saved) {
 }
 
 }  // namespace
-
-CountingData read_counting_data(const std::string& dir) {
-    CountingData d;
-    d.dir = dir;
-    if (!is_directory(dir)) throw IoError("counting dataset " + dir + ": not a directory");
-    const std::string g6 = dir + "/graphs.g6";
-    const auto lines = split_lines(read_text_file(g6));
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-        if (trim(lines[i]).empty()) continue;
-        SourcePos pos;
-        pos.source = g6;
-        pos.line = static_cast<std::int64_t>(i) + 1;
-        d.graphs.push_back(parse_graph6_or_sparse6(trim(lines[i]), pos));
-    }
-    if (d.graphs.empty()) throw ParseError(g6, 0, "no graphs");
-    const std::string tsv = dir + "/counts.tsv";
-    const auto rows = split_lines(read_text_file(tsv));
-    if (rows.empty()) throw ParseError(tsv, 0, "empty file (expected a header and one row per graph)");
-    const auto column = count_columns(split_tabs(rows[0]), tsv);
-    d.counts.assign(d.graphs.size(), CountArray{});
-    std::vector<char> seen(d.graphs.size(), 0);
-    for (std::size_t r = 1; r < rows.size(); ++r) {
-        if (trim(rows[r]).empty()) continue;
-        const auto f = split_tabs(rows[r]);
-        const auto line = static_cast<std::int64_t>(r) + 1;
-        std::int64_t id = 0;
-        if (f.empty() || !parse_int64(f[0], id) || id < 0 || static_cast<std::size_t>(id) >= d.graphs.size())
-            throw ParseError(tsv, line, "expected a graph id in 0.." + std::to_string(d.graphs.size() - 1));
-        const auto g = static_cast<std::size_t>(id);
-        if (seen[g]) throw ParseError(tsv, line, "graph " + f[0] + " has two rows");
-        seen[g] = 1;
-        for (Pattern p : all_patterns()) {
-            const auto c = static_cast<std::size_t>(column[static_cast<std::size_t>(p)]);
-            std::int64_t v = 0;
-            if (c >= f.size() || !parse_int64(f[c], v) || v < 0)
-                throw ParseError(tsv, line, std::string("expected a count of ") + pattern_name(p));
-            d.counts[g][static_cast<std::size_t>(p)] = static_cast<std::uint64_t>(v);
-        }
-    }
-    for (std::size_t g = 0; g < seen.size(); ++g)
-        if (!seen[g]) throw ParseError(tsv, 0, "no counts for graph " + std::to_string(g));
-    std::vector<int> owner(d.graphs.size(), -1);
-    d.train = read_split(dir + "/train.txt", d.graphs.size(), owner, 0);
-    d.validation = read_split(dir + "/validation.txt", d.graphs.size(), owner, 1);
-    d.test = read_split(dir + "/test.txt", d.graphs.size(), owner, 2);
-    return d;
-}
 
 const char* regression_loss_name(RegressionLoss loss) { return loss == RegressionLoss::l1 ? "l1" : "lc"; }
 
@@ -423,7 +331,7 @@ std::string regressor_path(const std::string& dir, const RegressorSettings& sett
 }
 
 void save_regressor(const Regressor& r, const std::string& dir) {
-    make_dir(dir);
+    make_directories(dir);
     const std::string stem = dir + "/" + r.settings.name();
     const std::string tmp = stem + ".pt.tmp";
     {

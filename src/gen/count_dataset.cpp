@@ -1,22 +1,20 @@
 #include "brec/gen/count_dataset.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <mutex>
 #include <sstream>
 #include <system_error>
+#include <type_traits>
 
 #include "brec/core/error.hpp"
 #include "brec/core/parallel.hpp"
 #include "brec/core/text.hpp"
 #include "brec/gen/random.hpp"
-#include "brec/io/graph6.hpp"
+#include "brec/io/counting_data.hpp"
 
 namespace brec {
 namespace {
@@ -135,73 +133,29 @@ nlohmann::ordered_json count_dataset_meta(const CountDataset& d) {
 }
 
 void write_count_dataset(const CountDataset& d, const std::string& dir) {
-    // The contents first, so that nothing touches the disk until all of it exists.
-    std::vector<std::pair<std::string, std::string>> files;
-    {
-        std::string g6;
-        for (const Graph& g : d.graphs) g6 += to_graph6(g) + "\n";
-        files.emplace_back("graphs.g6", std::move(g6));
-    }
-    {
-        std::ostringstream os;
-        os << "id\tsplit\tn\tm";
-        for (Pattern p : all_patterns()) os << '\t' << pattern_name(p);
-        os << '\n';
-        for (std::size_t i = 0; i < d.graphs.size(); ++i) {
-            os << i << '\t' << split_name(d.split[i]) << '\t' << d.graphs[i].n() << '\t' << d.graphs[i].m();
-            for (auto c : d.counts[i]) os << '\t' << c;
-            os << '\n';
-        }
-        files.emplace_back("counts.tsv", os.str());
-    }
-    for (Split s : {Split::train, Split::validation, Split::test}) {
-        std::string ids;
-        for (std::size_t i = 0; i < d.graphs.size(); ++i)
-            if (d.split[i] == s) ids += std::to_string(i) + "\n";
-        files.emplace_back(std::string(split_name(s)) + ".txt", std::move(ids));
-    }
-    files.emplace_back("meta.json", count_dataset_meta(d).dump(1) + "\n");
-
-    std::error_code ec;
-    const fs::path root(dir);
-    std::vector<fs::path> created;
-    if (fs::exists(root, ec)) {
-        if (!fs::is_directory(root, ec)) throw IoError("output directory " + dir + " exists and is not a directory");
-    } else {
-        // Remember every directory created, outermost first, to remove them on failure.
-        for (fs::path p = root; !p.empty() && !fs::exists(p, ec); p = p.parent_path())
-            created.insert(created.begin(), p);
-        fs::create_directories(root, ec);
-        if (ec) throw IoError("cannot create output directory " + dir + ": " + ec.message());
-    }
-    std::vector<fs::path> temps, renamed;
-    auto cleanup = [&]() {
-        std::error_code ignore;
-        for (const auto& t : temps) fs::remove(t, ignore);
-        for (const auto& r : renamed) fs::remove(r, ignore);
-        for (auto it = created.rbegin(); it != created.rend(); ++it) fs::remove(*it, ignore);  // only if empty
-    };
-    const std::string suffix = ".tmp." + std::to_string(::getpid());
-    for (const auto& [name, content] : files) {
-        const fs::path tmp = root / (name + suffix);
-        temps.push_back(tmp);
-        std::ofstream out(tmp, std::ios::binary);
-        out << content;
-        out.close();
-        if (!out) {
-            cleanup();
-            throw IoError("cannot write " + (root / name).string());
+    // counts.tsv names its count columns in io, which cannot see the patterns: the lists must agree.
+    static_assert(std::is_same<CountArray, CountingRow>::value, "counts.tsv has one column per pattern");
+    for (Pattern p : all_patterns())
+        if (std::string(kCountingColumnNames[static_cast<std::size_t>(p)]) != pattern_name(p))
+            throw Error(std::string("internal error: counts.tsv column ") +
+                        kCountingColumnNames[static_cast<std::size_t>(p)] + " is not pattern " + pattern_name(p));
+    CountingData data;
+    data.graphs = d.graphs;
+    data.counts = d.counts;
+    for (std::size_t i = 0; i < d.graphs.size(); ++i) {
+        switch (d.split[i]) {
+            case Split::train:
+                data.train.push_back(i);
+                break;
+            case Split::validation:
+                data.validation.push_back(i);
+                break;
+            case Split::test:
+                data.test.push_back(i);
+                break;
         }
     }
-    for (std::size_t k = 0; k < files.size(); ++k) {
-        const fs::path target = root / files[k].first;
-        fs::rename(temps[k], target, ec);
-        if (ec) {
-            cleanup();
-            throw IoError("cannot write " + target.string() + ": " + ec.message());
-        }
-        renamed.push_back(target);
-    }
+    write_counting_data(data, dir, count_dataset_meta(d));
 }
 
 CountDatasetRun generate_count_dataset_to_directory(const CountDatasetOptions& opt, const std::string& dir,

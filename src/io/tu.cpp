@@ -1,8 +1,6 @@
 #include "brec/io/tu.hpp"
 
 #include <dirent.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -17,6 +15,7 @@
 #include <tuple>
 
 #include "brec/core/error.hpp"
+#include "brec/io/dir_writer.hpp"
 #include "brec/io/files.hpp"
 
 namespace brec {
@@ -588,41 +587,16 @@ void write_tu_dataset(const std::string& dir_in, const std::string& name, const 
     if (!opt.node_attributes.empty()) files.emplace_back(name + "_node_attributes.txt", std::move(na));
     for (const auto& x : opt.extra_files) files.push_back(x);
 
-    const std::string tmp = dir + ".tmp." + std::to_string(::getpid());
-    if (::mkdir(tmp.c_str(), 0755) != 0) throw IoError("cannot create " + tmp + ": " + std::strerror(errno));
-    auto cleanup = [&]() {
-        for (const auto& f : files) std::remove((tmp + "/" + f.first).c_str());
-        ::rmdir(tmp.c_str());
-    };
-    try {
-        for (const auto& [fname, content] : files) {
-            std::ofstream out(tmp + "/" + fname, std::ios::binary);
-            out << content;
-            out.close();
-            if (!out) throw IoError("cannot write " + tmp + "/" + fname);
-        }
-        if (!is_directory(dir)) {
-            if (std::rename(tmp.c_str(), dir.c_str()) != 0)
-                throw IoError("cannot create " + dir + ": " + std::strerror(errno));
-            return;
-        }
-        for (const auto& f : files) {
-            const std::string from = tmp + "/" + f.first, to = dir + "/" + f.first;
-            if (std::rename(from.c_str(), to.c_str()) != 0)
-                throw IoError("cannot write " + to + ": " + std::strerror(errno));
-        }
-        // Optional files of an earlier dataset with the same name would now be inconsistent.
-        for (const char* suffix :
-             {"_graph_labels.txt", "_node_labels.txt", "_edge_labels.txt", "_node_attributes.txt"}) {
-            const std::string fname = name + suffix;
-            const bool written =
-                std::any_of(files.begin(), files.end(), [&](const auto& f) { return f.first == fname; });
-            if (!written) std::remove((dir + "/" + fname).c_str());
-        }
-        ::rmdir(tmp.c_str());
-    } catch (...) {
-        cleanup();
-        throw;
+    // Merged into an existing directory (each file replaced by rename, nothing undone when a
+    // rename fails); the parent of a new directory must exist.
+    AtomicDirWriter out(dir, AtomicDirOptions().set_create_parents(false).set_undo_partial_merge(false));
+    for (const auto& [fname, content] : files) out.write(fname, content);
+    out.commit();
+    // Optional files of an earlier dataset with the same name would now be inconsistent.
+    for (const char* suffix : {"_graph_labels.txt", "_node_labels.txt", "_edge_labels.txt", "_node_attributes.txt"}) {
+        const std::string fname = name + suffix;
+        const bool written = std::any_of(files.begin(), files.end(), [&](const auto& f) { return f.first == fname; });
+        if (!written) std::remove((dir + "/" + fname).c_str());
     }
 }
 

@@ -1,45 +1,15 @@
 #include "brec/rpc/export.hpp"
 
-#include <unistd.h>
-
-#include <filesystem>
-#include <fstream>
-
 #include "brec/core/error.hpp"
 #include "brec/core/parallel.hpp"
 #include "brec/core/rng.hpp"
-#include "brec/io/files.hpp"
+#include "brec/io/dir_writer.hpp"
 #include "brec/io/graph6.hpp"
 #include "brec/io/npy_numeric.hpp"
 #include "brec/rpc/groups.hpp"
 
 namespace brec {
 namespace {
-
-namespace fs = std::filesystem;
-
-/// Removes a directory tree unless released: the temporary directory of a failed export.
-class TreeGuard {
-public:
-    explicit TreeGuard(fs::path p) : path_(std::move(p)) {}
-    ~TreeGuard() {
-        std::error_code ec;
-        if (!path_.empty()) fs::remove_all(path_, ec);
-    }
-    TreeGuard(const TreeGuard&) = delete;
-    TreeGuard& operator=(const TreeGuard&) = delete;
-    void release() { path_.clear(); }
-
-private:
-    fs::path path_;
-};
-
-void write_file(const fs::path& path, const std::string& bytes) {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    out.close();
-    if (!out) throw IoError("cannot write " + path.string());
-}
 
 std::string pair_file(PairId id, const std::string& ext) { return "pair_" + std::to_string(id) + ext; }
 
@@ -92,17 +62,9 @@ ExportResult export_pair_groups(const PairDataset& dataset, const std::vector<st
     if (opt.q < 2)
         throw InvalidArgument("an export needs at least 2 relabelings per graph (q = " + std::to_string(opt.q) + ")");
     if (dir.empty()) throw InvalidArgument("no export directory given");
-    const fs::path target = fs::path(dir).lexically_normal();
-    std::error_code ec;
-    if (fs::exists(target, ec) && !(fs::is_directory(target, ec) && fs::is_empty(target, ec)))
-        throw InvalidArgument(dir + " exists and is not an empty directory; choose a new directory or remove it");
-    const fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
-    if (!fs::is_directory(parent, ec))
-        throw IoError("cannot create " + dir + ": " + parent.string() + " is not a directory");
-    const fs::path tmp = parent / (target.filename().string() + ".tmp." + std::to_string(::getpid()));
-    fs::remove_all(tmp, ec);
-    if (!fs::create_directory(tmp, ec)) throw IoError("cannot create " + tmp.string() + ": " + ec.message());
-    TreeGuard guard(tmp);
+    // Built in a temporary sibling directory that replaces `dir` in one rename: a missing or empty
+    // directory only, whose parent exists.
+    AtomicDirWriter out(dir, AtomicDirOptions().set_existing(ExistingDir::replace_empty).set_create_parents(false));
 
     const int rows = 4 * opt.q;
     std::vector<nlohmann::json> entries(indices.size());
@@ -116,8 +78,8 @@ ExportResult export_pair_groups(const PairDataset& dataset, const std::vector<st
         all.insert(all.end(), groups.reliability.begin(), groups.reliability.end());
         std::string g6;
         for (const Graph& g : all) g6 += to_graph6(g) + "\n";
-        write_file(tmp / pair_file(pair.id, ".g6"), g6);
-        write_file(tmp / pair_file(pair.id, ".npz"), graphs_npz(all));
+        out.write(pair_file(pair.id, ".g6"), g6);
+        out.write(pair_file(pair.id, ".npz"), graphs_npz(all));
         entries[k] = {{"id", pair.id},
                       {"category", pair.category},
                       {"n", pair.a.n()},
@@ -157,13 +119,8 @@ ExportResult export_pair_groups(const PairDataset& dataset, const std::vector<st
          "per pair a float32 array [rows_per_pair, d] in row order, saved as the pair's 'embeddings' file, or one "
          "float32 array [pairs, rows_per_pair, d] in the order of 'pairs' saved as embeddings.npy; d < q"},
         {"pairs", entries}};
-    write_file(tmp / "manifest.json", manifest.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
-
-    // An empty target directory is replaced (rename() cannot replace it by a non-empty one).
-    if (fs::exists(target, ec)) fs::remove(target, ec);
-    fs::rename(tmp, target, ec);
-    if (ec) throw IoError("cannot rename " + tmp.string() + " to " + dir + ": " + ec.message());
-    guard.release();
+    out.write("manifest.json", manifest.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+    out.commit();
     ExportResult r;
     r.dir = dir;
     r.pairs = indices.size();

@@ -25,22 +25,10 @@
 #include "brec/core/run_context.hpp"
 #include "brec/count/patterns.hpp"
 #include "brec/graph/graph.hpp"
+#include "brec/io/counting_data.hpp"  // CountingData, read_counting_data
 #include "brec/nn/model.hpp"
 
 namespace brec {
-
-/// A counting dataset directory as `brec count --generate` writes it: graphs.g6, counts.tsv and the
-/// split files train.txt, validation.txt, test.txt (graph ids, one per line).
-struct CountingData {
-    std::string dir;
-    std::vector<Graph> graphs;
-    std::vector<CountArray> counts;  ///< per graph, index = Pattern
-    std::vector<std::size_t> train, validation, test;
-};
-
-/// Reads a counting dataset directory. Throws IoError for a missing file and ParseError naming the
-/// file and line of a malformed graph, count row or split id (out of range, or in two splits).
-CountingData read_counting_data(const std::string& dir);
 
 /// Whether `model` can be trained as a counting regressor: gin, ppgn or i2_gnn (the models of
 /// Campi et al.'s counting experiments).

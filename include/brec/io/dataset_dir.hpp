@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "brec/io/dir_writer.hpp"
 #include "brec/io/pairs.hpp"
 
 namespace brec {
@@ -21,9 +22,6 @@ public:
     /// Throws IoError: "cannot create output directory DIR: reason", "output directory DIR exists
     /// and is not a directory", "output directory DIR is not writable".
     explicit DatasetDirWriter(std::string dir);
-    ~DatasetDirWriter();
-    DatasetDirWriter(const DatasetDirWriter&) = delete;
-    DatasetDirWriter& operator=(const DatasetDirWriter&) = delete;
 
     /// Writes DIR/pairs.tsv (with `comment` as '#' header lines) and DIR/meta.json (`meta`,
     /// indented by one space). Both files are written in full under temporary names before either
@@ -33,16 +31,14 @@ public:
     /// fails; may be called once.
     void commit(const std::vector<GraphPairRecord>& pairs, const nlohmann::json& meta, const std::string& comment);
 
-    const std::string& dir() const { return dir_; }
-    std::string pairs_path() const { return dir_ + "/pairs.tsv"; }
-    std::string meta_path() const { return dir_ + "/meta.json"; }
+    const std::string& dir() const { return writer_.dir(); }
+    std::string pairs_path() const { return dir() + "/pairs.tsv"; }
+    std::string meta_path() const { return dir() + "/meta.json"; }
     /// Whether the constructor created the directory.
-    bool created() const { return !created_.empty(); }
+    bool created() const { return writer_.created(); }
 
 private:
-    std::string dir_;
-    std::vector<std::string> created_;  ///< directories this writer created, outermost first
-    bool committed_ = false;
+    AtomicDirWriter writer_;  ///< create_now: the directory exists from the constructor on
 };
 
 }  // namespace brec

@@ -91,9 +91,10 @@ struct TuWriteOptions {
 /// Writes graphs in TU format into `dir` with prefix `name`: both directions of every edge, node
 /// and edge label files when any graph carries labels (missing labels are written as 0, or as the
 /// row of id 0 with a label table), graph
-/// labels when given. Everything is written into a temporary sibling directory first; a new `dir`
-/// is then created by one rename, an existing one receives each file by rename (and loses stale
-/// optional DS_* files of the same name), so a failure never leaves a partial dataset.
+/// labels when given. Everything is staged first (AtomicDirWriter): a new `dir`, whose parent must
+/// exist, is created by one rename of a temporary sibling directory; an existing one receives each
+/// file by rename (and loses stale optional DS_* files of the same name), so a failure never leaves
+/// a partial dataset.
 /// Throws InvalidArgument (bad name, label/attribute counts, a label id without a row) or IoError.
 void write_tu_dataset(const std::string& dir, const std::string& name, const std::vector<Graph>& graphs,
                       const std::vector<Label>& graph_labels, const TuWriteOptions& options = {});
