@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Kill-and-resume check of brec's long-running commands, with the real binaries.
 
-For every case (brec eval with several models, certify, generate, classify, attack train,
-attack run) it makes an uninterrupted reference run, then runs the same command again and
+For every case (brec eval with several models, certify, generate, classify with the WL kernel
+and with GIN, attack train, attack run, attack ood) it makes an uninterrupted reference run, then runs the same command again and
 stops it once with SIGINT (which must exit 130 and leave whole records only), SIGKILLs it at
 random moments (drawn from a seeded RNG), resumes it each time, and resumes it until it
 completes. The final files are compared byte for byte with the reference.
@@ -258,6 +258,10 @@ def cases(args):
                     ["classify.jsonl", "classify.csv", "classify.md"], kills=2 if args.quick else 3,
                     check_lines=["classify.jsonl"]))
     if not args.quick:
+        out.append(Case("classify-gin", lambda d: ["classify", mutag, "--model", "gin", "--seeds", "0,1",
+                                                   "--folds", "4", "--epochs", "20", "--warmup", "5", "--quiet",
+                                                   "--out", "classify.jsonl", "--csv", "classify.csv"],
+                        ["classify.jsonl", "classify.csv"], check_lines=["classify.jsonl"]))
         count_dir = os.path.join(args.work, "counting")
 
         def train_args(d):
@@ -268,6 +272,13 @@ def cases(args):
             shutil.copytree(os.path.join(args.work, "models"), os.path.join(d, "models"))
 
         out.append(Case("attack-train", train_args, ["models"]))
+        # Every row of attack ood trains a model first: its signals land inside the training.
+        out.append(Case("attack-ood", lambda d: ["attack", "ood", "--in", count_dir, "--ood",
+                                                 os.path.join(args.work, "counting-ood"), "--model", "gin",
+                                                 "--seeds", "0-1", "--epochs", "60", "--patience", "20", "--out",
+                                                 "ood", "--quiet"],
+                        ["ood/ood.jsonl", "ood/ood.csv", "ood/in", "ood/scratch", "ood/head"],
+                        check_lines=["ood/ood.jsonl"]))
         out.append(Case("attack-run", lambda d: ["attack", "run", "--data", count_dir, "--models", "models",
                                                  "--model", "gin", "--pattern", "triangle", "--seeds", "0-1",
                                                  "--graphs", "100", "--out", "attack.jsonl", "--quiet"],
@@ -301,10 +312,12 @@ def main():
     todo = [c for c in cases(args) if not args.only or c.name in args.only.split(",")]
     if not os.path.exists(os.path.join(os.path.dirname(brec), "brec-eval")):
         print("kill_resume: no brec-eval next to %s (built without LibTorch): eval and attack skipped" % brec)
-        todo = [c for c in todo if not c.name.startswith(("eval", "attack"))]
+        todo = [c for c in todo if not c.name.startswith(("eval", "attack", "classify-gin"))]
     if any(c.name.startswith("attack") for c in todo):
         # The counting data and the models the attack run starts from (made once, not compared).
         for argv in (["count", "--generate", "er", "--graphs", "1000", "--seed", "0", "--out", "counting", "--quiet"],
+                     ["count", "--generate", "er-ood", "--graphs", "600", "--seed", "0", "--out", "counting-ood",
+                      "--quiet"],
                      ["attack", "train", "--data", "counting", "--model", "gin", "--pattern", "triangle", "--seeds",
                       "0-1", "--epochs", "300", "--patience", "50", "--out", "models", "--quiet"]):
             if subprocess.call([brec] + argv, cwd=args.work, stdout=subprocess.DEVNULL) != 0:

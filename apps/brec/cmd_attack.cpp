@@ -112,7 +112,7 @@ void add_attack(CLI::App& root, Action& action) {
     ru->add_option("--out,-o", r->o.out,
                    "JSONL, one record per (graph, model seed); also OUT.summary.json, OUT.csv, OUT.svg")
         ->required();
-    ru->add_flag("--resume", r->o.resume, "Skip (graph, seed) records already in --out");
+    ru->add_flag("--resume", r->o.resume, "Skip (graph, seed) records already in --out (other settings are refused)");
     add_jobs_flag(ru, r->o.jobs, "Worker threads across (graph, seed) tasks (results do not depend on it)");
     add_device_flag(ru, r->o.device);
     add_json_flag(ru, r->json);

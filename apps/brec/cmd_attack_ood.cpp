@@ -80,7 +80,8 @@ void add_attack_ood(CLI::App& attack, Action& action) {
     sub->add_option("--pattern", a->patterns, "Pattern(s), comma-separated (triangle, 2-path, 4-cycle, ...)")
         ->capture_default_str();
     sub->add_option("--seeds", a->seeds, "Seeds, e.g. 0-4")->capture_default_str();
-    sub->add_flag("--resume", a->r.resume, "Keep finished rows and model files in --out and go on");
+    sub->add_flag("--resume", a->r.resume,
+                  "Keep finished rows and model files in --out and go on (other settings are refused)");
     add_regressor_flags(*sub, a->r.settings, a->loss);
     add_device_flag(sub, a->r.device);
     add_quiet_flag(sub, a->quiet);

@@ -62,7 +62,7 @@ void add_certify(CLI::App& root, Action& action) {
         ->check(CLI::Range(1, 3))
         ->capture_default_str();
     add_results_file_flags(sub, args->out, args->resume, "Append one JSON line per certified pair to this file",
-                           "Skip pairs already certified in --out");
+                           "Skip pairs already certified in --out (a file of other levels or --tests is refused)");
     sub->add_option("--tests", args->tests,
                     "Extra WL methods to run on every pair (comma-separated brec wl --method names)")
         ->delimiter(',');

@@ -105,7 +105,8 @@ void add_classify(CLI::App& root, Action& action, int argc, char** argv) {
                   "Orbits under label-preserving isomorphism (node labels are colours)");
     sub->add_flag("--edge-labels", opt.edge_labels, "Orbits preserving node and edge labels");
     auto* out = sub->add_option("--out", opt.out, "Per-fold results, one JSON line per (version, seed, fold)");
-    sub->add_flag("--resume", opt.resume, "Keep the matching lines of --out and run only the missing folds")
+    sub->add_flag("--resume", opt.resume,
+                  "Keep the folds already in --out and run only the missing ones (other settings are refused)")
         ->needs(out);
     sub->add_option("--csv", args->csv, "Write rows task,model,seed,value (for brec report) to this file");
     sub->add_option("--markdown", args->markdown, "Write a short Markdown summary to this file");

@@ -104,7 +104,8 @@ void add_eval(CLI::App& root, Action& action) {
         ->check(CLI::IsMember({"auto", "blas", "torch"}))
         ->capture_default_str();
     sub->add_option("--out,-o", a->run.out, "Append one JSON line per pair here; FILE.summary.json gets the summary");
-    sub->add_flag("--resume", a->run.resume, "Skip pairs (per seed) already in --out");
+    sub->add_flag("--resume", a->run.resume,
+                  "Skip pairs (per seed) already in --out (a file of another model or settings is refused)");
     sub->add_flag("--fine", a->fine, "Show the 7 fine categories");
     sub->add_flag("--no-train", a->no_train, "Judge the randomly initialised model (training ablation)");
     sub->add_option("--epochs", o.epochs, "Training epochs (default: model's)")->check(whole_number_at_least(0));

@@ -29,16 +29,14 @@ int run_rpc(RpcArgs args, RunContext& ctx) {
     std::vector<EmbeddingSource> sources;
     for (const auto& d : args.dirs) sources.push_back({d, args.manifest});
 
+    args.options.out = args.out;
     const EvalRunResult result = judge_embeddings(sources, args.options, ctx);
 
     o.protocol = args.options.protocol;
     o.model = args.options.model;
     o.suite = "brec rpc " + args.options.model;
     o.pairs = result.runs.front().records.size();
-    if (!args.out.empty()) {
-        o.records_file = args.out;
-        o.summary_file = args.out + ".summary.json";
-    }
+    if (!args.out.empty()) o.summary_file = args.out + ".summary.json";
     return write_run_outputs(result, o);
 }
 
@@ -73,6 +71,9 @@ void add_rpc(CLI::App& root, Action& action) {
         ->check(CLI::Range(0.0, 0.01))
         ->capture_default_str();
     sub->add_option("--out,-o", a->out, "Write the records as JSON lines here and the summary to FILE.summary.json");
+    sub->add_flag("--resume", a->options.resume,
+                  "Keep the records already in --out (same model and settings) and add the missing ones")
+        ->needs("--out");
     sub->add_option("--baseline", a->output.baseline, "Earlier summary JSON; exit 3 if any category got worse");
     sub->add_option("--junit", a->output.junit, "Write a JUnit XML file with one test case per pair");
     sub->add_flag("--fine", a->output.fine, "Show the 7 fine categories");

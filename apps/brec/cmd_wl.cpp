@@ -100,7 +100,7 @@ void add_wl(CLI::App& root, Action& action) {
                               "Threads inside one k-WL/k-FWL comparison (useful for 3fwl on large pairs)");
     add_results_file_flags(sub, args->out, args->resume,
                            "Append one JSON line per finished pair to this file (fields as with --json)",
-                           "Skip pairs already in --out with the same method, --rounds and --reliability/--seed");
+                           "Skip pairs already in --out (a file of another method, --rounds or --seed is refused)");
     add_pair_flags(sub, args->pairs);
     sub->callback([args, &action]() { action = [args](RunContext& ctx) { return wl_command(*args, ctx); }; });
 }

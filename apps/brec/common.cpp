@@ -294,6 +294,7 @@ void print_json_line(const nlohmann::json& j) {
 }
 
 std::string flag_message(const ResultsFileError& e) {
+    if (e.problem() == ResultsFileError::Problem::other_settings) return e.what();
     if (e.problem() == ResultsFileError::Problem::nothing_to_resume) return "--resume needs --out FILE.jsonl";
     return "--out " + e.path() + " already holds results; pass --resume to continue that run, or remove the file";
 }

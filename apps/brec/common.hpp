@@ -15,7 +15,7 @@
 #include "brec/classify/classify.hpp"
 #include "brec/core/run_context.hpp"
 #include "brec/core/text.hpp"
-#include "brec/io/pair_records.hpp"
+#include "brec/io/results_store.hpp"
 #include "brec/io/pairs.hpp"
 
 namespace brec::cli {

@@ -26,12 +26,6 @@ nlohmann::json read_baseline(const std::string& path) {
 
 int write_run_outputs(const EvalRunResult& result, const RunOutputArgs& args) {
     const auto& shown = result.runs[result.best_reliable < result.runs.size() ? result.best_reliable : 0];
-    if (!args.records_file.empty()) {
-        std::string lines;
-        for (const auto& run : result.runs)
-            for (const auto& r : run.records) lines += dump_json(to_json(r)) + "\n";
-        write_text_file_atomic(args.records_file, lines);
-    }
     if (!args.summary_file.empty()) write_text_file_atomic(args.summary_file, dump_json(result.summary, 1) + "\n");
     if (!args.junit.empty())
         write_text_file_atomic(args.junit, junit_xml(shown.records, args.suite, result.seconds, args.protocol));

@@ -11,7 +11,6 @@
 namespace brec::cli {
 
 struct RunOutputArgs {
-    std::string records_file;  ///< write the records as JSONL here ("" = none; eval appends its own)
     std::string summary_file;  ///< write the summary JSON here ("" = none)
     std::string junit;         ///< JUnit XML file ("" = none)
     std::string suite;         ///< JUnit suite name

@@ -5,16 +5,16 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
 #include <tuple>
 
 #include "brec/core/error.hpp"
-#include "brec/core/text.hpp"
+#include "brec/io/dir_writer.hpp"
 #include "brec/io/files.hpp"
+#include "brec/io/records.hpp"
+#include "brec/io/results_store.hpp"
 #include "brec/nn/device.hpp"
 #include "brec/stats/tests.hpp"
 
@@ -23,9 +23,16 @@ namespace {
 
 using RowKey = std::tuple<std::string, std::string, std::uint64_t, std::string>;  // model, pattern, seed, setting
 
-RowKey key_of(const nlohmann::ordered_json& row) {
-    return {row.at("model").get<std::string>(), row.at("pattern").get<std::string>(),
-            row.at("seed").get<std::uint64_t>(), row.at("setting").get<std::string>()};
+RowKey key_of(const OodRecord& row) { return {row.model, row.pattern, row.seed, row.setting}; }
+
+/// The settings every row of a run shares: the datasets and how the regressors are trained.
+std::string settings_text(const OodRequest& r) {
+    const RegressorSettings& s = r.settings;
+    std::ostringstream o;
+    o << "in " << r.in << ", ood " << r.ood << ", model " << s.model << ", layers " << s.layers << ", hidden "
+      << s.hidden << ", loss " << regression_loss_name(s.loss) << ", lr " << s.lr << ", batch " << s.batch
+      << ", epochs " << s.epochs << ", patience " << s.patience << ", lr_patience " << s.lr_patience;
+    return o.str();
 }
 
 std::string kind_of(const std::string& dir) {
@@ -42,25 +49,6 @@ std::string fixed(double v, int digits) {
     return buf;
 }
 
-void make_dir(const std::string& dir) {
-    std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
-    if (!is_directory(dir)) throw IoError("cannot create directory " + dir + (ec ? ": " + ec.message() : ""));
-}
-
-/// The rows already in a results file; a line that does not parse (a row cut short) is dropped.
-std::vector<nlohmann::ordered_json> read_rows(const std::string& path) {
-    std::vector<nlohmann::ordered_json> rows;
-    if (!file_exists(path)) return rows;
-    for (const auto& line : split_lines(read_text_file(path))) {
-        if (trim(line).empty()) continue;
-        auto j = nlohmann::ordered_json::parse(line, nullptr, false);
-        if (j.is_discarded() || !j.is_object() || !j.contains("setting") || !j.contains("l1")) continue;
-        rows.push_back(std::move(j));
-    }
-    return rows;
-}
-
 struct Plan {
     std::string in_dir, scratch_dir, head_dir, jsonl, csv;
 };
@@ -75,7 +63,8 @@ Plan plan_of(const OodRequest& r) {
     return p;
 }
 
-void check_request(const OodRequest& r, const Plan& plan) {
+/// Checks the request before anything is read or written; returns the model files the run writes.
+std::vector<std::string> check_request(const OodRequest& r, const Plan& plan) {
     if (!is_counting_model(r.settings.model))
         throw InvalidArgument("--model " + r.settings.model + ": counting regressors are gin, ppgn or i2_gnn");
     if (r.patterns.empty() || r.seeds.empty()) throw InvalidArgument("no patterns or no seeds");
@@ -103,42 +92,37 @@ void check_request(const OodRequest& r, const Plan& plan) {
             outputs.push_back(regressor_path(plan.scratch_dir, s));
             outputs.push_back(regressor_path(plan.head_dir, s));
         }
-    outputs.push_back(plan.jsonl);
     if (!r.resume)
         for (const auto& path : outputs)
             if (file_exists(path)) throw InvalidArgument(path + " exists (--resume to keep it and go on)");
-    // A model file kept by --resume (or taken from --in-models) must have been trained as asked.
-    for (const auto& path : outputs)
-        if (path != plan.jsonl && file_exists(path)) check_regressor_file(path, r.settings);
+    return outputs;
 }
 
 /// The rows of `rows` grouped by (model, pattern, setting), in pattern order then setting order.
-std::map<std::tuple<std::string, std::string, std::size_t>, std::vector<const nlohmann::ordered_json*>> grouped(
-    const std::vector<nlohmann::ordered_json>& rows) {
-    std::map<std::tuple<std::string, std::string, std::size_t>, std::vector<const nlohmann::ordered_json*>> g;
+std::map<std::tuple<std::string, std::string, std::size_t>, std::vector<const OodRecord*>> grouped(
+    const std::vector<OodRecord>& rows) {
+    std::map<std::tuple<std::string, std::string, std::size_t>, std::vector<const OodRecord*>> g;
     const auto& settings = ood_settings();
     for (const auto& row : rows) {
-        const auto it = std::find(settings.begin(), settings.end(), row.at("setting").get<std::string>());
+        const auto it = std::find(settings.begin(), settings.end(), row.setting);
         const auto k = static_cast<std::size_t>(it - settings.begin());
-        g[{row.at("model").get<std::string>(), row.at("pattern").get<std::string>(), k}].push_back(&row);
+        g[{row.model, row.pattern, k}].push_back(&row);
     }
     return g;
 }
 
-std::string csv_of(const std::vector<nlohmann::ordered_json>& rows) {
-    std::vector<const nlohmann::ordered_json*> sorted;
+std::string csv_of(const std::vector<OodRecord>& rows) {
+    std::vector<const OodRecord*> sorted;
     for (const auto& r : rows) sorted.push_back(&r);
-    std::stable_sort(
-        sorted.begin(), sorted.end(),
-        [](const nlohmann::ordered_json* a, const nlohmann::ordered_json* b) { return key_of(*a) < key_of(*b); });
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [](const OodRecord* a, const OodRecord* b) { return key_of(*a) < key_of(*b); });
     std::ostringstream csv;
     csv << "task,model,seed,value,direction\n";
     csv.precision(10);
     for (const auto* r : sorted)
-        for (const char* metric : {"l1", "lc"})
-            csv << r->at("pattern").get<std::string>() << '/' << r->at("setting").get<std::string>() << '_' << metric
-                << ',' << r->at("model").get<std::string>() << ',' << r->at("seed").get<std::uint64_t>() << ','
-                << r->at(metric).get<double>() << ",min\n";
+        for (const auto& [metric, value] : {std::pair<const char*, double>{"l1", r->l1}, {"lc", r->lc}})
+            csv << r->pattern << '/' << r->setting << '_' << metric << ',' << r->model << ',' << r->seed << ',' << value
+                << ",min\n";
     return csv.str();
 }
 
@@ -150,26 +134,27 @@ public:
         : r_(r), plan_(plan), in_(in), ood_(ood), device_(device), ctx_(ctx) {}
 
     /// The measured row of `setting` for settings `s`.
-    nlohmann::ordered_json row(const RegressorSettings& s, const std::string& setting) {
+    OodRecord row(const RegressorSettings& s, const std::string& setting) {
         const bool on_in = setting == "in_dist";
         const Regressor& m = setting == "ood_scratch" ? scratch(s) : setting == "ood_head" ? head(s) : trained(s);
         const CountingData& test = on_in ? in_ : ood_;
         const RegressorError e = evaluate_regressor(*m.model, test, test.test, s.pattern);
-        nlohmann::ordered_json j;
-        j["model"] = s.model;
-        j["pattern"] = pattern_name(s.pattern);
-        j["seed"] = s.seed;
-        j["setting"] = setting;
-        j["trained_on"] = setting == "in_dist" || setting == "ood" ? r_.in : r_.ood;
-        j["tested_on"] = test.dir;
-        j["l1"] = e.l1;
-        j["lc"] = e.lc;
-        j["mean_count"] = e.mean_count;
-        j["graphs"] = e.graphs;
-        j["epochs_run"] = m.epochs_run;
-        j["best_epoch"] = m.best_epoch;
-        j["train_seconds"] = m.seconds;
-        j["model_file"] = regressor_path(dir_of(setting), s);
+        OodRecord j;
+        j.model = s.model;
+        j.pattern = pattern_name(s.pattern);
+        j.seed = s.seed;
+        j.setting = setting;
+        j.trained_on = setting == "in_dist" || setting == "ood" ? r_.in : r_.ood;
+        j.tested_on = test.dir;
+        j.l1 = e.l1;
+        j.lc = e.lc;
+        j.mean_count = e.mean_count;
+        j.graphs = e.graphs;
+        j.epochs_run = m.epochs_run;
+        j.best_epoch = m.best_epoch;
+        j.train_seconds = m.seconds;
+        j.model_file = regressor_path(dir_of(setting), s);
+        j.settings = settings_text(r_);
         return j;
     }
 
@@ -229,7 +214,7 @@ const std::vector<std::string>& ood_settings() {
     return kSettings;
 }
 
-std::string ood_table(const std::vector<nlohmann::ordered_json>& rows) {
+std::string ood_table(const std::vector<OodRecord>& rows) {
     std::ostringstream out;
     char line[256];
     std::snprintf(line, sizeof line, "%-8s %-20s %-12s %5s %10s %22s %22s\n", "model", "pattern", "setting", "seeds",
@@ -238,9 +223,9 @@ std::string ood_table(const std::vector<nlohmann::ordered_json>& rows) {
     for (const auto& [k, group] : grouped(rows)) {
         std::vector<double> l1, lc, count;
         for (const auto* r : group) {
-            l1.push_back(r->at("l1").get<double>());
-            lc.push_back(r->at("lc").get<double>());
-            count.push_back(r->at("mean_count").get<double>());
+            l1.push_back(r->l1);
+            lc.push_back(r->lc);
+            count.push_back(r->mean_count);
         }
         const std::size_t s = std::get<2>(k);
         std::snprintf(line, sizeof line, "%-8s %-20s %-12s %5zu %10.3f %11.4f +- %-7.4f %11.5f +- %-7.5f\n",
@@ -255,24 +240,31 @@ std::string ood_table(const std::vector<nlohmann::ordered_json>& rows) {
 void run_ood(const OodRequest& request, std::ostream& out, RunContext& ctx) {
     const auto start = std::chrono::steady_clock::now();
     const Plan plan = plan_of(request);
-    check_request(request, plan);
+    const std::vector<std::string> model_files = check_request(request, plan);
     const torch::Device device = parse_device(request.device);
     const CountingData in = read_counting_data(request.in);
     const CountingData ood = read_counting_data(request.ood);
     set_cpu_threads(ctx.threads());
 
-    // Rows already measured (resume); the file is rewritten without any row cut short.
-    std::vector<nlohmann::ordered_json> rows = read_rows(plan.jsonl);
+    // Rows already measured (resume), all of this run's settings; rows written before rows
+    // recorded their settings are vouched for by their model files, checked below.
+    make_directories(request.out);
+    const std::string settings = settings_text(request);
+    std::vector<OodRecord> rows;
     std::set<RowKey> done;
-    for (const auto& r : rows) done.insert(key_of(r));
-    make_dir(request.out);
-    {
-        std::string text;
-        for (const auto& r : rows) text += r.dump() + "\n";
-        write_text_file_atomic(plan.jsonl, text);
-    }
-    std::ofstream jsonl(plan.jsonl, std::ios::app);
-    if (!jsonl) throw IoError("cannot append to " + plan.jsonl);
+    ResultsStore jsonl(plan.jsonl, request.resume,
+                       ResultsSettings(settings,
+                                       [&](const nlohmann::json& j, std::int64_t line) {
+                                           const OodRecord row = ood_record_from_json(j, plan.jsonl, line);
+                                           return row.settings.empty() ? settings : row.settings;
+                                       }),
+                       [&](nlohmann::json&& j, std::int64_t line) {
+                           rows.push_back(ood_record_from_json(j, plan.jsonl, line));
+                           done.insert(key_of(rows.back()));
+                       });
+    // A model file kept by --resume must have been trained as asked.
+    for (const auto& path : model_files)
+        if (file_exists(path)) check_regressor_file(path, request.settings);
 
     const std::size_t total = request.patterns.size() * request.seeds.size() * ood_settings().size();
     std::size_t finished = 0, resumed = 0;
@@ -287,17 +279,15 @@ void run_ood(const OodRequest& request, std::ostream& out, RunContext& ctx) {
                 if (done.count(RowKey{s.model, pattern_name(p), seed, setting})) {
                     ++resumed;
                 } else {
-                    const auto row = run.row(s, setting);
-                    jsonl << row.dump() << '\n' << std::flush;
-                    if (!jsonl) throw IoError("cannot append to " + plan.jsonl);
+                    const OodRecord row = run.row(s, setting);
+                    jsonl.append(to_json(row));
                     rows.push_back(row);
-                    ctx.info("attack ood: " + s.name() + " " + setting + " l1 " + fixed(row["l1"].get<double>(), 4) +
-                             " lc " + fixed(row["lc"].get<double>(), 5));
+                    ctx.info("attack ood: " + s.name() + " " + setting + " l1 " + fixed(row.l1, 4) + " lc " +
+                             fixed(row.lc, 5));
                 }
                 ctx.progress("attack ood", ++finished, total);
             }
         }
-    jsonl.close();
     write_text_file_atomic(plan.csv, csv_of(rows));
     out << ood_table(rows);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

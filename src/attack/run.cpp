@@ -1,24 +1,23 @@
 // brec attack run: graph selection, parallel attacks over (graph, model seed), resumable JSONL
 // records, the summary, the report rows and the figure.
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
-#include <exception>
-#include <fstream>
 #include <iomanip>
 #include <map>
 #include <mutex>
 #include <set>
 #include <sstream>
-#include <thread>
 
 #include "brec/attack/attack.hpp"
 #include "brec/attack/regressor.hpp"
 #include "brec/core/error.hpp"
 #include "brec/core/rng.hpp"
+#include "brec/core/parallel.hpp"
 #include "brec/io/files.hpp"
 #include "brec/io/pairs.hpp"
+#include "brec/io/records.hpp"
+#include "brec/io/results_store.hpp"
 #include "brec/nn/device.hpp"
 #include "brec/report/attack_figure.hpp"
 #include "brec/stats/tests.hpp"
@@ -55,27 +54,24 @@ std::string task_name(const AttackRunOptions& o, const std::string& what) {
 
 }  // namespace
 
-nlohmann::ordered_json summarize_attack(const std::vector<nlohmann::json>& records, const AttackRunOptions& o) {
+nlohmann::ordered_json summarize_attack(const std::vector<AttackRecord>& records, const AttackRunOptions& o) {
     const std::size_t stages = o.attack.budgets.size();
     // success[seed][stage] over graphs.
     std::map<std::uint64_t, std::vector<std::vector<double>>> success;
     std::vector<double> t_all(stages), t_any(stages), t_first(stages), t_n(stages);
-    std::set<std::int64_t> graphs;
+    std::set<std::uint64_t> graphs;
     for (const auto& r : records) {
-        const auto seed = r.at("seed").get<std::uint64_t>();
-        graphs.insert(r.at("graph").get<std::int64_t>());
-        auto& per = success[seed];
+        graphs.insert(r.graph);
+        auto& per = success[r.seed];
         per.resize(stages);
-        const auto& st = r.at("stages");
-        for (std::size_t k = 0; k < stages && k < st.size(); ++k) {
-            const bool ok = st[k].at("success").get<bool>();
-            per[k].push_back(ok ? 1.0 : 0.0);
-            if (ok && st[k].contains("transfer")) {
-                const auto& t = st[k]["transfer"];
+        for (std::size_t k = 0; k < stages && k < r.stages.size(); ++k) {
+            const AttackStageRecord& st = r.stages[k];
+            per[k].push_back(st.success ? 1.0 : 0.0);
+            if (st.success && st.has_transfer) {
                 t_n[k] += 1;
-                t_all[k] += t.at("all").get<bool>() ? 1 : 0;
-                t_any[k] += t.at("any").get<bool>() ? 1 : 0;
-                t_first[k] += t.at("first").get<bool>() ? 1 : 0;
+                t_all[k] += st.transfer_all ? 1 : 0;
+                t_any[k] += st.transfer_any ? 1 : 0;
+                t_first[k] += st.transfer_first ? 1 : 0;
             }
         }
     }
@@ -135,8 +131,6 @@ AttackRunResult run_attack(const AttackRunOptions& o, RunContext& ctx) {
     if (o.attack.budgets.empty()) throw InvalidArgument("attack: no budgets");
     for (int b : o.attack.budgets)
         if (b < 1) throw InvalidArgument("attack: budgets must be positive, found " + std::to_string(b));
-    if (file_exists(o.out) && !o.resume)
-        throw InvalidArgument("attack: " + o.out + " exists (use --resume to continue it, or another --out)");
     const torch::Device device = parse_device(o.device);
     const CountingData data = read_counting_data(o.data);
     const auto p = static_cast<std::size_t>(o.attack.pattern);
@@ -153,24 +147,16 @@ AttackRunResult run_attack(const AttackRunOptions& o, RunContext& ctx) {
                           " (train it with brec attack train)");
     }
     const std::string id = settings_id(o);
-    std::set<std::pair<std::int64_t, std::uint64_t>> done;
-    std::vector<nlohmann::json> records;
-    if (o.resume && file_exists(o.out)) {
-        // A run killed while writing leaves a torn or unterminated last line: appending after it
-        // would glue the next record onto it.
-        repair_jsonl_tail(o.out);
-        std::int64_t line = 0;
-        for (const auto& text : read_jsonl_lines(o.out)) {
-            ++line;
-            auto j = nlohmann::json::parse(text);
-            if (j.value("settings", std::string()) != id)
-                throw ParseError(o.out, line,
-                                 "record written with other settings (" + j.value("settings", std::string("?")) +
-                                     "); use another --out");
-            done.emplace(j.at("graph").get<std::int64_t>(), j.at("seed").get<std::uint64_t>());
-            records.push_back(std::move(j));
-        }
-    }
+    std::set<std::pair<std::uint64_t, std::uint64_t>> done;  // (graph, seed)
+    std::vector<AttackRecord> records;
+    const auto settings_of = [&](const nlohmann::json& j, std::int64_t line) {
+        return attack_record_from_json(j, o.out, line).settings;
+    };
+    ResultsStore store(o.out, o.resume, ResultsSettings(id, settings_of), [&](nlohmann::json&& j, std::int64_t line) {
+        AttackRecord r = attack_record_from_json(j, o.out, line);
+        done.emplace(r.graph, r.seed);
+        records.push_back(std::move(r));
+    });
 
     // One LibTorch thread per worker, and OpenBLAS's process-wide pool single-threaded too: a
     // threaded pool spins against itself when workers call it at once.
@@ -203,92 +189,70 @@ AttackRunResult run_attack(const AttackRunOptions& o, RunContext& ctx) {
     std::vector<Task> tasks;
     for (std::size_t c : chosen)
         for (std::size_t s = 0; s < o.seeds.size(); ++s)
-            if (!done.count({static_cast<std::int64_t>(data.test[c]), o.seeds[s]})) tasks.push_back({c, s});
+            if (!done.count({data.test[c], o.seeds[s]})) tasks.push_back({c, s});
 
     AttackRunResult result;
     result.graphs = chosen.size();
     result.resumed = done.size();
     result.tasks = tasks.size();
-    std::ofstream out(o.out, std::ios::app);
-    if (!out) throw IoError("cannot open " + o.out + " for writing");
-    std::mutex out_mutex;
-    std::atomic<std::size_t> next{0}, finished{0};
-    std::exception_ptr error;
-    std::atomic<bool> failed{false};
-    auto worker = [&]() {
-        try {
-            set_torch_threads(1);
-            std::vector<Regressor> models;
-            for (const auto& path : paths) models.push_back(load_regressor(path, device));
-            for (;;) {
-                if (failed.load() || ctx.cancelled()) return;
-                const std::size_t t = next.fetch_add(1);
-                if (t >= tasks.size()) return;
-                const Task& task = tasks[t];
-                const std::size_t gid = data.test[task.test_pos];
-                AttackSettings a = o.attack;
-                const auto seed = o.seeds[task.seed_index];
-                const auto res = attack_graph(data.graphs[gid], predictor_of(*models[task.seed_index].model), a,
-                                              stream_seed(stream_seed(a.seed, seed), gid));
-                nlohmann::json rec;
-                rec["settings"] = id;
-                rec["model"] = o.model;
-                rec["pattern"] = pattern_name(a.pattern);
-                rec["space"] = space_name(a.space);
-                rec["seed"] = seed;
-                rec["graph"] = gid;
-                rec["count"] = res.count;
-                rec["prediction"] = res.prediction;
-                rec["loss"] = res.loss;
-                nlohmann::json stages = nlohmann::json::array();
-                for (const auto& st : res.stages) {
-                    nlohmann::json j;
-                    j["budget"] = st.budget;
-                    j["flips"] = st.flips;
-                    j["count"] = st.count;
-                    j["prediction"] = st.prediction;
-                    j["loss"] = st.loss;
-                    j["success"] = st.success;
-                    if (st.success && o.seeds.size() > 1) {
-                        bool all = true, any = false, first = false, is_first = true;
-                        std::vector<std::uint64_t> fooled;
-                        for (std::size_t s = 0; s < o.seeds.size(); ++s) {
-                            if (s == task.seed_index) continue;
-                            const double f = predict_counts(*models[s].model, {st.graph}).at(0);
-                            const bool ok = is_adversarial(clean_loss_all[task.test_pos * o.seeds.size() + s],
-                                                           std::abs(f - static_cast<double>(st.count)), a);
-                            all = all && ok;
-                            any = any || ok;
-                            if (is_first) first = ok;
-                            is_first = false;
-                            if (ok) fooled.push_back(o.seeds[s]);
-                        }
-                        j["transfer"] = {{"all", all}, {"any", any}, {"first", first}, {"fooled", fooled}};
-                    }
-                    stages.push_back(j);
-                }
-                rec["stages"] = stages;
-                std::lock_guard<std::mutex> lock(out_mutex);
-                out << rec.dump() << '\n';
-                out.flush();
-                records.push_back(std::move(rec));
-                ctx.progress("attack", finished.fetch_add(1) + 1, tasks.size());
-            }
-        } catch (...) {
-            std::lock_guard<std::mutex> lock(out_mutex);
-            if (!error) error = std::current_exception();
-            failed.store(true);
-        }
+    std::mutex mutex;
+    std::size_t finished = 0;
+    const auto load_models = [&] {
+        set_torch_threads(1);
+        std::vector<Regressor> models;
+        for (const auto& path : paths) models.push_back(load_regressor(path, device));
+        return models;
     };
-    const int threads = static_cast<int>(
-        std::min<std::size_t>(static_cast<std::size_t>(o.jobs), std::max<std::size_t>(1, tasks.size())));
-    std::vector<std::thread> pool;
-    for (int i = 1; i < threads; ++i) pool.emplace_back(worker);
-    worker();
-    for (auto& th : pool) th.join();
-    out.close();
-    if (error) std::rethrow_exception(error);
-    ctx.throw_if_cancelled();
+    parallel_for_each_worker(tasks.size(), o.jobs, load_models, [&](std::vector<Regressor>& models, std::size_t t) {
+        ctx.throw_if_cancelled();
+        const Task& task = tasks[t];
+        const std::size_t gid = data.test[task.test_pos];
+        const AttackSettings& a = o.attack;
+        const auto seed = o.seeds[task.seed_index];
+        const auto res = attack_graph(data.graphs[gid], predictor_of(*models[task.seed_index].model), a,
+                                      stream_seed(stream_seed(a.seed, seed), gid));
+        AttackRecord rec;
+        rec.settings = id;
+        rec.model = o.model;
+        rec.pattern = pattern_name(a.pattern);
+        rec.space = space_name(a.space);
+        rec.seed = seed;
+        rec.graph = gid;
+        rec.count = res.count;
+        rec.prediction = res.prediction;
+        rec.loss = res.loss;
+        for (const auto& st : res.stages) {
+            AttackStageRecord stage;
+            stage.budget = st.budget;
+            stage.flips = st.flips;
+            stage.count = st.count;
+            stage.prediction = st.prediction;
+            stage.loss = st.loss;
+            stage.success = st.success;
+            if (st.success && o.seeds.size() > 1) {
+                // Does the adversarial graph fool the other seeds' models too?
+                stage.has_transfer = true;
+                stage.transfer_all = true;
+                bool is_first = true;
+                for (std::size_t s = 0; s < o.seeds.size(); ++s) {
+                    if (s == task.seed_index) continue;
+                    const double f = predict_counts(*models[s].model, {st.graph}).at(0);
+                    const bool ok = is_adversarial(clean_loss_all[task.test_pos * o.seeds.size() + s],
+                                                   std::abs(f - static_cast<double>(st.count)), a);
+                    stage.transfer_all = stage.transfer_all && ok;
+                    stage.transfer_any = stage.transfer_any || ok;
+                    if (is_first) stage.transfer_first = ok;
+                    is_first = false;
+                    if (ok) stage.fooled.push_back(o.seeds[s]);
+                }
+            }
+            rec.stages.push_back(std::move(stage));
+        }
+        store.append(to_json(rec));
+        std::lock_guard<std::mutex> lock(mutex);
+        records.push_back(std::move(rec));
+        ctx.progress("attack", ++finished, tasks.size());
+    });
 
     result.summary = summarize_attack(records, o);
     result.summary["out"] = o.out;

@@ -2,11 +2,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <mutex>
-#include <set>
 #include <sstream>
 #include <tuple>
 
@@ -15,7 +12,7 @@
 #include "brec/core/parallel.hpp"
 #include "brec/dedup/run.hpp"
 #include "brec/io/files.hpp"
-#include "brec/io/pair_records.hpp"
+#include "brec/io/results_store.hpp"
 
 namespace brec {
 namespace {
@@ -278,26 +275,31 @@ ClassifyResult run_classify(const ClassifyOptions& opt, const ClassifierMaker& m
     res.graphs = dd.data.graphs.size();
     res.peering = opt.peering;
 
-    // Records to resume (read before anything is written; a bad line is an error).
-    std::map<Key, FoldRecord> done;
-    std::error_code size_error;
-    if (!opt.resume && !opt.out.empty() && std::filesystem::is_regular_file(opt.out, size_error) &&
-        std::filesystem::file_size(opt.out, size_error) > 0 && !size_error)
-        throw ResultsFileError(ResultsFileError::Problem::would_overwrite, opt.out);  // never overwritten silently
-    if (opt.resume && file_exists(opt.out)) {
-        repair_jsonl_tail(opt.out);  // the torn or unterminated last line of a killed run
-        const auto lines = split_lines(read_text_file(opt.out));
-        for (std::size_t k = 0; k < lines.size(); ++k) {
-            const auto no = static_cast<std::int64_t>(k) + 1;
-            if (lines[k].find_first_not_of(" \t\r") == std::string::npos) continue;
-            const auto j = nlohmann::json::parse(lines[k], nullptr, false);
-            if (j.is_discarded()) throw ParseError(opt.out, no, "not valid JSON");
-            FoldRecord r = fold_record_from_json(j, opt.out, no);
-            if (r.dataset == variant_dataset(res, r.variant)) done.emplace(key_of(r), std::move(r));
-        }
-    }
-
+    // Records to resume: the whole file is read and checked before anything is written.
     const std::string& settings = maker.settings;
+    std::map<Key, FoldRecord> done;
+    const auto settings_text = [&](const std::string& dataset, const std::string& model, const std::string& mode,
+                                   const std::string& fit, std::size_t folds) {
+        return "classify " + dataset + ", model " + model + ", " + mode + " isomorphism, settings " + fit + ", " +
+               std::to_string(folds) + " folds";
+    };
+    ResultsStore store(
+        opt.out, opt.resume,
+        ResultsSettings(settings_text(res.name, maker.model, res.mode, settings, opt.folds),
+                        [&](const nlohmann::json& j, std::int64_t line) {
+                            const FoldRecord r = fold_record_from_json(j, opt.out, line);
+                            const std::string suffix = "-clean";
+                            std::string dataset = r.dataset;
+                            if (r.variant == "clean" && dataset.size() > suffix.size() &&
+                                dataset.compare(dataset.size() - suffix.size(), suffix.size(), suffix) == 0)
+                                dataset.resize(dataset.size() - suffix.size());
+                            return settings_text(dataset, r.model, r.mode, r.settings, r.folds);
+                        }),
+        [&](nlohmann::json&& j, std::int64_t line) {
+            FoldRecord r = fold_record_from_json(j, opt.out, line);
+            done.emplace(key_of(r), std::move(r));
+        });
+
     std::vector<Version> versions;
     const CleanResult cleaned = clean_dataset(dd.orbits, labels);
     res.clean_graphs = cleaned.kept.size();
@@ -362,22 +364,8 @@ ClassifyResult run_classify(const ClassifyOptions& opt, const ClassifierMaker& m
     if (!done.empty())
         ctx.info("classify: resuming: " + std::to_string(res.records.size()) + " folds kept from " + opt.out);
 
-    // A results file this run creates is removed again if the run fails before writing a record
-    // (a full disk, say): no empty file is left behind.
-    struct RemoveIfEmpty {
-        std::string path;
-        ~RemoveIfEmpty() {
-            std::error_code ec;
-            if (!path.empty() && std::filesystem::is_regular_file(path, ec) &&
-                std::filesystem::file_size(path, ec) == 0)
-                std::filesystem::remove(path, ec);
-        }
-    } created{!opt.out.empty() && !file_exists(opt.out) ? opt.out : std::string()};
-    std::ofstream out;
-    if (!opt.out.empty()) {
-        out.open(opt.out, opt.resume ? std::ios::app : std::ios::trunc);
-        if (!out) throw IoError("cannot write " + opt.out);
-    }
+    // In task order, so that the file does not depend on the number of threads.
+    OrderedAppender appender(store);
     std::mutex mutex;
     std::size_t finished = 0;
     std::vector<FoldRecord> computed(tasks.size());
@@ -408,27 +396,14 @@ ClassifyResult run_classify(const ClassifyOptions& opt, const ClassifierMaker& m
         r.p = count_accuracy(v.orbits, v.labels, fold,
                              apply_peering(v.orbits, v.labels, fold, fit.predictions, Peering::majority));
         r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        appender.add(t, to_json(r));
         std::lock_guard<std::mutex> lock(mutex);
-        if (out.is_open()) out << to_json(r).dump() << '\n' << std::flush;
         computed[t] = std::move(r);
         ctx.progress("classify", ++finished, tasks.size());
     });
     for (auto& r : computed) res.records.push_back(std::move(r));
     std::sort(res.records.begin(), res.records.end(),
               [](const FoldRecord& a, const FoldRecord& b) { return key_of(a) < key_of(b); });
-    if (out.is_open()) {
-        out.close();
-        std::string text;
-        std::set<Key> mine;
-        for (const auto& r : res.records) mine.insert(key_of(r));
-        // Records of other runs in the same file (another model, another seed set) are kept.
-        for (const auto& [k, r] : done)
-            if (!mine.count(k)) text += to_json(r).dump() + "\n";
-        // Lines of other datasets or models are not kept: one file per (dataset, model) run.
-        for (const auto& r : res.records) text += to_json(r).dump() + "\n";
-        write_text_file_atomic(opt.out, text);
-        created.path.clear();
-    }
     res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return res;
 }

@@ -157,17 +157,13 @@ EvalRunResult run_evaluation(const PairDataset& dataset, const std::vector<std::
     const ModelSpec& spec = find_model(eval.model).spec;
     // A user's module is checked on tiny graphs before any pair runs or any file is written.
     check_model(eval.model, model_config(eval));
-    PairRecords records(opt.out, opt.resume, [&](const json& j, std::size_t line) {
-        if (j.value("model", "") != eval.model) return false;  // another model's results
-        const EvalRecord r = eval_record_from_json(j, opt.out, static_cast<std::int64_t>(line));
-        // Resuming with other settings would mix two experiments in one result.
-        if (r.settings_id != id)
-            throw InvalidArgument(opt.out + ":" + std::to_string(line) + ": this " + eval.model +
-                                  " result was made with other settings (settings_id " +
-                                  (r.settings_id.empty() ? std::string("none") : r.settings_id) + ", now " + id +
-                                  "); resume with the same settings or write to another results file");
-        return true;
-    });
+    // Resuming with another model or other settings would mix two experiments in one result.
+    PairRecords records(opt.out, opt.resume,
+                        ResultsSettings(eval_settings_text(eval.model, id), [&](const json& j, std::int64_t line) {
+                            if (!is_eval_record(j)) return std::string("not an eval record");
+                            const EvalRecord r = eval_record_from_json(j, opt.out, line);
+                            return eval_settings_text(r.model, r.settings_id);
+                        }));
     if (records.loaded()) ctx.info("resuming: " + std::to_string(records.loaded()) + " results already in " + opt.out);
 
     // Pairs run in parallel share the memory. By default 80 % of it: an estimate covers the model's

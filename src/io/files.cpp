@@ -8,8 +8,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <nlohmann/json.hpp>
-
 #include "brec/core/error.hpp"
 
 namespace brec {
@@ -123,40 +121,6 @@ void write_text_file_atomic(const std::string& path, const std::string& content)
     AtomicFileWriter w(path);
     w.stream() << content;
     w.commit();
-}
-
-std::vector<std::string> read_jsonl_lines(const std::string& path) {
-    std::vector<std::string> out;
-    if (!file_exists(path)) return out;
-    const auto lines = split_lines(read_text_file(path));
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-        if (lines[i].empty()) continue;
-        const auto j = nlohmann::json::parse(lines[i], nullptr, /*allow_exceptions=*/false);
-        if (j.is_discarded() || !j.is_object()) {
-            if (i + 1 == lines.size()) break;  // torn last line of an interrupted run
-            throw ParseError(path, static_cast<std::int64_t>(i + 1), "not a JSON object");
-        }
-        out.push_back(lines[i]);
-    }
-    return out;
-}
-
-void repair_jsonl_tail(const std::string& path) {
-    if (!file_exists(path)) return;
-    const std::string text = read_text_file(path);
-    const std::size_t newline = text.rfind('\n');
-    const std::size_t last = newline == std::string::npos ? 0 : newline + 1;
-    if (last == text.size()) return;
-    const auto j = nlohmann::json::parse(text.begin() + static_cast<std::ptrdiff_t>(last), text.end(), nullptr,
-                                         /*allow_exceptions=*/false);
-    if (!j.is_discarded() && j.is_object()) {
-        std::ofstream out(path, std::ios::binary | std::ios::app);
-        out << '\n' << std::flush;
-        if (!out) throw IoError("cannot repair " + path + ": cannot append to it");
-        return;
-    }
-    if (::truncate(path.c_str(), static_cast<off_t>(last)) != 0)
-        throw IoError("cannot repair " + path + ": " + std::strerror(errno));
 }
 
 }  // namespace brec

@@ -12,8 +12,12 @@ using nlohmann::json;
 /// Typed field access with errors that name the source, the line and the field.
 class Fields {
 public:
-    Fields(const json& j, const std::string& source, std::int64_t line) : j_(j), source_(source), line_(line) {
-        if (!j.is_object()) fail("a record must be a JSON object");
+    /// `within`: the field that holds this object, for a nested one ("" for the record itself).
+    Fields(const json& j, const std::string& source, std::int64_t line, const std::string& within = "")
+        : j_(j), source_(source), line_(line) {
+        if (!j.is_object())
+            fail(within.empty() ? std::string("a record must be a JSON object")
+                                : "\"" + within + "\" must hold JSON objects");
     }
 
     [[noreturn]] void fail(const std::string& problem) const { throw ParseError(source_, line_, problem); }
@@ -95,6 +99,10 @@ const std::vector<Protocol>& all_protocols() {
     return kAll;
 }
 
+std::string eval_settings_text(const std::string& model, const std::string& settings_id) {
+    return "model " + model + ", settings_id " + (settings_id.empty() ? std::string("none") : settings_id);
+}
+
 json to_json(const EvalRecord& r) {
     json j{{"model", r.model}, {"seed", r.seed}, {"id", r.id}, {"category", r.category}, {"n", r.n}};
     json protocols{{"hotelling", protocol_json(r.hotelling)}};
@@ -123,9 +131,10 @@ EvalRecord eval_record_from_json(const json& j, const std::string& source, std::
         const json& p = f.at("protocols");
         if (!p.is_object() || !p.contains("hotelling"))
             f.fail("\"protocols\" must be an object with \"hotelling\" (and \"brec_reference\")");
-        r.hotelling = protocol_from(Fields(p["hotelling"], source, line));
+        r.hotelling = protocol_from(Fields(p["hotelling"], source, line, "hotelling"));
         r.has_reference = p.contains("brec_reference");
-        if (r.has_reference) r.brec_reference = protocol_from(Fields(p["brec_reference"], source, line));
+        if (r.has_reference)
+            r.brec_reference = protocol_from(Fields(p["brec_reference"], source, line, "brec_reference"));
     } else {
         // Written before both protocols were recorded: one decision at top level.
         r.hotelling.distinguished = f.boolean("distinguished");
@@ -231,7 +240,7 @@ CertifyRecord certify_record_from_json(const json& j, const std::string& source,
         const json& s = f.at("steps");
         if (!s.is_array()) f.fail("\"steps\" must be an array");
         for (const auto& step : s) {
-            const Fields g(step, source, line);
+            const Fields g(step, source, line, "steps");
             r.steps.push_back(
                 {g.boolean("distinguished"), static_cast<int>(g.integer_or("rounds", 0)), g.number_or("seconds", 0.0)});
         }
@@ -241,7 +250,7 @@ CertifyRecord certify_record_from_json(const json& j, const std::string& source,
         const json& tests = f.at("tests");
         if (!tests.is_array()) f.fail("\"tests\" must be an array");
         for (const auto& t : tests) {
-            const Fields g(t, source, line);
+            const Fields g(t, source, line, "tests");
             CertifyTest x;
             x.method = g.text("method");
             x.distinguished = g.boolean("distinguished");
@@ -261,6 +270,111 @@ bool is_eval_record(const json& j) {
 bool is_certify_record(const json& j) { return j.is_object() && j.contains("level") && j.contains("id"); }
 bool is_wl_record(const json& j) {
     return j.is_object() && j.contains("method") && j.contains("distinguished") && j.contains("id");
+}
+
+json to_json(const AttackRecord& r) {
+    json stages = json::array();
+    for (const auto& st : r.stages) {
+        json j{{"budget", st.budget},         {"flips", st.flips}, {"count", st.count},
+               {"prediction", st.prediction}, {"loss", st.loss},   {"success", st.success}};
+        if (st.has_transfer)
+            j["transfer"] = {{"all", st.transfer_all},
+                             {"any", st.transfer_any},
+                             {"first", st.transfer_first},
+                             {"fooled", st.fooled}};
+        stages.push_back(std::move(j));
+    }
+    return {{"settings", r.settings}, {"model", r.model}, {"pattern", r.pattern}, {"space", r.space},
+            {"seed", r.seed},         {"graph", r.graph}, {"count", r.count},     {"prediction", r.prediction},
+            {"loss", r.loss},         {"stages", stages}};
+}
+
+AttackRecord attack_record_from_json(const json& j, const std::string& source, std::int64_t line) {
+    const Fields f(j, source, line);
+    AttackRecord r;
+    r.settings = f.text("settings");
+    r.model = f.text("model");
+    r.pattern = f.text("pattern");
+    r.space = f.text("space");
+    r.seed = f.unsigned_integer("seed");
+    r.graph = f.unsigned_integer("graph");
+    r.count = f.integer("count");
+    r.prediction = f.number("prediction");
+    r.loss = f.number("loss");
+    const json& stages = f.at("stages");
+    if (!stages.is_array()) f.fail("\"stages\" must be an array");
+    for (const json& s : stages) {
+        const Fields g(s, source, line, "stages");
+        AttackStageRecord st;
+        st.budget = static_cast<int>(g.integer("budget"));
+        const json& flips = g.at("flips");
+        if (!flips.is_array()) g.fail("\"flips\" must be an array of vertex pairs");
+        for (const json& e : flips) {
+            if (!e.is_array() || e.size() != 2 || !e[0].is_number_unsigned() || !e[1].is_number_unsigned())
+                g.fail("\"flips\" must be an array of vertex pairs");
+            st.flips.emplace_back(e[0].get<VertexId>(), e[1].get<VertexId>());
+        }
+        st.count = g.integer("count");
+        st.prediction = g.number("prediction");
+        st.loss = g.number("loss");
+        st.success = g.boolean("success");
+        st.has_transfer = g.has("transfer");
+        if (st.has_transfer) {
+            const Fields t(g.at("transfer"), source, line, "transfer");
+            st.transfer_all = t.boolean("all");
+            st.transfer_any = t.boolean("any");
+            st.transfer_first = t.boolean("first");
+            const json& fooled = t.at("fooled");
+            if (!fooled.is_array()) t.fail("\"fooled\" must be an array of seeds");
+            for (const json& x : fooled) {
+                if (!x.is_number_unsigned()) t.fail("\"fooled\" must be an array of seeds");
+                st.fooled.push_back(x.get<std::uint64_t>());
+            }
+        }
+        r.stages.push_back(std::move(st));
+    }
+    return r;
+}
+
+nlohmann::ordered_json to_json(const OodRecord& r) {
+    nlohmann::ordered_json j;
+    j["model"] = r.model;
+    j["pattern"] = r.pattern;
+    j["seed"] = r.seed;
+    j["setting"] = r.setting;
+    j["trained_on"] = r.trained_on;
+    j["tested_on"] = r.tested_on;
+    j["l1"] = r.l1;
+    j["lc"] = r.lc;
+    j["mean_count"] = r.mean_count;
+    j["graphs"] = r.graphs;
+    j["epochs_run"] = r.epochs_run;
+    j["best_epoch"] = r.best_epoch;
+    j["train_seconds"] = r.train_seconds;
+    j["model_file"] = r.model_file;
+    if (!r.settings.empty()) j["settings"] = r.settings;
+    return j;
+}
+
+OodRecord ood_record_from_json(const json& j, const std::string& source, std::int64_t line) {
+    const Fields f(j, source, line);
+    OodRecord r;
+    r.model = f.text("model");
+    r.pattern = f.text("pattern");
+    r.seed = f.unsigned_integer("seed");
+    r.setting = f.text("setting");
+    r.trained_on = f.text("trained_on");
+    r.tested_on = f.text("tested_on");
+    r.l1 = f.number("l1");
+    r.lc = f.number("lc");
+    r.mean_count = f.number("mean_count");
+    r.graphs = f.unsigned_integer("graphs");
+    r.epochs_run = static_cast<int>(f.integer("epochs_run"));
+    r.best_epoch = static_cast<int>(f.integer("best_epoch"));
+    r.train_seconds = f.number("train_seconds");
+    r.model_file = f.text("model_file");
+    r.settings = f.text_or("settings", "");
+    return r;
 }
 
 }  // namespace brec

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -11,6 +12,7 @@
 #include "brec/core/error.hpp"
 #include "brec/io/files.hpp"
 #include "brec/io/npy_numeric.hpp"
+#include "brec/io/pair_records.hpp"
 #include "brec/stats/hotelling.hpp"
 
 namespace brec {
@@ -228,6 +230,25 @@ EvalRunResult judge_embeddings(const std::vector<EmbeddingSource>& sources, cons
         seed_run.summary = seed_summary(seed_run.records, run, m.seed, seconds);
         result.runs.push_back(std::move(seed_run));
     }
+    // The records, after every pair was judged (a judgement takes microseconds): with resume, the
+    // records of the file must be of this model and the settings of their seed's source.
+    std::map<std::uint64_t, std::string> settings;  // seed -> settings id
+    for (const auto& run : result.runs)
+        if (!run.records.empty()) settings[run.seed] = run.records.front().settings_id;
+    const ResultsSettings same{[&](const nlohmann::json& j, std::int64_t line) {
+                                   if (!is_eval_record(j)) return std::string("not an rpc record");
+                                   const EvalRecord r = eval_record_from_json(j, opt.out, line);
+                                   return eval_settings_text(r.model, r.settings_id);
+                               },
+                               [&](const nlohmann::json& j) {
+                                   const auto seed = j.value("seed", std::uint64_t{0});
+                                   const auto it = settings.count(seed) ? settings.find(seed) : settings.begin();
+                                   return eval_settings_text(opt.model, it == settings.end() ? "" : it->second);
+                               }};
+    PairRecords records(opt.out, opt.resume, same);
+    for (const auto& run : result.runs)
+        for (const auto& r : run.records)
+            if (!records.contains(r.seed, r.id)) records.add(r.seed, r.id, to_json(r));
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     summarise_seeds(result, opt.protocol);
     return result;

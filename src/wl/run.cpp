@@ -25,6 +25,23 @@ const std::vector<std::string>& level_keys() {
     return kLevels;
 }
 
+/// The settings of a wl record that decide whether it stands for this run: the method, the round
+/// limit and, when this run checks reliability, its relabeling seed.
+std::string wl_settings(const std::string& method, int rounds_limit, bool reliability, bool checked,
+                        std::uint64_t seed) {
+    std::string text =
+        "wl " + method + ", rounds " + (rounds_limit < 0 ? "until stable" : std::to_string(rounds_limit));
+    if (reliability) text += checked ? ", relabeling seed " + std::to_string(seed) : ", no reliability check";
+    return text;
+}
+
+/// The settings of a certify record: the levels and the extra tests, in order.
+std::string certify_settings(int max_fwl, const std::vector<std::string>& tests) {
+    std::string text = "certify up to " + std::to_string(max_fwl) + "-FWL, tests ";
+    for (std::size_t k = 0; k < tests.size(); ++k) text += (k ? "," : "") + tests[k];
+    return tests.empty() ? text + "none" : text;
+}
+
 }  // namespace
 
 const char* hardness_key(Hardness h) {
@@ -46,13 +63,15 @@ WlRunResult run_wl(const PairDataset& dataset, const std::vector<std::size_t>& i
     result.method = opt.wl.method.name();
     result.dataset = opt.dataset.empty() ? dataset.path : opt.dataset;
     // A record of an earlier run stands for this one when it used the same method, round limit
-    // and (when checked) relabeling seed; records of other commands in the file are skipped.
-    PairRecords records(opt.out, opt.resume, [&](const nlohmann::json& j, std::size_t line) {
-        if (!is_wl_record(j)) return false;
-        const WlRecord r = wl_record_from_json(j, opt.out, static_cast<std::int64_t>(line));
-        if (r.method != result.method || r.rounds_limit != opt.wl.max_rounds) return false;
-        return !opt.reliability || (r.reliability_checked && r.reliability_seed == opt.seed);
-    });
+    // and (when checked) relabeling seed; any other record refuses the file.
+    const ResultsSettings settings(
+        wl_settings(result.method, opt.wl.max_rounds, opt.reliability, true, opt.seed),
+        [&](const nlohmann::json& j, std::int64_t line) {
+            if (!is_wl_record(j)) return std::string(is_certify_record(j) ? "a certify record" : "not a wl record");
+            const WlRecord r = wl_record_from_json(j, opt.out, line);
+            return wl_settings(r.method, r.rounds_limit, opt.reliability, r.reliability_checked, r.reliability_seed);
+        });
+    PairRecords records(opt.out, opt.resume, settings);
     result.resumed = records.loaded();
     if (records.loaded())
         ctx.info("resuming: " + std::to_string(records.loaded()) + " pairs already done in " + opt.out);
@@ -141,14 +160,15 @@ CertifyRunResult run_certify(const PairDataset& dataset, const std::vector<std::
         tests.push_back(o);
     }
     // A record stands for this run when it has the same levels and exactly the same tests.
-    PairRecords records(opt.out, opt.resume, [&](const nlohmann::json& j, std::size_t line) {
-        if (!is_certify_record(j)) return false;
-        const CertifyRecord r = certify_record_from_json(j, opt.out, static_cast<std::int64_t>(line));
-        if (r.max_fwl != opt.max_fwl || r.tests.size() != result.tests.size()) return false;
-        for (std::size_t i = 0; i < r.tests.size(); ++i)
-            if (r.tests[i].method != result.tests[i]) return false;
-        return true;
-    });
+    const ResultsSettings settings(certify_settings(opt.max_fwl, result.tests),
+                                   [&](const nlohmann::json& j, std::int64_t line) {
+                                       if (!is_certify_record(j)) return std::string("not a certify record");
+                                       const CertifyRecord r = certify_record_from_json(j, opt.out, line);
+                                       std::vector<std::string> tests;
+                                       for (const auto& t : r.tests) tests.push_back(t.method);
+                                       return certify_settings(r.max_fwl, tests);
+                                   });
+    PairRecords records(opt.out, opt.resume, settings);
     result.resumed = records.loaded();
     if (records.loaded())
         ctx.info("resuming: " + std::to_string(records.loaded()) + " pairs already certified in " + opt.out);

@@ -14,6 +14,7 @@
 #include "brec/gen/count_dataset.hpp"
 #include "brec/io/files.hpp"
 #include "brec/nn/registry.hpp"
+#include "common/result_lines.hpp"
 #include "common/test_util.hpp"
 
 namespace brec {
@@ -209,7 +210,7 @@ protected:
         return o;
     }
     static std::vector<std::string> sorted_lines(const std::string& path) {
-        auto lines = read_jsonl_lines(path);
+        auto lines = testing::result_lines(path);
         std::sort(lines.begin(), lines.end());
         return lines;
     }
@@ -238,7 +239,7 @@ TEST_F(AttackRun, JobsNeverChangeTheResultAndResumeCompletesARun) {
     run_attack(o, ctx);
     EXPECT_EQ(sorted_lines(part).size(), 2u);
     o.graphs = 3;
-    EXPECT_NE(testing::error_of([&] { run_attack(o, ctx); }).find("--resume"), std::string::npos);
+    EXPECT_NE(testing::error_of([&] { run_attack(o, ctx); }).find("already holds results"), std::string::npos);
     o.resume = true;
     const auto r = run_attack(o, ctx);
     EXPECT_EQ(r.resumed, 2u);
@@ -254,7 +255,7 @@ TEST_F(AttackRun, ResumeAfterAKillMidRecordGivesTheUninterruptedRecords) {
     const auto whole = testing::fresh_temp_file("attack", "whole.jsonl");
     run_attack(options(whole, 1), ctx);
     const std::string text = read_text_file(whole);
-    const auto lines = read_jsonl_lines(whole);
+    const auto lines = split_lines(text);
     ASSERT_EQ(lines.size(), 6u);
     // What a SIGKILL leaves: two records, then the third without its newline (the stream writes
     // a long record and its newline separately) or cut in the middle.

@@ -227,18 +227,21 @@ TEST(ClassifyRun, ResultsDoNotDependOnJobsAndResumeKeepsFolds) {
     const ClassifyResult c = run_classify(opt, three);
     for (const auto& f : c.records) EXPECT_TRUE(f.resumed);
     EXPECT_EQ(classify_rows_csv(a), classify_rows_csv(c));
-    // Other settings (here the inner validation) are not resumed from those lines; both are kept.
+    // Other settings (here the inner validation) refuse the file, which stays as it was.
+    const std::string before = read_text_file(opt.out);
     opt.inner_folds = 2;
     RunContext other;
-    for (const auto& f : run_classify(opt, other).records) EXPECT_FALSE(f.resumed);
-    EXPECT_EQ(split_lines(read_text_file(opt.out)).size(), 40u);
+    const std::string refused = testing::error_of([&] { run_classify(opt, other); });
+    EXPECT_NE(refused.find(opt.out + ":1: a record of other settings ("), std::string::npos) << refused;
+    EXPECT_NE(refused.find("inner=3"), std::string::npos) << refused;
+    EXPECT_EQ(read_text_file(opt.out), before);
     opt.inner_folds = 3;
     // A broken line names the file and line.
     { std::ofstream(opt.out, std::ios::app) << "{\"dataset\": 3}\n"; }
     RunContext four;
     const std::string msg = testing::error_of([&] { run_classify(opt, four); });
     EXPECT_NE(msg.find("vh.jsonl"), std::string::npos) << msg;
-    EXPECT_NE(msg.find(":41"), std::string::npos) << msg;
+    EXPECT_NE(msg.find(":21"), std::string::npos) << msg;
 }
 
 TEST(ClassifyRun, ResumeAfterAKillMidRecordGivesTheUninterruptedFile) {

@@ -9,13 +9,9 @@
 namespace {
 
 using clitest::brec;
+using clitest::have_brec_eval;
 using clitest::Result;
 using clitest::temp_path;
-
-bool have_brec_eval() {
-    const std::string bin = BREC_BINARY;
-    return brec::file_exists(bin.substr(0, bin.rfind('/')) + "/brec-eval");
-}
 
 TEST(AttackCli, HelpHasAnExample) {
     if (!have_brec_eval()) GTEST_SKIP() << "built without LibTorch";

@@ -16,6 +16,7 @@
 
 #include "brec/io/files.hpp"
 #include "cli/cli_util.hpp"
+#include "common/result_lines.hpp"
 
 namespace {
 
@@ -82,7 +83,7 @@ TEST(Cli, ResumeNeedsAResultsFileAndNeverOverwrites) {
                           "--out " + out + " already holds results; pass --resume");
     const Result again = brec("wl --pairs 0-4 --quiet --json --resume --out " + out);
     ASSERT_EQ(again.code, 0) << again.err;
-    EXPECT_EQ(brec::read_jsonl_lines(out).size(), 5u) << "pairs 0-2 were not recomputed";
+    EXPECT_EQ(brec::testing::result_lines(out).size(), 5u) << "pairs 0-2 were not recomputed";
     EXPECT_EQ(last_json_line(again.out)["total"]["pairs"], 5);
     std::remove(out.c_str());
 }

@@ -12,8 +12,10 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "brec/io/files.hpp"
+#include "brec/io/npy_numeric.hpp"
 #include "common/temp_cleanup.hpp"
 
 namespace clitest {
@@ -62,6 +64,26 @@ inline nlohmann::json last_json_line(const std::string& out) {
     const auto start = out.rfind('\n', end);
     const std::size_t from = start == std::string::npos ? 0 : start + 1;
     return nlohmann::json::parse(out.substr(from, end + 1 - from));
+}
+
+/// Whether brec-eval (the LibTorch half of the CLI) was built next to brec.
+inline bool have_brec_eval() {
+    const std::string bin = BREC_BINARY;
+    return brec::file_exists(bin.substr(0, bin.rfind('/')) + "/brec-eval");
+}
+
+/// Writes pair_ID.npy for every pair of a `brec export` directory: rows of G's and H's graphs get
+/// the vector (1, 2, ..., d) + (row is H ? shift : 0); reliability rows get (1, ..., d).
+inline void write_embeddings(const std::string& dir, int d, double shift) {
+    const auto m = nlohmann::json::parse(brec::read_text_file(dir + "/manifest.json"));
+    const std::size_t rows = m["rows_per_pair"].get<std::size_t>(), q2 = rows / 2;
+    for (const auto& p : m["pairs"]) {
+        std::vector<float> v;
+        for (std::size_t i = 0; i < rows; ++i)
+            for (int j = 0; j < d; ++j) v.push_back(static_cast<float>(1 + j + (i < q2 && i % 2 ? shift : 0.0)));
+        brec::write_text_file_atomic(dir + "/" + p["embeddings"].get<std::string>(),
+                                     brec::format_npy_float32(v, {rows, static_cast<std::size_t>(d)}));
+    }
 }
 
 /// Exit code 2 and exactly one stderr line "brec: error: ..." containing `needle`.

@@ -8,8 +8,8 @@
 #include <string>
 
 #include "brec/io/files.hpp"
-#include "brec/io/npy_numeric.hpp"
 #include "cli/cli_util.hpp"
+#include "common/result_lines.hpp"
 
 namespace {
 
@@ -19,25 +19,12 @@ using clitest::expect_one_line_error;
 using clitest::last_json_line;
 using clitest::Result;
 using clitest::temp_path;
+using clitest::write_embeddings;
 
 std::string fresh(const std::string& name) {
     const std::string p = temp_path(name);
     fs::remove_all(p);
     return p;
-}
-
-/// Writes pair_ID.npy for every pair of an export: rows of G's and H's graphs get the vector
-/// (1, 2, ..., d) + (row is H ? shift : 0); reliability rows get (1, ..., d).
-void write_embeddings(const std::string& dir, int d, double shift) {
-    const auto m = nlohmann::json::parse(brec::read_text_file(dir + "/manifest.json"));
-    const std::size_t rows = m["rows_per_pair"].get<std::size_t>(), q2 = rows / 2;
-    for (const auto& p : m["pairs"]) {
-        std::vector<float> v;
-        for (std::size_t i = 0; i < rows; ++i)
-            for (int j = 0; j < d; ++j) v.push_back(static_cast<float>(1 + j + (i < q2 && i % 2 ? shift : 0.0)));
-        brec::write_text_file_atomic(dir + "/" + p["embeddings"].get<std::string>(),
-                                     brec::format_npy_float32(v, {rows, static_cast<std::size_t>(d)}));
-    }
 }
 
 TEST(ExportCli, WritesTheDirectoryWholeOrNotAtAll) {
@@ -75,7 +62,7 @@ TEST(RpcCli, JudgesEmbeddingsIntoEvalRecordsThatReportReads) {
     EXPECT_EQ(s["total"]["pairs"], 4);
     EXPECT_EQ(s["total"]["distinguished"], 4);  // a constant shift between G and H, no noise
     EXPECT_EQ(s["protocols"]["brec_reference"]["total"]["distinguished"], 0);  // S = 0, no noise floor
-    const auto lines = brec::read_jsonl_lines(out);
+    const auto lines = brec::testing::result_lines(out);
     ASSERT_EQ(lines.size(), 4u);
     const auto rec = nlohmann::json::parse(lines[0]);
     EXPECT_EQ(rec["model"], "shifted");

@@ -7,6 +7,7 @@
 
 #include "brec/io/files.hpp"
 #include "cli/cli_util.hpp"
+#include "common/result_lines.hpp"
 
 namespace {
 
@@ -26,14 +27,14 @@ TEST(MaxMemoryCli, SkipsRecordsAndResumesPairsAboveTheLimit) {
     EXPECT_NE(r.err.find(" > --max-memory 1.0 MiB; skipped"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("pair 160: sswl_p needs about "), std::string::npos) << r.err;
     EXPECT_NE(r.out.find("2 pairs skipped, counted as not distinguished"), std::string::npos) << r.out;
-    const auto lines = brec::read_jsonl_lines(out);
+    const auto lines = brec::testing::result_lines(out);
     ASSERT_EQ(lines.size(), 2u);
     for (const auto& line : lines) EXPECT_NE(line.find("\"skipped\":\"sswl_p needs about "), std::string::npos) << line;
 
     const Result again = brec(args + " --resume --max-memory 8G");
     ASSERT_EQ(again.code, 0) << again.err;
     EXPECT_EQ(again.err.find("needs about"), std::string::npos) << again.err;  // nothing estimated again
-    EXPECT_EQ(brec::read_jsonl_lines(out).size(), 2u);
+    EXPECT_EQ(brec::testing::result_lines(out).size(), 2u);
     std::remove(out.c_str());
 }
 

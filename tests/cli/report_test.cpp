@@ -185,7 +185,7 @@ TEST(ReportCli, BadInputIsOneLineErrorAndWritesNothing) {
         {"bad.jsonl",
          "{\"model\":\"m\",\"seed\":1,\"id\":0,\"category\":\"basic\",\"distinguished\":true}\n[1,"
          "2]\n{}\n",
-         ":2: expected one JSON object per line"},
+         ":2: not a JSON object (a broken record)"},
     };
     for (const auto& c : cases) {
         const std::string path = write_file(c.name, c.content);

@@ -15,6 +15,7 @@
 #include "brec/eval/siamese.hpp"
 #include "brec/graph/algorithms.hpp"
 #include "brec/io/files.hpp"
+#include "common/result_lines.hpp"
 #include "common/test_graphs.hpp"
 #include "common/temp_cleanup.hpp"
 
@@ -294,7 +295,7 @@ TEST(EvalCli, ExistingResultsNeedResumeAndJunitIsWritten) {
     EXPECT_EQ(again.code, 2);
     EXPECT_NE(again.err.find("pass --resume"), std::string::npos) << again.err;
     EXPECT_FALSE(file_exists(junit));
-    EXPECT_EQ(read_jsonl_lines(out).size(), 2u);
+    EXPECT_EQ(testing::result_lines(out).size(), 2u);
     ASSERT_EQ(brec("eval" + common + " --resume --junit " + junit).code, 0);
     const std::string x = read_text_file(junit);
     EXPECT_NE(x.find("tests=\"2\""), std::string::npos) << x;

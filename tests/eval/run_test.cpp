@@ -13,6 +13,7 @@
 #include "brec/eval/run.hpp"
 #include "brec/graph/algorithms.hpp"
 #include "brec/io/files.hpp"
+#include "common/result_lines.hpp"
 #include "common/test_graphs.hpp"
 #include "common/test_util.hpp"
 
@@ -97,14 +98,14 @@ TEST(EvalRun, ResumeSkipsFinishedPairsAndRefusesToMixSettings) {
     // Interrupted run: only pair 0 and 1 of both seeds.
     EvalRunOptions run = small_gin_run(out);
     run_evaluation(ds, {0, 1}, run, ctx);
-    EXPECT_EQ(read_jsonl_lines(out).size(), 4u);
+    EXPECT_EQ(testing::result_lines(out).size(), 4u);
     // Without --resume an existing result file is never overwritten.
     EXPECT_THROW(run_evaluation(ds, all, run, ctx), InvalidArgument);
-    EXPECT_EQ(read_jsonl_lines(out).size(), 4u);
+    EXPECT_EQ(testing::result_lines(out).size(), 4u);
     // Resuming computes only the missing (seed, pair) results.
     run.resume = true;
     const auto resumed = run_evaluation(ds, all, run, ctx);
-    EXPECT_EQ(read_jsonl_lines(out).size(), 6u);
+    EXPECT_EQ(testing::result_lines(out).size(), 6u);
     // A fresh uninterrupted run gives the same records (CPU determinism) and summaries.
     EvalRunOptions fresh = small_gin_run("");
     const auto full = run_evaluation(ds, all, fresh, ctx);
@@ -125,7 +126,7 @@ TEST(EvalRun, ResumeSkipsFinishedPairsAndRefusesToMixSettings) {
         EXPECT_NE(std::string(e.what()).find("other settings"), std::string::npos) << e.what();
         EXPECT_NE(std::string(e.what()).find(out + ":1"), std::string::npos) << e.what();
     }
-    EXPECT_EQ(read_jsonl_lines(out).size(), 6u);
+    EXPECT_EQ(testing::result_lines(out).size(), 6u);
     std::remove(out.c_str());
 }
 

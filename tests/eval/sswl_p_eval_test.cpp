@@ -11,6 +11,7 @@
 #include "brec/eval/siamese.hpp"
 #include "brec/io/files.hpp"
 #include "brec/io/pairs.hpp"
+#include "common/result_lines.hpp"
 #include "common/test_graphs.hpp"
 #include "common/test_util.hpp"
 #include "eval/brec_pair_fixtures.hpp"
@@ -95,7 +96,7 @@ TEST(MemoryLimit, PairsAboveTheLimitAreRecordedAsSkippedAndStayDoneOnResume) {
     const auto& summary = result.runs[0].summary;
     EXPECT_EQ(summary["skipped_pairs"], 3) << summary.dump();
     EXPECT_EQ(summary["total"]["distinguished"], 0) << summary.dump();
-    const auto lines = read_jsonl_lines(out);
+    const auto lines = testing::result_lines(out);
     ASSERT_EQ(lines.size(), 3u);
     for (const auto& line : lines) EXPECT_NE(line.find("\"skipped\":"), std::string::npos) << line;
 
@@ -105,7 +106,7 @@ TEST(MemoryLimit, PairsAboveTheLimitAreRecordedAsSkippedAndStayDoneOnResume) {
     warnings.clear();
     const auto resumed = run_evaluation(ds, {0, 1, 2}, run, ctx);
     EXPECT_TRUE(warnings.empty());
-    EXPECT_EQ(read_jsonl_lines(out).size(), 3u);
+    EXPECT_EQ(testing::result_lines(out).size(), 3u);
     EXPECT_EQ(resumed.runs[0].summary["skipped_pairs"], 3);
 
     // Under a limit above the estimate the pairs run.

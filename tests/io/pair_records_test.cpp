@@ -9,6 +9,7 @@
 #include "brec/core/error.hpp"
 #include "brec/io/files.hpp"
 #include "brec/io/pair_records.hpp"
+#include "common/result_lines.hpp"
 #include "common/test_graphs.hpp"
 #include "common/test_util.hpp"
 
@@ -32,56 +33,40 @@ PairDataset paths_dataset() {
     return ds;
 }
 
-TEST(PairRecords, RefusesToOverwriteAndResumesWhatTheFilterKeeps) {
+TEST(PairRecords, KeysRecordsByTheirSeedAndIdAndRefusesOtherSettings) {
     const std::string path = temp_file("a.jsonl");
     {
         PairRecords r(path, false);
         r.add(0, 1, {{"id", 1}, {"method", "1wl"}});
-        r.add(0, 2, {{"id", 2}, {"method", "2fwl"}});
         r.add(7, 2, {{"id", 2}, {"seed", 7}, {"method", "1wl"}});
     }
-    EXPECT_EQ(read_jsonl_lines(path).size(), 3u);
-    EXPECT_THROW(PairRecords(path, false), InvalidArgument);
-    // Resuming needs a file to resume from; memory-only records are fine without --resume.
-    EXPECT_EQ(error_of([] { PairRecords("", true); }), "resuming needs a results file");
-    try {
-        PairRecords(path, false);
-    } catch (const ResultsFileError& e) {
-        EXPECT_EQ(e.problem(), ResultsFileError::Problem::would_overwrite);
-        EXPECT_EQ(e.path(), path);
-        EXPECT_EQ(std::string(e.what()).find("--"), std::string::npos) << "the library names no flag: " << e.what();
-    }
-    EXPECT_NO_THROW(PairRecords("", false));
-    EXPECT_EQ(read_jsonl_lines(path).size(), 3u) << "a refused run must not touch the file";
-    { std::ofstream(path, std::ios::app) << "{\"id\": 3, \"meth"; }  // torn line of an interrupted run
-    PairRecords r(path, true, [](const nlohmann::json& j, std::size_t) { return j["method"] == "1wl"; });
+    const ResultsSettings one_wl("1wl", [](const nlohmann::json& j, std::int64_t) { return j.value("method", ""); });
+    PairRecords r(path, true, one_wl);
     EXPECT_EQ(r.loaded(), 2u);
     EXPECT_TRUE(r.contains(0, 1));
     EXPECT_FALSE(r.contains(0, 2));
     EXPECT_TRUE(r.contains(7, 2)) << "the run of a record is its seed";
+    EXPECT_EQ(r.at(7, 2)["method"], "1wl");
     r.add(0, 3, {{"id", 3}, {"method", "1wl"}});
-    const auto lines = read_jsonl_lines(path);
-    ASSERT_EQ(lines.size(), 4u) << "the torn line is dropped, the new record appended on a clean line";
-    EXPECT_EQ(nlohmann::json::parse(lines.back())["id"], 3);
+    EXPECT_EQ(result_lines(path).size(), 3u);
+    const ResultsSettings two_fwl("2fwl", one_wl.of);
+    EXPECT_EQ(error_of([&] { PairRecords(path, true, two_fwl); }),
+              path +
+                  ":1: a record of other settings (1wl; this run: 2fwl); resume with the same settings or use "
+                  "another results file");
     std::remove(path.c_str());
 }
 
-TEST(PairRecords, CorruptLinesAndFilterRefusalsAreErrors) {
+TEST(PairRecords, ARecordWithoutAnIntegerIdIsAnError) {
     const std::string path = temp_file("b.jsonl");
-    { std::ofstream(path) << "{\"id\": 1}\nnot json\n{\"id\": 2}\n"; }
+    { std::ofstream(path) << "{\"id\": 1}\n{\"id\": \"x\"}\n"; }
     try {
         PairRecords r(path, true);
-        ADD_FAILURE() << "a corrupt middle line was accepted";
+        ADD_FAILURE() << "a record without an integer id was accepted";
     } catch (const ParseError& e) {
-        EXPECT_NE(std::string(e.what()).find(":2"), std::string::npos) << e.what();
+        EXPECT_EQ(e.line(), 2);
+        EXPECT_EQ(e.source(), path);
     }
-    { std::ofstream(path) << "{\"id\": \"x\"}\n"; }
-    EXPECT_THROW(PairRecords(path, true), ParseError);
-    { std::ofstream(path) << "{\"id\": 1}\n"; }
-    auto refuse = [](const nlohmann::json&, std::size_t line) -> bool {
-        throw InvalidArgument("line " + std::to_string(line) + " made with other settings");
-    };
-    EXPECT_THROW(PairRecords(path, true, refuse), InvalidArgument);
     std::remove(path.c_str());
 }
 
@@ -109,29 +94,6 @@ TEST(PairRecords, ComputesOnlyMissingPairsLargestFirst) {
                  std::runtime_error);
     EXPECT_FALSE(partial.contains(1, 10));
     EXPECT_GE(partial.size(), 1u);
-}
-
-TEST(PairRecords, ALastRecordWithoutItsNewlineIsKeptAndEndedBeforeAppending) {
-    const std::string path = temp_file("c.jsonl");
-    { std::ofstream(path) << "{\"id\": 1}\n\n{\"id\": 2}"; }
-    {
-        PairRecords r(path, true);
-        EXPECT_EQ(r.loaded(), 2u);
-        r.add(0, 3, {{"id", 3}});
-    }
-    const auto lines = read_jsonl_lines(path);
-    ASSERT_EQ(lines.size(), 3u);
-    EXPECT_EQ(nlohmann::json::parse(lines[1])["id"], 2);
-    EXPECT_EQ(nlohmann::json::parse(lines[2])["id"], 3);
-    // A torn last line is cut off the file itself, not only skipped.
-    { std::ofstream(path, std::ios::app) << "{\"id\": 4, \"x"; }
-    {
-        PairRecords r(path, true);
-        EXPECT_EQ(r.loaded(), 3u);
-    }
-    EXPECT_EQ(read_text_file(path).back(), '\n');
-    EXPECT_EQ(read_text_file(path).find("\"x"), std::string::npos);
-    std::remove(path.c_str());
 }
 
 TEST(PairRecords, CancelledContextStopsAndKeepsFinishedRecords) {
@@ -172,7 +134,7 @@ TEST(PairRecords, CancelledContextStopsAndKeepsFinishedRecords) {
         EXPECT_EQ(started, (std::vector<PairId>{11, 14})) << "largest first; pair 13 was done";
         EXPECT_EQ(r.size(), 3u);
     }
-    EXPECT_EQ(read_jsonl_lines(path).size(), 3u) << "every finished record is in the file, whole";
+    EXPECT_EQ(result_lines(path).size(), 3u) << "every finished record is in the file, whole";
     // A pair that stops on the cancellation itself is dropped; its partner thread's pair is not.
     {
         PairRecords r(path, true);
@@ -187,37 +149,8 @@ TEST(PairRecords, CancelledContextStopsAndKeepsFinishedRecords) {
                      PairsCancelled);
         EXPECT_EQ(r.size(), 3u);
     }
-    EXPECT_EQ(read_jsonl_lines(path).size(), 3u);
+    EXPECT_EQ(result_lines(path).size(), 3u);
     std::remove(path.c_str());
-}
-
-TEST(RepairJsonlTail, CutsATornLineAndEndsAnUnterminatedRecord) {
-    const std::string path = temp_file("tail.jsonl");
-    const std::string whole = "{\"id\": 1}\n{\"id\": 2}\n";
-    // A record killed in the middle of its write: cut off, whole lines untouched.
-    { std::ofstream(path, std::ios::binary) << whole << "{\"id\": 3, \"val"; }
-    repair_jsonl_tail(path);
-    EXPECT_EQ(read_text_file(path), whole);
-    // Killed between a record and its newline: the record is whole and keeps its place.
-    { std::ofstream(path, std::ios::binary) << whole << "{\"id\": 3}"; }
-    repair_jsonl_tail(path);
-    EXPECT_EQ(read_text_file(path), whole + "{\"id\": 3}\n");
-    // Appending after the repair starts a line of its own.
-    { std::ofstream(path, std::ios::binary | std::ios::app) << "{\"id\": 4}\n"; }
-    EXPECT_EQ(read_jsonl_lines(path).size(), 4u);
-    // Nothing to repair: a file ending with its newline, an empty file, a missing file.
-    repair_jsonl_tail(path);
-    EXPECT_EQ(split_lines(read_text_file(path)).size(), 4u);
-    { std::ofstream(path, std::ios::binary | std::ios::trunc); }
-    repair_jsonl_tail(path);
-    EXPECT_EQ(read_text_file(path), "");
-    // A first line torn: the file becomes empty.
-    { std::ofstream(path, std::ios::binary) << "{\"id\""; }
-    repair_jsonl_tail(path);
-    EXPECT_EQ(read_text_file(path), "");
-    std::remove(path.c_str());
-    repair_jsonl_tail(path);
-    EXPECT_FALSE(file_exists(path));
 }
 
 }  // namespace

@@ -182,7 +182,7 @@ TEST(Certificate, ParsingSkipsTheSummaryAndNamesBadLines) {
         "c.jsonl");
     EXPECT_EQ(again.pairs.size(), 1u);
     ASSERT_EQ(again.notes.size(), 1u);
-    EXPECT_EQ(again.notes[0], "c.jsonl:3: torn last line skipped (interrupted run?)");
+    EXPECT_EQ(again.notes[0], "c.jsonl:3: torn last line skipped (a run still writing, or interrupted)");
     EXPECT_EQ(hardness_label("3fwl"), "4-WL (3-FWL)");
     EXPECT_THROW(hardness_label("4fwl"), InvalidArgument);
 }

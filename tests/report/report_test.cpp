@@ -184,12 +184,13 @@ TEST(ResultJson, TornLastLineIsSkippedOtherBadLinesAreErrors) {
     const auto rs = from_text(kShardA + R"({"model":"ppgn","seed":100,"id":9,"categ)", "torn.jsonl");
     EXPECT_EQ(find(rs, "Basic", "ppgn", 100).pairs, 3);
     ASSERT_EQ(rs.notes.size(), 1u);
-    EXPECT_EQ(rs.notes[0], "torn.jsonl:4: torn last line skipped (interrupted run?)");
+    EXPECT_EQ(rs.notes[0], "torn.jsonl:4: torn last line skipped (a run still writing, or interrupted)");
     EXPECT_EQ(parse_error("{\"id\":1}\nnot json\n{\"id\":2}\n", "x.jsonl"),
               "x.jsonl:1: expected a summary object (with "
               "\"categories\") or a per-pair record (with \"id\" "
               "and \"distinguished\")");
-    EXPECT_EQ(parse_error(kShardA + "not json\n" + kShardA, "x.jsonl"), "x.jsonl:4: expected one JSON object per line");
+    EXPECT_EQ(parse_error(kShardA + "not json\n" + kShardA, "x.jsonl"),
+              "x.jsonl:4: not a JSON object (a broken record)");
     EXPECT_EQ(parse_error(R"({"id":1,"category":"basic","distinguished":true})", "x.jsonl"),
               "x.jsonl:1: no \"model\" or \"method\" field to name the model");
     EXPECT_EQ(parse_error(R"({"model":"m","seed":-3,"id":1,"category":"basic","distinguished":true})", "x.jsonl"),

@@ -10,6 +10,7 @@
 #include "brec/core/error.hpp"
 #include "brec/io/files.hpp"
 #include "brec/io/pair_records.hpp"
+#include "common/result_lines.hpp"
 #include "common/test_graphs.hpp"
 #include "common/test_util.hpp"
 
@@ -95,7 +96,7 @@ TEST(WlRun, WritesTypedRecordsResumesAndSummarises) {
     EXPECT_EQ(r.summary["reliability_check"], true);
     EXPECT_NE(wl_run_text(r, true).find("method 2fwl on cfi-test (3 pairs"), std::string::npos) << wl_run_text(r, true);
     // The file holds exactly the typed records, in their JSON form.
-    const auto lines = read_jsonl_lines(out);
+    const auto lines = testing::result_lines(out);
     ASSERT_EQ(lines.size(), 3u);
     for (const auto& line : lines) {
         const WlRecord back = wl_record_from_json(nlohmann::json::parse(line), out, 1);
@@ -104,14 +105,23 @@ TEST(WlRun, WritesTypedRecordsResumesAndSummarises) {
         ASSERT_NE(it, r.records.end());
         EXPECT_EQ(to_json(*it), to_json(back));
     }
-    // Resuming takes them over; another seed cannot reuse them.
+    // Resuming takes them over; another seed refuses the file, which stays as it was.
     opt.resume = true;
     const WlRunResult again = run_wl(ds, {0, 1, 2}, opt, ctx);
     EXPECT_EQ(again.resumed, 3u);
-    EXPECT_EQ(read_jsonl_lines(out).size(), 3u);
+    EXPECT_EQ(testing::result_lines(out).size(), 3u);
+    const std::string before = read_text_file(out);
     opt.seed = 6;
-    EXPECT_EQ(run_wl(ds, {0}, opt, ctx).resumed, 0u);
-    EXPECT_EQ(read_jsonl_lines(out).size(), 4u);
+    EXPECT_EQ(testing::error_of([&] { run_wl(ds, {0}, opt, ctx); }),
+              out +
+                  ":1: a record of other settings (wl 2fwl, rounds until stable, relabeling seed 5; this run: wl "
+                  "2fwl, rounds until stable, relabeling seed 6); resume with the same settings or use another "
+                  "results file");
+    EXPECT_EQ(read_text_file(out), before);
+    // Without a reliability check, records that were checked stand for the run.
+    opt.reliability = false;
+    EXPECT_EQ(run_wl(ds, {0, 1, 2}, opt, ctx).resumed, 3u);
+    opt.reliability = true;
     // Without resuming, the file is not overwritten; the message names no flag.
     opt.resume = false;
     EXPECT_EQ(testing::error_of([&] { run_wl(ds, {0}, opt, ctx); }),
@@ -180,7 +190,7 @@ TEST(CertifyRun, ExtraTestsAreRecordedCountedAndResumed) {
     EXPECT_EQ(r.summary["tests"]["2fwl"]["separated"]["basic"], 1);
     EXPECT_NE(certify_run_text(r).find("pairs each test separates"), std::string::npos);
     // The records round-trip through the file.
-    const auto lines = read_jsonl_lines(out);
+    const auto lines = testing::result_lines(out);
     ASSERT_EQ(lines.size(), 3u);
     for (const auto& line : lines) {
         const CertifyRecord back = certify_record_from_json(nlohmann::json::parse(line), out, 1);
@@ -189,11 +199,14 @@ TEST(CertifyRun, ExtraTestsAreRecordedCountedAndResumed) {
         ASSERT_NE(it, r.records.end());
         EXPECT_EQ(to_json(back), to_json(*it));
     }
-    // Resuming with the same tests takes the records over; other tests cannot reuse them.
+    // Resuming with the same tests takes the records over; other tests refuse the file.
     opt.resume = true;
     EXPECT_EQ(run_certify(ds, {0, 1, 2}, opt, ctx).resumed, 3u);
     opt.tests = {"2fwl"};
-    EXPECT_EQ(run_certify(ds, {0}, opt, ctx).resumed, 0u);
+    EXPECT_NE(testing::error_of([&] { run_certify(ds, {0}, opt, ctx); })
+                  .find(":1: a record of other settings (certify up to 1-FWL, tests 2fwl,swl-vs:2; this run: "
+                        "certify up to 1-FWL, tests 2fwl)"),
+              std::string::npos);
     std::remove(out.c_str());
     // A bad or repeated test is refused before anything is written.
     opt.resume = false;

@@ -40,6 +40,7 @@
 #include "brec/core/run_context.hpp"
 #include "brec/count/patterns.hpp"
 #include "brec/graph/graph.hpp"
+#include "brec/io/records.hpp"
 
 namespace brec {
 
@@ -126,7 +127,7 @@ struct AttackRunResult {
 AttackRunResult run_attack(const AttackRunOptions& options, RunContext& ctx);
 
 /// The summary of a results file's records (what OUT.summary.json holds).
-nlohmann::ordered_json summarize_attack(const std::vector<nlohmann::json>& records, const AttackRunOptions& options);
+nlohmann::ordered_json summarize_attack(const std::vector<AttackRecord>& records, const AttackRunOptions& options);
 
 /// AUC of success rates over budgets x = [0.01, 0.05, 0.10, 0.25] (trapezoid, divided by 0.24);
 /// rates must have 4 entries.

@@ -26,6 +26,7 @@
 
 #include "brec/attack/regressor.hpp"
 #include "brec/core/run_context.hpp"
+#include "brec/io/records.hpp"
 
 namespace brec {
 
@@ -57,6 +58,6 @@ struct OodRequest {
 void run_ood(const OodRequest& request, std::ostream& out, RunContext& ctx);
 
 /// The table run_ood prints, from its rows.
-std::string ood_table(const std::vector<nlohmann::ordered_json>& rows);
+std::string ood_table(const std::vector<OodRecord>& rows);
 
 }  // namespace brec

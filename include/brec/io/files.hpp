@@ -1,6 +1,6 @@
 #pragma once
-// File helpers: whole-file reads with clear errors, atomic writes (no partial output files) and
-// the reading of JSONL result files (io/pair_records.hpp appends to them).
+// File helpers: whole-file reads with clear errors and atomic writes (no partial output files).
+// Results files (JSON lines) are read and written by io/results_store.hpp.
 
 #include <fstream>
 #include <set>
@@ -43,16 +43,5 @@ private:
 
 /// Writes `content` to `path` atomically.
 void write_text_file_atomic(const std::string& path, const std::string& content);
-
-/// Reads the JSON objects of a JSONL file, skipping a torn last line (from an interrupted run).
-/// Returns the raw lines that parsed as JSON objects.
-std::vector<std::string> read_jsonl_lines(const std::string& path);
-
-/// Makes a JSONL results file ready for a resumed run to append to: a run killed while writing
-/// may have left a torn last line (cut off here) or a whole last record without its newline (the
-/// newline is added here); either would otherwise run into the first appended record. A file
-/// that ends with a newline, or is missing, is left as it is. Throws IoError when the file cannot
-/// be repaired.
-void repair_jsonl_tail(const std::string& path);
 
 }  // namespace brec

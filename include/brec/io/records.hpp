@@ -1,10 +1,12 @@
 #pragma once
-// The typed per-pair records of the pair commands (`wl`, `certify`, `eval`, `rpc`): one struct per
-// command with its JSON form defined here only. Writers, --resume and `brec report` all go through
-// these functions, so a field cannot be spelled two ways.
+// The typed records of the commands that keep results files (`wl`, `certify`, `eval`, `rpc`,
+// `attack run`, `attack ood`): one struct per command with its JSON form defined here only.
+// Writers, --resume and `brec report` all go through these functions, so a field cannot be spelled
+// two ways.
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -117,9 +119,59 @@ struct CertifyRecord {
     const CertifyTest* test(const std::string& method) const;
 };
 
+/// The settings an eval or rpc record shares with every record of its run (and of a run that
+/// resumes it), as text: the model and the settings id.
+std::string eval_settings_text(const std::string& model, const std::string& settings_id);
+
+/// One budget stage of an `attack run` record.
+struct AttackStageRecord {
+    int budget = 0;  ///< cumulative flips allowed
+    std::vector<std::pair<VertexId, VertexId>> flips;
+    std::int64_t count = 0;  ///< exact count of the attacked graph
+    double prediction = 0.0;
+    double loss = 0.0;
+    bool success = false;
+    /// Whether the adversarial graph also fools the other seeds' models (only for a success with
+    /// several seeds): all of them, any, the first; and which seeds it fools.
+    bool has_transfer = false;
+    bool transfer_all = false, transfer_any = false, transfer_first = false;
+    std::vector<std::uint64_t> fooled;
+};
+
+/// An `attack run` record: one test graph attacked with one seed's model.
+struct AttackRecord {
+    std::string settings;  ///< the run's settings id (resume never mixes two settings)
+    std::string model, pattern, space;
+    std::uint64_t seed = 0;
+    std::uint64_t graph = 0;  ///< index in the counting dataset
+    std::int64_t count = 0;   ///< of the clean graph
+    double prediction = 0.0;
+    double loss = 0.0;
+    std::vector<AttackStageRecord> stages;
+};
+
+/// An `attack ood` row: one (model, pattern, seed, setting) measured.
+struct OodRecord {
+    std::string model, pattern;
+    std::uint64_t seed = 0;
+    std::string setting;  ///< in_dist, ood, ood_scratch or ood_head
+    std::string trained_on, tested_on;
+    double l1 = 0.0, lc = 0.0, mean_count = 0.0;
+    std::uint64_t graphs = 0;
+    int epochs_run = 0, best_epoch = 0;
+    double train_seconds = 0.0;
+    std::string model_file;
+    /// The run's datasets and training settings (resume never mixes two); empty in rows written
+    /// before rows recorded them (then the "settings" key is absent).
+    std::string settings;
+};
+
 nlohmann::json to_json(const EvalRecord& r);
 nlohmann::json to_json(const WlRecord& r);
 nlohmann::json to_json(const CertifyRecord& r);
+nlohmann::json to_json(const AttackRecord& r);
+/// In the order the fields are listed above (rows are read by people too).
+nlohmann::ordered_json to_json(const OodRecord& r);
 
 /// Parses a record; `source` and `line` name the place in errors. Throws ParseError naming the
 /// missing or mistyped field. eval records written before both protocols were recorded (decision
@@ -127,6 +179,8 @@ nlohmann::json to_json(const CertifyRecord& r);
 EvalRecord eval_record_from_json(const nlohmann::json& j, const std::string& source, std::int64_t line);
 WlRecord wl_record_from_json(const nlohmann::json& j, const std::string& source, std::int64_t line);
 CertifyRecord certify_record_from_json(const nlohmann::json& j, const std::string& source, std::int64_t line);
+AttackRecord attack_record_from_json(const nlohmann::json& j, const std::string& source, std::int64_t line);
+OodRecord ood_record_from_json(const nlohmann::json& j, const std::string& source, std::int64_t line);
 
 /// Whether a JSON object is an eval record (has "model" and either "protocols" or the legacy
 /// top-level "t2_test"), a certify record ("level") or a wl record ("method" and "distinguished").

@@ -45,6 +45,11 @@ struct EmbeddingJudgeOptions {
     double alpha = 0.05;
     double relative_noise = 1e-5;             ///< Hotelling protocol's noise floor (RpcSettings::relative_noise)
     Protocol protocol = Protocol::hotelling;  ///< the headline protocol of the summaries
+    /// Results file of the records ("" = none), a results store (io/results_store.hpp): written
+    /// once every pair is judged; with `resume`, records already there (of the same settings) are
+    /// kept and only the missing ones appended.
+    std::string out;
+    bool resume = false;
 };
 
 /// The embeddings of one source as 4q × d matrices per manifest pair (rows in manifest order).
