@@ -5,8 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "brec/core/error.hpp"
 #include "brec/gen/cfi.hpp"
@@ -158,14 +162,205 @@ GeneratedDataset generate(GenerateOptions opt, int threads) {
     return generate_dataset(opt, ctx);
 }
 
-/// Checks that hold for every generated dataset.
-void expect_valid(const GeneratedDataset& d, std::uint64_t seed) {
-    std::set<std::string> certs;
-    for (const auto& p : d.pairs) {
-        EXPECT_NO_THROW(verify_pair(p)) << p.category << " " << p.kind;
-        EXPECT_TRUE(certs.insert(canonical_certificate(p.a).bytes).second) << "graph repeated";
-        EXPECT_TRUE(certs.insert(canonical_certificate(p.b).bytes).second) << "graph repeated";
+// ----- independent checks of generated pairs --------------------------------------------------
+// None of these calls verify_pair, nauty or the WL engine: the verifier inside generate_dataset
+// already ran those, so re-running them could not fail.
+
+/// Neighbour lists of the disjoint union of g (vertices 0..n-1) and h (n..2n-1).
+std::vector<std::vector<VertexId>> union_lists(const Graph& g, const Graph& h) {
+    std::vector<std::vector<VertexId>> adj(g.n() + h.n());
+    for (const auto& [u, v] : g.edges()) adj[u].push_back(v), adj[v].push_back(u);
+    for (const auto& [u, v] : h.edges()) adj[g.n() + u].push_back(g.n() + v), adj[g.n() + v].push_back(g.n() + u);
+    return adj;
+}
+
+/// Colour refinement to the stable colouring, in one colour space for the whole union: a vertex's
+/// new colour is the rank of (old colour, sorted neighbour colours) among all signatures.
+std::vector<int> refine(const std::vector<std::vector<VertexId>>& adj, std::vector<int> colour) {
+    for (std::size_t classes = 0;;) {
+        std::map<std::vector<int>, int> ids;
+        std::vector<std::vector<int>> sig(adj.size());
+        for (std::size_t v = 0; v < adj.size(); ++v) {
+            sig[v].push_back(colour[v]);
+            std::vector<int> nb;
+            for (VertexId w : adj[v]) nb.push_back(colour[w]);
+            std::sort(nb.begin(), nb.end());
+            sig[v].insert(sig[v].end(), nb.begin(), nb.end());
+            ids.emplace(sig[v], 0);
+        }
+        int next = 0;
+        for (auto& [key, id] : ids) id = next++;
+        for (std::size_t v = 0; v < adj.size(); ++v) colour[v] = ids[sig[v]];
+        if (ids.size() == classes) return colour;
+        classes = ids.size();
     }
+}
+
+/// Whether the two halves (first n vertices, last n) hold every colour equally often.
+bool balanced(const std::vector<int>& colour, std::size_t n) {
+    std::map<int, long> diff;
+    for (std::size_t v = 0; v < colour.size(); ++v) diff[colour[v]] += v < n ? 1 : -1;
+    return std::all_of(diff.begin(), diff.end(), [](const auto& kv) { return kv.second == 0; });
+}
+
+/// 1-WL equivalence from the plain refinement above.
+bool refinement_equivalent(const Graph& g, const Graph& h) {
+    if (g.n() != h.n()) return false;
+    const auto adj = union_lists(g, h);
+    return balanced(refine(adj, std::vector<int>(adj.size(), 0)), g.n());
+}
+
+/// Individualisation-refinement search over the union: complete (every candidate image of one
+/// vertex of the first non-singleton class is tried) and exact (a discrete colouring is accepted only
+/// when the bijection it defines preserves every edge and non-edge).
+bool isomorphic_search(const std::vector<std::vector<VertexId>>& adj, const std::vector<std::vector<char>>& dense,
+                       std::size_t n, std::vector<int> colour) {
+    colour = refine(adj, std::move(colour));
+    if (!balanced(colour, n)) return false;
+    std::map<int, std::vector<VertexId>> cls_g, cls_h;
+    for (std::size_t v = 0; v < colour.size(); ++v)
+        (v < n ? cls_g : cls_h)[colour[v]].push_back(static_cast<VertexId>(v));
+    const std::vector<VertexId>* target = nullptr;
+    int target_colour = 0;
+    for (const auto& [c, members] : cls_g)
+        if (members.size() > 1 && (!target || members.size() < target->size())) target = &members, target_colour = c;
+    if (!target) {
+        std::vector<VertexId> image(n);
+        for (const auto& [c, members] : cls_g) image[members[0]] = cls_h[c][0];
+        for (std::size_t u = 0; u < n; ++u)
+            for (std::size_t v = 0; v < n; ++v)
+                if (dense[u][v] != dense[image[u]][image[v]]) return false;
+        return true;
+    }
+    const int fresh = static_cast<int>(colour.size());
+    for (VertexId w : cls_h[target_colour]) {
+        std::vector<int> c = colour;
+        c[(*target)[0]] = c[w] = fresh;
+        if (isomorphic_search(adj, dense, n, std::move(c))) return true;
+    }
+    return false;
+}
+
+bool isomorphic_by_search(const Graph& g, const Graph& h) {
+    if (g.n() != h.n() || g.m() != h.m()) return false;
+    const auto adj = union_lists(g, h);
+    std::vector<std::vector<char>> dense(adj.size(), std::vector<char>(adj.size(), 0));
+    for (std::size_t v = 0; v < adj.size(); ++v)
+        for (VertexId w : adj[v]) dense[v][w] = 1;
+    return isomorphic_search(adj, dense, g.n(), std::vector<int>(adj.size(), 0));
+}
+
+/// Degrees in ascending order, from the edge list.
+std::vector<std::uint32_t> sorted_degrees(const Graph& g) {
+    std::vector<std::uint32_t> d(g.n(), 0);
+    for (const auto& [u, v] : g.edges()) ++d[u], ++d[v];
+    std::sort(d.begin(), d.end());
+    return d;
+}
+
+bool is_regular_by_degrees(const Graph& g) {
+    const auto d = sorted_degrees(g);
+    return !d.empty() && d.front() == d.back();
+}
+
+/// Common-neighbour counts of adjacent and of non-adjacent distinct vertex pairs (each a set).
+std::pair<std::set<long>, std::set<long>> common_neighbour_counts(const Graph& g) {
+    const auto a = gentest::adjacency_matrix(g);
+    std::set<long> adjacent, non_adjacent;
+    for (std::size_t x = 0; x < a.size(); ++x)
+        for (std::size_t y = x + 1; y < a.size(); ++y) {
+            long c = 0;
+            for (std::size_t z = 0; z < a.size(); ++z) c += a[x][z] & a[y][z];
+            (a[x][y] ? adjacent : non_adjacent).insert(c);
+        }
+    return {adjacent, non_adjacent};
+}
+
+/// Whether some vertex is adjacent to all others and the rest is regular (a virtual node).
+bool has_universal_vertex_over_regular(const Graph& g) {
+    const auto a = gentest::adjacency_matrix(g);
+    const std::size_t n = a.size();
+    for (std::size_t v = 0; v < n; ++v) {
+        if (std::count(a[v].begin(), a[v].end(), 1) != static_cast<long>(n) - 1) continue;
+        std::set<long> rest;
+        for (std::size_t w = 0; w < n; ++w)
+            if (w != v) rest.insert(std::count(a[w].begin(), a[w].end(), 1) - 1);
+        if (rest.size() == 1) return true;
+    }
+    return false;
+}
+
+/// Checks that hold for every generated pair, computed without the verifier.
+void expect_pair_properties(const GeneratedPair& p) {
+    const std::string who = p.category + " / " + p.kind + " / " + to_graph6(p.a) + " " + to_graph6(p.b);
+    EXPECT_EQ(p.a.n(), p.b.n()) << who;
+    EXPECT_EQ(p.a.m(), p.b.m()) << who;
+    EXPECT_EQ(sorted_degrees(p.a), sorted_degrees(p.b)) << who;
+    EXPECT_TRUE(refinement_equivalent(p.a, p.b)) << who;
+    EXPECT_FALSE(isomorphic_by_search(p.a, p.b)) << who;
+    if (p.category == "regular" || p.category == "strongly_regular") {
+        EXPECT_TRUE(is_regular_by_degrees(p.a) && is_regular_by_degrees(p.b)) << who;
+    }
+    if (p.category == "regular") {
+        EXPECT_EQ(p.kind, "regular(" + std::to_string(p.a.n()) + "," + std::to_string(sorted_degrees(p.a)[0]) + ")")
+            << who;
+        // Not strongly regular: adjacent or non-adjacent pairs disagree on their common neighbours
+        // (or the graph is complete, where no non-adjacent pair exists).
+        for (const Graph* g : {&p.a, &p.b}) {
+            const auto [adj, non] = common_neighbour_counts(*g);
+            EXPECT_TRUE(adj.size() > 1 || non.size() > 1) << who;
+        }
+    }
+    if (p.category == "strongly_regular") {
+        for (const Graph* g : {&p.a, &p.b}) {
+            const auto [adj, non] = common_neighbour_counts(*g);
+            ASSERT_EQ(adj.size(), 1u) << who;
+            ASSERT_EQ(non.size(), 1u) << who;
+            const long v = g->n(), k = g->degree(0), lambda = *adj.begin(), mu = *non.begin();
+            // Counting the edges between N(x) and the non-neighbours of x two ways.
+            EXPECT_EQ(k * (k - lambda - 1), (v - k - 1) * mu) << who;
+            const std::string name = "srg(" + std::to_string(v) + "," + std::to_string(k) + "," +
+                                     std::to_string(lambda) + "," + std::to_string(mu) + ")";
+            EXPECT_EQ(p.kind, name) << who;
+        }
+    }
+    if (p.category == "basic") {
+        EXPECT_FALSE(is_regular_by_degrees(p.a)) << who;
+        EXPECT_FALSE(is_regular_by_degrees(p.b)) << who;
+    }
+    if (p.kind == "virtual node (regular)" || p.kind == "C2l vs Cl,l + virtual node") {
+        EXPECT_TRUE(has_universal_vertex_over_regular(p.a) && has_universal_vertex_over_regular(p.b)) << who;
+    }
+}
+
+/// Invariant of a graph under relabelling, to find candidate repeats before searching.
+std::vector<long> invariant_key(const Graph& g) {
+    std::vector<long> key = {static_cast<long>(g.n()), static_cast<long>(g.m())};
+    const auto a = gentest::adjacency_matrix(g);
+    std::vector<long> triangles(g.n(), 0);
+    for (const auto& [u, v] : g.edges())
+        for (std::size_t w = 0; w < a.size(); ++w) triangles[w] += a[u][w] & a[v][w];
+    std::sort(triangles.begin(), triangles.end());
+    for (std::uint32_t d : sorted_degrees(g)) key.push_back(d);
+    key.insert(key.end(), triangles.begin(), triangles.end());
+    return key;
+}
+
+/// Checks that hold for every generated dataset: each pair's properties, no graph twice (up to
+/// isomorphism, by the search above), and meta.json listing the pairs in order.
+void expect_valid(const GeneratedDataset& d, std::uint64_t seed) {
+    std::map<std::vector<long>, std::vector<std::pair<const Graph*, std::string>>> buckets;
+    for (std::size_t i = 0; i < d.pairs.size(); ++i) {
+        const auto& p = d.pairs[i];
+        expect_pair_properties(p);
+        buckets[invariant_key(p.a)].push_back({&p.a, std::to_string(i) + "a"});
+        buckets[invariant_key(p.b)].push_back({&p.b, std::to_string(i) + "b"});
+    }
+    for (const auto& [key, graphs] : buckets)
+        for (std::size_t x = 0; x < graphs.size(); ++x)
+            for (std::size_t y = x + 1; y < graphs.size(); ++y)
+                EXPECT_FALSE(isomorphic_by_search(*graphs[x].first, *graphs[y].first))
+                    << "graph " << graphs[x].second << " repeats as " << graphs[y].second;
     EXPECT_EQ(d.meta["seed"], seed);
     EXPECT_EQ(d.meta["generator_version"], kGeneratorVersion);
     ASSERT_EQ(d.meta["pairs"].size(), d.pairs.size());
@@ -174,6 +369,49 @@ void expect_valid(const GeneratedDataset& d, std::uint64_t seed) {
         EXPECT_EQ(d.meta["pairs"][i]["category"], d.pairs[i].category);
         EXPECT_EQ(d.meta["pairs"][i]["kind"], d.pairs[i].kind);
     }
+}
+
+TEST(IndependentChecks, TheSearchAndTheRefinementGiveKnownAnswers) {
+    // The checks above must themselves be right: known isomorphic and non-isomorphic pairs.
+    const Graph rook = rook_graph(4), shr = shrikhande_graph();
+    Permutation perm(16);
+    for (VertexId v = 0; v < 16; ++v) perm[v] = (v * 5 + 3) % 16;
+    EXPECT_TRUE(isomorphic_by_search(rook, permute(rook, perm)));
+    EXPECT_FALSE(isomorphic_by_search(rook, shr));  // srg(16,6,2,2): rook has K4s, Shrikhande none
+    EXPECT_TRUE(refinement_equivalent(rook, shr));
+    EXPECT_FALSE(isomorphic_by_search(make_cycle(6), disjoint_union(make_cycle(3), make_cycle(3))));
+    EXPECT_TRUE(refinement_equivalent(make_cycle(6), disjoint_union(make_cycle(3), make_cycle(3))));
+    EXPECT_FALSE(refinement_equivalent(make_path(4), make_graph(4, {{0, 1}, {0, 2}, {0, 3}})));
+    Permutation shuffle10(10);
+    for (VertexId v = 0; v < 10; ++v) shuffle10[v] = (v * 3 + 4) % 10;
+    EXPECT_TRUE(isomorphic_by_search(make_petersen(), permute(make_petersen(), shuffle10)));
+    // K3,3 and the prism: both cubic on 6 vertices, 1-WL-equivalent, not isomorphic.
+    const Graph k33 = make_graph(6, {{0, 3}, {0, 4}, {0, 5}, {1, 3}, {1, 4}, {1, 5}, {2, 3}, {2, 4}, {2, 5}});
+    const Graph prism = cartesian_product(make_cycle(3), make_complete(2));
+    EXPECT_TRUE(refinement_equivalent(k33, prism));
+    EXPECT_FALSE(isomorphic_by_search(k33, prism));
+    EXPECT_FALSE(isomorphic_by_search(cube(), wagner()));
+    EXPECT_TRUE(isomorphic_by_search(testing::cfi_graph(make_complete(4), false),
+                                     permute(testing::cfi_graph(make_complete(4), false), [] {
+                                         Permutation q(40);
+                                         for (VertexId v = 0; v < 40; ++v) q[v] = (v * 7 + 11) % 40;
+                                         return q;
+                                     }())));
+    EXPECT_FALSE(
+        isomorphic_by_search(testing::cfi_graph(make_complete(4), false), testing::cfi_graph(make_complete(4), true)));
+    const auto [adj, non] = common_neighbour_counts(rook);
+    EXPECT_EQ(adj, (std::set<long>{2}));
+    EXPECT_EQ(non, (std::set<long>{2}));
+    EXPECT_TRUE(has_universal_vertex_over_regular(add_universal_vertex(make_cycle(7))));
+    EXPECT_FALSE(has_universal_vertex_over_regular(add_universal_vertex(make_path(7))));
+}
+
+TEST(GenerateDataset, StronglyRegularPairsHaveTheirParametersAndDiffer) {
+    GenerateOptions opt;
+    opt.with_seed(2).with_categories({"strongly_regular"}).with_pairs(3);
+    const auto d = generate(opt, 2);
+    ASSERT_EQ(d.pairs.size(), 3u);
+    expect_valid(d, 2);
 }
 
 TEST(GenerateDataset, SameSeedSameDatasetForAnyThreadCount) {

@@ -299,15 +299,79 @@ TEST(Analysis, MissingCellsAndSingleSeeds) {
     // JSON of an infinite t statistic is null, not an invalid number.
     const auto j = report_json(a);
     EXPECT_TRUE(j["comparisons"][1]["rows"][0]["t"].is_null());
-    EXPECT_NO_THROW(nlohmann::json::parse(j.dump()));
+    EXPECT_EQ(j["comparisons"][1]["rows"][0]["p_t"], 0.0);
+    EXPECT_DOUBLE_EQ(j["comparisons"][1]["rows"][0]["mean_difference"].get<double>(), -1.0);
+    // t1, a vs b by hand: differences a - b = (-2, -3), mean -2.5, sd 0.7071, t = -2.5 / (0.7071 /
+    // sqrt(2)) = -5 on 1 df, p = 1 - 2 atan(5) / pi = 0.125666; dz = -2.5 / 0.7071 = -3.5355. The
+    // exact Wilcoxon test of two negative differences: W+ = 0, p = 2 * P(W+ <= 0) = 2 / 4.
+    const auto& ab = j["comparisons"][0]["rows"][0];
+    EXPECT_EQ(ab["a"], "a");
+    EXPECT_EQ(ab["b"], "b");
+    EXPECT_EQ(ab["n"], 2);
+    EXPECT_EQ(ab["better"], "b");  // higher is better, and b's values are higher
+    EXPECT_NEAR(ab["mean_difference"].get<double>(), -2.5, 1e-12);
+    EXPECT_NEAR(ab["t"].get<double>(), -5.0, 1e-9);
+    EXPECT_NEAR(ab["p_t"].get<double>(), 1.0 - 2.0 * std::atan(5.0) / std::acos(-1.0), 1e-9);
+    EXPECT_NEAR(ab["dz"].get<double>(), -2.5 / std::sqrt(0.5), 1e-9);
+    EXPECT_EQ(ab["w_plus"], 0.0);
+    EXPECT_EQ(ab["wilcoxon_n"], 2);
+    EXPECT_NEAR(ab["p_w"].get<double>(), 0.5, 1e-12);
+    EXPECT_FALSE(j["comparisons"][0]["rows"][1].contains("t"));  // a vs c: not testable
+    // Friedman over t1 and t3 (t2 lacks c). Ranks, higher mean first: t1 means a 1.5, b 4, c 4
+    // give (3, 1.5, 1.5); t3 means a 1, b 2, c 0 give (2, 1, 3). Mean ranks 2.5, 1.25, 2.25;
+    // chi2 = 12 N / (k (k+1)) * (sum R^2 - k (k+1)^2 / 4) = 2 * (12.875 - 12) = 1.75 on 2 df,
+    // p = exp(-1.75 / 2). With the tie correction 1 - (2^3 - 2) / (N k (k^2 - 1)) = 1 - 6 / 48:
+    // chi2 = 2, p = exp(-1). k = 3: q_0.05 = 2.343 (Demšar 2006, Table 5a), CD = q * sqrt(12 / 12).
+    const auto& f = j["friedman"];
+    ASSERT_TRUE(f["available"].get<bool>());
+    EXPECT_EQ(f["tasks"], nlohmann::json::array({"t1", "t3"}));
+    EXPECT_NEAR(f["mean_ranks"]["a"].get<double>(), 2.5, 1e-12);
+    EXPECT_NEAR(f["mean_ranks"]["b"].get<double>(), 1.25, 1e-12);
+    EXPECT_NEAR(f["mean_ranks"]["c"].get<double>(), 2.25, 1e-12);
+    EXPECT_EQ(f["ranks"]["t1"], nlohmann::json::array({3.0, 1.5, 1.5}));
+    EXPECT_EQ(f["ranks"]["t3"], nlohmann::json::array({2.0, 1.0, 3.0}));
+    EXPECT_NEAR(f["chi2"].get<double>(), 1.75, 1e-12);
+    EXPECT_EQ(f["df"], 2);
+    EXPECT_NEAR(f["p_value"].get<double>(), std::exp(-0.875), 1e-9);
+    EXPECT_NEAR(f["chi2_ties"].get<double>(), 2.0, 1e-12);
+    EXPECT_NEAR(f["p_value_ties"].get<double>(), std::exp(-1.0), 1e-9);
+    EXPECT_NEAR(f["q_alpha"].get<double>(), 2.343, 1e-3);
+    EXPECT_NEAR(f["cd"].get<double>(), 2.343, 1e-3);
     // One seed: no interval (null in JSON, the value alone in Markdown). Half-widths by hand:
     // qt(0.975, 1) = 12.7062 times s / sqrt(2) with s = 0.7071 (a) and 1.4142 (b).
-    for (const auto& c : j["cells"])
+    const double hw_a = 12.7062047 * std::sqrt(0.5) / std::sqrt(2.0), hw_b = 12.7062047;
+    std::size_t checked = 0;
+    for (const auto& c : j["cells"]) {
         if (c["task"] == "t1" && c["model"] == "c") {
+            EXPECT_EQ(c["n"], 1);
             EXPECT_TRUE(c["half_width"].is_null());
             EXPECT_TRUE(c["lower"].is_null());
+            EXPECT_TRUE(c["upper"].is_null());
             EXPECT_EQ(c["mean"], 4.0);
+            EXPECT_EQ(c["values"], nlohmann::json::parse(R"([{"seed":1,"value":4.0,"source":"mem.csv:5"}])"));
+            ++checked;
         }
+        if (c["task"] == "t1" && c["model"] == "a") {
+            EXPECT_EQ(c["n"], 2);
+            EXPECT_NEAR(c["mean"].get<double>(), 1.5, 1e-12);
+            EXPECT_NEAR(c["half_width"].get<double>(), hw_a, 1e-6);
+            EXPECT_NEAR(c["lower"].get<double>(), 1.5 - hw_a, 1e-6);
+            EXPECT_NEAR(c["upper"].get<double>(), 1.5 + hw_a, 1e-6);
+            ++checked;
+        }
+        if (c["task"] == "t1" && c["model"] == "b") {
+            EXPECT_NEAR(c["mean"].get<double>(), 4.0, 1e-12);
+            EXPECT_NEAR(c["half_width"].get<double>(), hw_b, 1e-6);
+            ++checked;
+        }
+        if (c["task"] == "t2" && c["model"] == "b") {  // constant values: a zero-width interval
+            EXPECT_EQ(c["mean"], 2.0);
+            EXPECT_EQ(c["half_width"], 0.0);
+            ++checked;
+        }
+    }
+    EXPECT_EQ(checked, 4u);
+    EXPECT_EQ(j["cells"].size(), 8u);  // 3 + 2 + 3 (model c lacks t2)
     const std::string md = report_markdown(a);
     EXPECT_NE(md.find("| t1 | max | 1.50 ± 6.35 (2) | **4.00 ± 12.71** (2) | **4.00** (1) |"), std::string::npos) << md;
     EXPECT_NE(md.find("n/a: fewer than two seeds shared by A and B"), std::string::npos);
@@ -622,7 +686,7 @@ TEST(Render, MarkdownLatexJsonAgree) {
     EXPECT_NE(tex.find("\\toprule"), std::string::npos);
     EXPECT_EQ(j["cells"].size(), 40u);
     EXPECT_EQ(j["cells"][0]["values"].size(), 5u);
-    EXPECT_NEAR(j["friedman"]["cd"].get<double>(), a.ranks.cd, 0);
+    EXPECT_NEAR(j["friedman"]["cd"].get<double>(), 1.48, 0.005);  // by hand: see CellsTestsAndHolmOnTheFixture
     for (const char* key :
          {"mean_ranks", "ranks", "chi2", "df", "p_value", "chi2_ties", "p_value_ties", "q_alpha", "cliques"})
         EXPECT_TRUE(j["friedman"].contains(key)) << key;
