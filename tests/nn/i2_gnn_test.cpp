@@ -19,6 +19,7 @@
 #include "nn/cuda_check.hpp"
 #include "nn/memory_peak.hpp"
 #include "nn/models/builtin.hpp"
+#include "nn/models/i2_gnn.hpp"
 #include "nn/model_fixtures.hpp"
 
 namespace brec {

@@ -3,8 +3,8 @@
 // for it, its expressiveness bound, the pairs the study ran it on and the counts it published.
 //
 // Each model lives in one file, src/nn/models/NAME.cpp, which defines `ModelEntry NAME_model()`;
-// the built-in list (src/nn/models/builtin.cpp) names each model once. Static libraries drop
-// self-registering objects, so the list is explicit.
+// the built-in list (BREC_BUILTIN_MODELS in src/nn/models/builtin.hpp) names each model once.
+// Static libraries drop self-registering objects, so the list is explicit.
 //
 // @article{wang2023towards, title={Towards Better Evaluation of GNN Expressiveness with BREC
 //   Dataset}, author={Wang, Yanbo and Zhang, Muhan}, journal={arXiv:2304.07702}, year={2023}}
@@ -20,7 +20,8 @@
 
 namespace brec {
 
-/// Training and architecture settings of a model (the BREC study's best, per model).
+/// Training and architecture settings of a model (the BREC study's best, per model). Set by name:
+/// Hyper().with_layers(4).with_hidden(32)..., never by position.
 struct Hyper {
     int radius = 0;  ///< see ModelConfig::radius; 0 = not used
     int layers = 4;
@@ -30,6 +31,23 @@ struct Hyper {
     int batch = 32;  ///< graphs per batch (pairs × 2)
     int epochs = 20;
     double loss_threshold = 0.2;  ///< early stop when the epoch loss falls below it (strictly)
+
+    Hyper with_radius(int v) const { return with(&Hyper::radius, v); }
+    Hyper with_layers(int v) const { return with(&Hyper::layers, v); }
+    Hyper with_hidden(int v) const { return with(&Hyper::hidden, v); }
+    Hyper with_lr(double v) const { return with(&Hyper::lr, v); }
+    Hyper with_weight_decay(double v) const { return with(&Hyper::weight_decay, v); }
+    Hyper with_batch(int v) const { return with(&Hyper::batch, v); }
+    Hyper with_epochs(int v) const { return with(&Hyper::epochs, v); }
+    Hyper with_loss_threshold(double v) const { return with(&Hyper::loss_threshold, v); }
+
+private:
+    template <typename T>
+    Hyper with(T Hyper::*field, T v) const {
+        Hyper h = *this;
+        h.*field = v;
+        return h;
+    }
 };
 
 /// A row of Table 2 of the BREC paper: pairs distinguished per group (Basic 60, Regular 140,
@@ -107,8 +125,8 @@ bool is_torchscript_model(const std::string& name);
 const std::vector<ModelEntry>& model_registry();
 /// Their names, in registry order.
 std::vector<std::string> model_names();
-/// The entry of a model. Throws InvalidArgument naming the available models for an unknown name
-/// (and saying so when the name is a BREC-study model not yet available). "torchscript:FILE" loads
+/// The entry of a model. Throws InvalidArgument naming the available models for an unknown name.
+/// "torchscript:FILE" loads
 /// and checks the module once per process (IoError for a missing file, InvalidArgument for a file
 /// that is not TorchScript or whose forward does not have the interface).
 const ModelEntry& find_model(const std::string& name);

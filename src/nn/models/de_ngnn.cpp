@@ -10,6 +10,7 @@
 //   and Leskovec, Jure}, booktitle={NeurIPS}, year={2020}}
 
 #include "nn/models/builtin.hpp"
+#include "nn/models/shared.hpp"
 
 namespace brec::models {
 
@@ -22,7 +23,15 @@ ModelEntry de_ngnn_model() {
     s.bound_note = kNodeSubgraphBoundNote;
     s.tight_bound = "de-ngnn:8";
     s.tight_note = "DE+NGNN-WL: NGNN-WL on 8-hop induced balls with the distance to the root as initial colour";
-    s.defaults = {8, 6, 128, 1e-4, 1e-5, 32, 30, 0.01};
+    s.defaults = Hyper()
+                     .with_radius(8)
+                     .with_layers(6)
+                     .with_hidden(128)
+                     .with_lr(1e-4)
+                     .with_weight_decay(1e-5)
+                     .with_batch(32)
+                     .with_epochs(30)
+                     .with_loss_threshold(0.01);
     s.paper = {60, 50, 100, 21};
     return {s, [](const ModelConfig& c, ModelRandom& r) { return make_nested_gin(c, r, true); }};
 }

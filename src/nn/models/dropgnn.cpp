@@ -110,7 +110,15 @@ ModelEntry dropgnn_model() {
     s.tight_note =
         "1-WL over the one-node-deleted subgraphs (Papp et al. 2021); the model zeroes a dropped vertex's input, which "
         "is node marking (m1)";
-    s.defaults = {0, 10, 16, 1e-4, 1e-5, 16, 100, 0.0};
+    s.defaults = Hyper()
+                     .with_radius(0)
+                     .with_layers(10)
+                     .with_hidden(16)
+                     .with_lr(1e-4)
+                     .with_weight_decay(1e-5)
+                     .with_batch(16)
+                     .with_epochs(100)
+                     .with_loss_threshold(0.0);
     s.paper = {52, 41, 82, 2};
     s.reference_threshold = 5.0;
     s.random_at_inference = true;

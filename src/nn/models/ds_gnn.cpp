@@ -27,6 +27,7 @@
 #include "brec/nn/layers.hpp"
 #include "brec/nn/subgraphs.hpp"
 #include "nn/models/builtin.hpp"
+#include "nn/models/shared.hpp"
 
 namespace brec::models {
 namespace {
@@ -105,7 +106,15 @@ ModelEntry ds_gnn_model() {
     s.bound_note = kNodeSubgraphBoundNote;
     s.tight_bound = "swl-vs:6";
     s.tight_note = "SWL(VS) on ESAN's ego_nets_plus subgraphs of radius 6 (Zhang et al. 2023)";
-    s.defaults = {6, 10, 32, 1e-4, 1e-5, 32, 30, 0.0};
+    s.defaults = Hyper()
+                     .with_radius(6)
+                     .with_layers(10)
+                     .with_hidden(32)
+                     .with_lr(1e-4)
+                     .with_weight_decay(1e-5)
+                     .with_batch(32)
+                     .with_epochs(30)
+                     .with_loss_threshold(0.0);
     s.paper_subset = kBrec3WlSubset;
     s.paper = {58, 48, 100, 16};
     s.reference_inverse = T2Inverse::regularised_inverse;

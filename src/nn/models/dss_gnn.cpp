@@ -21,6 +21,7 @@
 #include "brec/nn/batch.hpp"
 #include "brec/nn/layers.hpp"
 #include "nn/models/builtin.hpp"
+#include "nn/models/shared.hpp"
 
 namespace brec::models {
 namespace {
@@ -78,7 +79,15 @@ ModelEntry dss_gnn_model() {
     s.bound_note = kNodeSubgraphBoundNote;
     s.tight_bound = "gswl:6";
     s.tight_note = "GSWL on ESAN's ego_nets_plus subgraphs of radius 6 (Zhang et al. 2023)";
-    s.defaults = {6, 9, 32, 1e-4, 1e-4, 32, 20, 0.01};
+    s.defaults = Hyper()
+                     .with_radius(6)
+                     .with_layers(9)
+                     .with_hidden(32)
+                     .with_lr(1e-4)
+                     .with_weight_decay(1e-4)
+                     .with_batch(32)
+                     .with_epochs(20)
+                     .with_loss_threshold(0.01);
     s.paper_subset = kBrec3WlSubset;
     s.paper = {58, 48, 100, 15};
     s.reference_inverse = T2Inverse::regularised_inverse;

@@ -124,7 +124,15 @@ ModelEntry gin_model() {
     s.bound_note = "<= 1-WL (every BREC pair is 1-WL-equivalent)";
     s.tight_bound = "1wl";
     s.tight_note = "1-WL: message passing with injective sum aggregation (Xu et al. 2019)";
-    s.defaults = {0, 4, 32, 1e-4, 1e-4, 32, 20, 0.2};
+    s.defaults = Hyper()
+                     .with_radius(0)
+                     .with_layers(4)
+                     .with_hidden(32)
+                     .with_lr(1e-4)
+                     .with_weight_decay(1e-4)
+                     .with_batch(32)
+                     .with_epochs(20)
+                     .with_loss_threshold(0.2);
     return {s, [](const ModelConfig& c, ModelRandom& r) -> std::shared_ptr<GraphEmbedder> {
                 if (c.head == Head::regression) return std::make_shared<CountingGin>(c, r);
                 return std::make_shared<Gin>(c, r);

@@ -33,6 +33,7 @@
 #include "brec/nn/batch.hpp"
 #include "brec/nn/layers.hpp"
 #include "nn/models/builtin.hpp"
+#include "nn/models/shared.hpp"
 
 namespace brec::models {
 namespace {
@@ -168,7 +169,15 @@ ModelEntry gnn_ak_model() {
     s.tight_bound = "gswl:6:ego:hop";
     s.tight_note = "GSWL on induced 6-hop ego-nets with hop encoding (Zhang et al. 2023)";
     // The BREC script's weight decay is 1e-5 (its argparse default; the paper's table says 1e-4).
-    s.defaults = {6, 4, 32, 1e-4, 1e-5, 32, 10, 0.1};
+    s.defaults = Hyper()
+                     .with_radius(6)
+                     .with_layers(4)
+                     .with_hidden(32)
+                     .with_lr(1e-4)
+                     .with_weight_decay(1e-5)
+                     .with_batch(32)
+                     .with_epochs(10)
+                     .with_loss_threshold(0.1);
     s.paper_subset = kBrec3WlSubset;
     s.paper = {60, 50, 97, 15};
     return {s, [](const ModelConfig& c, ModelRandom& r) { return std::make_shared<GnnAk>(c, r); }};

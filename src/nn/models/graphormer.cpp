@@ -45,6 +45,7 @@
 #include "brec/nn/layers.hpp"
 #include "brec/nn/vertex_pairs.hpp"
 #include "nn/models/builtin.hpp"
+#include "nn/models/shared.hpp"
 
 namespace brec::models {
 namespace {
@@ -224,7 +225,15 @@ ModelEntry graphormer_model() {
     s.bound_note = "<= 3-WL (2-FWL), as SPD-WL (Zhang et al. 2023)";
     s.tight_bound = "spd";
     s.tight_note = "SPD-WL: attention biased by shortest-path distances (Zhang et al. 2023)";
-    s.defaults = {0, 12, 80, 2e-5, 0.0, 16, 100, 0.0};
+    s.defaults = Hyper()
+                     .with_radius(0)
+                     .with_layers(12)
+                     .with_hidden(80)
+                     .with_lr(2e-5)
+                     .with_weight_decay(0.0)
+                     .with_batch(16)
+                     .with_epochs(100)
+                     .with_loss_threshold(0.0);
     s.paper_subset = kBrec3WlSubset;
     s.paper = {16, 12, 41, 10};
     // The script solves S x = d̄ and takes |d̄ᵀ x|; for a singular S it uses the pseudo-inverse.

@@ -126,7 +126,15 @@ ModelEntry gsn_model() {
     s.tight_note =
         "1-WL with the edge-orbit counts of the connected induced 3- and 4-vertex patterns on edges (GSN-e, Bouritsas "
         "et al. 2022)";
-    s.defaults = {0, 4, 64, 1e-4, 1e-5, 16, 20, 0.1};
+    s.defaults = Hyper()
+                     .with_radius(0)
+                     .with_layers(4)
+                     .with_hidden(64)
+                     .with_lr(1e-4)
+                     .with_weight_decay(1e-5)
+                     .with_batch(16)
+                     .with_epochs(20)
+                     .with_loss_threshold(0.1);
     s.paper_subset = "0-59,60-159,160-259";
     s.paper = {60, 99, 95, 0};
     return {s, [](const ModelConfig& c, ModelRandom& r) { return std::make_shared<Gsn>(c, r); }};

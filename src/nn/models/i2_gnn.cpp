@@ -42,6 +42,8 @@
 #include "brec/nn/layers.hpp"
 #include "brec/nn/subgraphs.hpp"
 #include "nn/models/builtin.hpp"
+#include "nn/models/shared.hpp"
+#include "nn/models/i2_gnn.hpp"
 
 namespace brec::models {
 namespace {
@@ -316,7 +318,15 @@ ModelEntry i2_gnn_model() {
     s.tight_note =
         "I2-WL: 1-WL on 8-hop ego-nets with the root and one neighbour marked, pooled per neighbour, then per root "
         "(Huang et al. 2023)";
-    s.defaults = {8, 5, 32, 1e-5, 1e-4, 16, 20, 0.2};
+    s.defaults = Hyper()
+                     .with_radius(8)
+                     .with_layers(5)
+                     .with_hidden(32)
+                     .with_lr(1e-5)
+                     .with_weight_decay(1e-4)
+                     .with_batch(16)
+                     .with_epochs(20)
+                     .with_loss_threshold(0.2);
     // All pairs but the 4-vertex-condition pairs (360-379) and the last 40 CFI pairs (320-359), whose
     // subgraphs outgrew the study's GPU memory.
     s.paper_subset = "0-319,380-399";

@@ -46,6 +46,7 @@
 #include "brec/graph/ksets.hpp"
 #include "brec/nn/layers.hpp"
 #include "nn/models/builtin.hpp"
+#include "nn/models/shared.hpp"
 
 namespace brec::models {
 namespace {
@@ -335,7 +336,15 @@ ModelEntry kc_setgnn_model() {
     s.bound_note = "<= 3-WL (2-FWL): (3,2)(<=)-SetWL is bounded by 3-WL (Zhao et al. 2022)";
     s.tight_bound = "setwl:3:2";
     s.tight_note = "(3,2)(<=)-SetWL (Zhao et al. 2022)";
-    s.defaults = {0, 4, 64, 1e-4, 1e-4, 16, 15, 0.3};
+    s.defaults = Hyper()
+                     .with_radius(0)
+                     .with_layers(4)
+                     .with_hidden(64)
+                     .with_lr(1e-4)
+                     .with_weight_decay(1e-4)
+                     .with_batch(16)
+                     .with_epochs(15)
+                     .with_loss_threshold(0.3);
     s.paper_subset = kBrec3WlSubset;
     s.paper = {60, 50, 100, 1};
     return {s, [](const ModelConfig& c, ModelRandom& r) { return std::make_shared<KcSetGnn>(c, r); }};

@@ -214,7 +214,15 @@ ModelEntry kp_gnn_model() {
     s.tight_note =
         "KP-WL with K = 8: message passing per shortest-path hop plus the peripheral counts (defined from the model; "
         "Feng et al. 2022 name no test)";
-    s.defaults = {8, 8, 32, 1e-4, 1e-4, 32, 20, 0.3};
+    s.defaults = Hyper()
+                     .with_radius(8)
+                     .with_layers(8)
+                     .with_hidden(32)
+                     .with_lr(1e-4)
+                     .with_weight_decay(1e-4)
+                     .with_batch(32)
+                     .with_epochs(20)
+                     .with_loss_threshold(0.3);
     s.paper = {60, 106, 98, 11};
     return {s, [](const ModelConfig& c, ModelRandom& r) { return std::make_shared<KpGnn>(c, r); }};
 }

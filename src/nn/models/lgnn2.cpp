@@ -28,6 +28,7 @@
 #include "brec/nn/layers.hpp"
 #include "brec/nn/vertex_pairs.hpp"
 #include "nn/models/builtin.hpp"
+#include "nn/models/shared.hpp"
 
 namespace brec::models {
 namespace {
@@ -192,7 +193,15 @@ ModelEntry lgnn2_model() {
     s.tight_note =
         "delta-2-LWL: local neighbours only, as the model has no +; the study names delta-2-LWL+ (d2lwl+) (Morris et "
         "al. 2020)";
-    s.defaults = {0, 6, 16, 1e-4, 1e-4, 16, 20, 0.2};
+    s.defaults = Hyper()
+                     .with_radius(0)
+                     .with_layers(6)
+                     .with_hidden(16)
+                     .with_lr(1e-4)
+                     .with_weight_decay(1e-4)
+                     .with_batch(16)
+                     .with_epochs(20)
+                     .with_loss_threshold(0.2);
     // The study ran the 270 3-WL-distinguishable pairs (its brec_v3_3wl file).
     s.paper_subset = kBrec3WlSubset;
     s.paper = {60, 50, 100, 6};

@@ -17,6 +17,7 @@
 #include "brec/nn/layers.hpp"
 #include "brec/nn/subgraphs.hpp"
 #include "nn/models/builtin.hpp"
+#include "nn/models/shared.hpp"
 
 namespace brec::models {
 namespace {
@@ -95,7 +96,15 @@ ModelEntry ngnn_model() {
     s.tight_bound = "ngnn:1";
     s.tight_note = "NGNN-WL: 1-WL inside every 1-hop induced ball, pooled per root (Zhang & Li 2021)";
     // The BREC script leaves EPOCH at its argparse default, 30.
-    s.defaults = {1, 6, 16, 1e-4, 1e-5, 32, 30, 0.01};
+    s.defaults = Hyper()
+                     .with_radius(1)
+                     .with_layers(6)
+                     .with_hidden(16)
+                     .with_lr(1e-4)
+                     .with_weight_decay(1e-5)
+                     .with_batch(32)
+                     .with_epochs(30)
+                     .with_loss_threshold(0.01);
     s.paper = {59, 48, 59, 0};
     return {s, [](const ModelConfig& c, ModelRandom& r) { return make_nested_gin(c, r, false); }};
 }

@@ -201,7 +201,15 @@ ModelEntry osan_model() {
         "tie-breaking by vertex ids";
     s.tight_bound = "";
     s.tight_note = "none: with enough sampled subgraphs OSAN is bounded by no fixed test (Qian et al. 2022)";
-    s.defaults = {0, 8, 64, 1e-3, 1e-5, 16, 40, 0.0};
+    s.defaults = Hyper()
+                     .with_radius(0)
+                     .with_layers(8)
+                     .with_hidden(64)
+                     .with_lr(1e-3)
+                     .with_weight_decay(1e-5)
+                     .with_batch(16)
+                     .with_epochs(40)
+                     .with_loss_threshold(0.0);
     // Basic, Regular without the 4-vertex-condition and distance-regular pairs, Extension, and the
     // first 60 CFI pairs (test_BREC.py's part_dict).
     s.paper_subset = "0-319";

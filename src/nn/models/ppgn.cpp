@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "brec/core/error.hpp"
+#include "brec/nn/batch.hpp"
 #include "brec/nn/layers.hpp"
 #include "nn/kernels.hpp"
 #include "nn/models/builtin.hpp"
@@ -236,7 +237,15 @@ ModelEntry ppgn_model() {
     s.bound_note = "= 3-WL (2-FWL)";
     s.tight_bound = "2fwl";
     s.tight_note = "2-FWL (= 3-WL) (Maron et al. 2019)";
-    s.defaults = {0, 5, 32, 1e-4, 1e-4, 32, 20, 0.2};
+    s.defaults = Hyper()
+                     .with_radius(0)
+                     .with_layers(5)
+                     .with_hidden(32)
+                     .with_lr(1e-4)
+                     .with_weight_decay(1e-4)
+                     .with_batch(32)
+                     .with_epochs(20)
+                     .with_loss_threshold(0.2);
     s.paper = {60, 50, 100, 23};
     return {s, [](const ModelConfig& c, ModelRandom& r) -> std::shared_ptr<GraphEmbedder> {
                 if (c.head == Head::regression) return std::make_shared<CountingPpgn>(c, r, use_blas(c));

@@ -40,6 +40,7 @@
 #include "brec/nn/layers.hpp"
 #include "brec/nn/subgraphs.hpp"
 #include "nn/models/builtin.hpp"
+#include "nn/models/shared.hpp"
 
 namespace brec::models {
 namespace {
@@ -221,7 +222,15 @@ ModelEntry sswl_p_model() {
     s.bound_note = "strictly below 3-WL (2-FWL), as every subgraph WL test (Zhang et al. 2023)";
     s.tight_bound = "sswl";
     s.tight_note = "SSWL on whole-graph subgraphs; the cap 8 is a distance encoding, not a radius (Zhang et al. 2023)";
-    s.defaults = {8, 8, 64, 1e-5, 1e-5, 8, 20, 0.1};
+    s.defaults = Hyper()
+                     .with_radius(8)
+                     .with_layers(8)
+                     .with_hidden(64)
+                     .with_lr(1e-5)
+                     .with_weight_decay(1e-5)
+                     .with_batch(8)
+                     .with_epochs(20)
+                     .with_loss_threshold(0.1);
     s.paper_subset = kBrec3WlSubset;
     s.paper = {60, 50, 100, 38};
     s.reference_inverse = T2Inverse::solve_or_ridge;
