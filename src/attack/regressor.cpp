@@ -16,6 +16,7 @@
 #include "brec/io/files.hpp"
 #include "brec/nn/device.hpp"
 #include "brec/nn/registry.hpp"
+#include "brec/nn/training.hpp"
 #include "brec/stats/tests.hpp"
 
 namespace brec {
@@ -48,21 +49,6 @@ std::vector<double> targets(const CountingData& d, const std::vector<std::size_t
 std::vector<std::size_t> head(std::vector<std::size_t> ids, std::size_t limit) {
     if (limit > 0 && ids.size() > limit) ids.resize(limit);
     return ids;
-}
-
-/// A copy of every parameter and buffer (the best-validation checkpoint).
-std::vector<torch::Tensor> snapshot(torch::nn::Module& m) {
-    std::vector<torch::Tensor> out;
-    for (const auto& p : m.parameters()) out.push_back(p.detach().clone());
-    for (const auto& b : m.buffers()) out.push_back(b.detach().clone());
-    return out;
-}
-
-void restore(torch::nn::Module& m, const std::vector<torch::Tensor>& saved) {
-    torch::NoGradGuard no_grad;
-    std::size_t k = 0;
-    for (auto& p : m.parameters()) p.copy_(saved[k++]);
-    for (auto& b : m.buffers()) b.copy_(saved[k++]);
 }
 
 }  // namespace
@@ -225,15 +211,15 @@ Regressor train_regressor(const CountingData& data, const RegressorSettings& s, 
     r.head_only = init.head_only;
     // The model's own optimizers included; a frozen parameter never gets a gradient, so Adam skips it.
     ModelOptimizers optimizers(model, torch::optim::AdamOptions(s.lr));
-    double lr = s.lr;
+    nn::PlateauScheduler plateau(optimizers.main(), s.lr_factor, s.lr_patience, s.min_lr);
+    nn::WeightsCheckpoint checkpoint;
 
     std::vector<std::size_t> batch_begin;
     for (std::size_t b = 0; b < n_train; b += static_cast<std::size_t>(s.batch)) batch_begin.push_back(b);
     model.set_graphs(graphs, device);
 
-    double best = std::numeric_limits<double>::infinity(), plateau_best = best;
-    int waiting = 0, plateau_wait = 0;
-    std::vector<torch::Tensor> checkpoint;
+    double best = std::numeric_limits<double>::infinity();
+    int waiting = 0;
     for (int epoch = 0; epoch < s.epochs; ++epoch) {
         ctx.throw_if_cancelled();
         set_training_mode(model, init);
@@ -255,33 +241,26 @@ Regressor train_regressor(const CountingData& data, const RegressorSettings& s, 
         const double val_loss = mean_error(val_pred, y_val, s.loss);
         if (ctx.log_level() <= LogLevel::debug) {
             char line[160];
+            const double lr =
+                static_cast<torch::optim::AdamOptions&>(optimizers.main().param_groups().front().options()).lr();
             std::snprintf(line, sizeof line, "%s epoch %d validation %.4f lr %.2g", s.name().c_str(), epoch + 1,
                           val_loss, lr);
             ctx.debug(line);
         }
         r.epochs_run = epoch + 1;
-        // ReduceLROnPlateau (mode min, relative threshold 1e-4 as PyTorch's default).
-        if (val_loss < plateau_best * (1.0 - 1e-4)) {
-            plateau_best = val_loss;
-            plateau_wait = 0;
-        } else if (++plateau_wait > s.lr_patience) {
-            lr = std::max(s.min_lr, lr * s.lr_factor);
-            for (auto& group : optimizers.main().param_groups())
-                static_cast<torch::optim::AdamOptions&>(group.options()).lr(lr);
-            plateau_wait = 0;
-        }
+        plateau.step(val_loss);
         if (val_loss < best) {
             best = val_loss;
             r.best_epoch = epoch + 1;
             r.validation_l1 = mean_error(val_pred, y_val, RegressionLoss::l1);
-            checkpoint = snapshot(model);
+            checkpoint.save(model);
             waiting = 0;
         } else if (++waiting >= s.patience) {
             break;
         }
         ctx.progress(s.name(), static_cast<std::size_t>(epoch + 1), static_cast<std::size_t>(s.epochs));
     }
-    restore(model, checkpoint);
+    checkpoint.restore(model);
     model.eval();
     for (auto& p : model.parameters()) p.set_requires_grad(true);
     r.validation_loss = best;

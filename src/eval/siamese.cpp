@@ -8,36 +8,10 @@
 
 #include "brec/core/error.hpp"
 #include "brec/nn/device.hpp"
+#include "brec/nn/training.hpp"
 
 namespace brec {
 namespace {
-
-/// ReduceLROnPlateau with PyTorch's defaults (mode min, factor 0.1, patience 10, relative
-/// threshold 1e-4, cooldown 0, min_lr 0); LibTorch 1.13 has no such scheduler.
-class PlateauScheduler {
-public:
-    explicit PlateauScheduler(torch::optim::Adam& opt) : opt_(opt) {}
-    void step(double metric) {
-        if (metric < best_ * (1.0 - 1e-4)) {
-            best_ = metric;
-            bad_ = 0;
-        } else {
-            ++bad_;
-        }
-        if (bad_ > 10) {
-            for (auto& group : opt_.param_groups()) {
-                auto& o = static_cast<torch::optim::AdamOptions&>(group.options());
-                o.lr(o.lr() * 0.1);
-            }
-            bad_ = 0;
-        }
-    }
-
-private:
-    torch::optim::Adam& opt_;
-    double best_ = INFINITY;
-    int bad_ = 0;
-};
 
 /// Embeddings of every graph of the model's current list, in consecutive batches, as doubles.
 Eigen::MatrixXd embed_all(GraphEmbedder& model, std::size_t count, int batch) {
@@ -75,14 +49,16 @@ int label_classes(const GraphPairRecord& pair) {
 
 Hyper resolve_hyper(const EvalOptions& opt) {
     Hyper h = find_model(opt.model).spec.defaults;
-    if (opt.radius >= 0) h.radius = opt.radius;
-    if (opt.layers >= 0) h.layers = opt.layers;
-    if (opt.hidden >= 0) h.hidden = opt.hidden;
-    if (opt.batch >= 0) h.batch = opt.batch;
-    if (opt.epochs >= 0) h.epochs = opt.epochs;
-    if (opt.lr >= 0) h.lr = opt.lr;
-    if (opt.weight_decay >= 0) h.weight_decay = opt.weight_decay;
-    if (opt.loss_threshold >= 0) h.loss_threshold = opt.loss_threshold;
+    h.radius = opt.radius.value_or(h.radius);
+    h.layers = opt.layers.value_or(h.layers);
+    h.hidden = opt.hidden.value_or(h.hidden);
+    h.batch = opt.batch.value_or(h.batch);
+    h.epochs = opt.epochs.value_or(h.epochs);
+    h.lr = opt.lr.value_or(h.lr);
+    h.weight_decay = opt.weight_decay.value_or(h.weight_decay);
+    h.loss_threshold = opt.loss_threshold.value_or(h.loss_threshold);
+    if (h.radius < 0 || h.epochs < 0 || h.weight_decay < 0 || h.loss_threshold < 0)
+        throw InvalidArgument("radius, epochs, weight decay and loss threshold must be >= 0");
     if (h.layers < 1 || h.hidden < 1) throw InvalidArgument("layers and hidden width must be >= 1");
     if (h.batch < 2 || h.batch % 2)
         throw InvalidArgument("the batch size must be an even number >= 2 (pairs of graphs)");
@@ -93,7 +69,7 @@ Hyper resolve_hyper(const EvalOptions& opt) {
     if (opt.rapc && opt.rapc_groups < 1) throw InvalidArgument("RAPC needs at least one group per graph");
     if (opt.input_features != "ones" && opt.input_features != "degree" && opt.input_features != "label")
         throw InvalidArgument("unknown input features '" + opt.input_features + "' (expected ones, degree or label)");
-    if (is_torchscript_model(opt.model) && (opt.layers >= 0 || opt.hidden >= 0 || opt.radius >= 0))
+    if (is_torchscript_model(opt.model) && (opt.layers || opt.hidden || opt.radius))
         throw InvalidArgument(
             "a TorchScript module's layers, width and radius are those of its file; they cannot be set");
     if (opt.input_features != "ones" && !is_torchscript_model(opt.model))
@@ -164,7 +140,7 @@ EvalRecord evaluate_pair(const GraphPairRecord& pair, const EvalOptions& opt, st
         if (opt.train && hp.epochs > 0 && trainable) {
             // The model's own optimizers (OSAN's sampler) step beside the main Adam, unscheduled.
             ModelOptimizers optimizers(*model, torch::optim::AdamOptions(hp.lr).weight_decay(hp.weight_decay));
-            PlateauScheduler scheduler(optimizers.main());
+            nn::PlateauScheduler scheduler(optimizers.main());  // PyTorch's defaults
             model->train();
             for (int epoch = 0; epoch < hp.epochs; ++epoch) {
                 if (ctx && ctx->cancelled())

@@ -198,6 +198,8 @@ TEST(Siamese, BadOptionsAreRejected) {
     opt.batch = 3;
     EXPECT_THROW(resolve_hyper(opt), InvalidArgument);
     opt.batch = -1;
+    EXPECT_THROW(resolve_hyper(opt), InvalidArgument);
+    opt.batch.reset();  // the model's own
     opt.model = "nope";
     EXPECT_THROW(resolve_hyper(opt), InvalidArgument);
 }

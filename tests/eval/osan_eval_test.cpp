@@ -13,7 +13,7 @@ namespace {
 TEST(OsanTraining, SeparatesABasicPair) {
     EvalOptions o = testing::small_run("osan");
     o.epochs = 20;
-    o.lr = -1;  // the model's own learning rate (1e-3), as before
+    o.lr.reset();  // the model's own learning rate (1e-3), as before
     const EvalRecord r = evaluate_pair(testing::brec_pair(0), o, 100);
     EXPECT_EQ(r.epochs, 20);  // threshold 0: never stops early
     for (Protocol p : all_protocols()) {

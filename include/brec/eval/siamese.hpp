@@ -7,6 +7,7 @@
 //   Dataset}, author={Wang, Yanbo and Zhang, Muhan}, journal={arXiv:2304.07702}, year={2023}}
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,15 +24,15 @@ namespace brec {
 
 struct EvalOptions {
     std::string model = "ppgn";
-    // Hyperparameters; negative = the model's registry defaults.
-    int radius = -1;
-    int layers = -1;
-    int hidden = -1;
-    int batch = -1;
-    int epochs = -1;
-    double lr = -1;
-    double weight_decay = -1;
-    double loss_threshold = -1;
+    // Hyperparameters; unset = the model's registry defaults (ModelSpec::defaults).
+    std::optional<int> radius;
+    std::optional<int> layers;
+    std::optional<int> hidden;
+    std::optional<int> batch;
+    std::optional<int> epochs;
+    std::optional<double> lr;
+    std::optional<double> weight_decay;
+    std::optional<double> loss_threshold;
     int q = 32;        ///< relabelings per graph
     int out_dim = 16;  ///< d
     double alpha = 0.05;
