@@ -5,6 +5,7 @@
 #   bash scripts/setup.sh            # install + build everything
 #   BREC_SKIP_INSTALL=1 bash scripts/setup.sh   # build only
 #   BREC_BUILD_DIR=out bash scripts/setup.sh    # another build directory
+#   BREC_TARGETS=brec bash scripts/setup.sh     # only these targets (brec: both binaries)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -55,5 +56,7 @@ BUILD_DIR="${BREC_BUILD_DIR:-build}"
 JOBS="${BREC_JOBS:-$(nproc)}"
 cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE="${BREC_BUILD_TYPE:-RelWithDebInfo}" \
   -DBREC_BUILD_TESTS=ON -DBREC_WITH_TORCH="${BREC_WITH_TORCH:-ON}" ${BREC_CMAKE_ARGS:-} >/dev/null
-cmake --build "$BUILD_DIR" -j "$JOBS"
-echo "setup: built $BUILD_DIR/apps/brec/brec" >&2
+# BREC_TARGETS (space-separated) builds only those targets, e.g. the binaries without the tests.
+read -r -a TARGETS <<< "${BREC_TARGETS:-all}"
+cmake --build "$BUILD_DIR" -j "$JOBS" --target "${TARGETS[@]}"
+echo "setup: built ${TARGETS[*]} in $BUILD_DIR (binaries in $BUILD_DIR/bin)" >&2

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <iomanip>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <tuple>
 
@@ -11,6 +12,7 @@
 #include "brec/core/error.hpp"
 #include "brec/core/parallel.hpp"
 #include "brec/dedup/run.hpp"
+#include "brec/io/dir_writer.hpp"
 #include "brec/io/files.hpp"
 #include "brec/io/results_store.hpp"
 
@@ -335,15 +337,18 @@ ClassifyResult run_classify(const ClassifyOptions& opt, const ClassifierMaker& m
     };
     std::map<std::pair<std::size_t, std::uint64_t>, std::vector<Fold>> all_folds;
     std::vector<Task> tasks;
+    // The folds directory is written all or nothing, and created (with its parents) as needed.
+    std::optional<AtomicDirWriter> folds_out;
+    if (!opt.folds_dir.empty()) folds_out.emplace(opt.folds_dir, AtomicDirOptions().set_label("folds directory"));
     for (std::size_t vi = 0; vi < versions.size(); ++vi)
         for (std::uint64_t seed : opt.seeds) {
             Rng rng(stream_seed(seed, 0));
             auto& folds = all_folds[{vi, seed}] = stratified_folds(versions[vi].labels, opt.folds, rng);
-            if (!opt.folds_dir.empty())
-                write_text_file_atomic(
-                    opt.folds_dir + "/" + versions[vi].dataset + "_seed" + std::to_string(seed) + "_folds.json",
-                    folds_to_json(folds).dump() + "\n");
+            if (folds_out)
+                folds_out->write(versions[vi].dataset + "_seed" + std::to_string(seed) + "_folds.json",
+                                 folds_to_json(folds).dump() + "\n");
         }
+    if (folds_out) folds_out->commit();
     for (std::size_t vi = 0; vi < versions.size(); ++vi)
         for (std::uint64_t seed : opt.seeds)
             for (std::size_t f = 0; f < opt.folds; ++f) {

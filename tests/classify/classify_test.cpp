@@ -2,8 +2,10 @@
 // SVM, Claim 7.1 of Ivanov et al. (2019) on every fold, and `brec classify` end to end.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -242,6 +244,30 @@ TEST(ClassifyRun, ResultsDoNotDependOnJobsAndResumeKeepsFolds) {
     const std::string msg = testing::error_of([&] { run_classify(opt, four); });
     EXPECT_NE(msg.find("vh.jsonl"), std::string::npos) << msg;
     EXPECT_NE(msg.find(":21"), std::string::npos) << msg;
+}
+
+TEST(ClassifyRun, TheFoldsDirectoryIsCreatedWithEveryVersionsFolds) {
+    auto opt = mutag_options("vh");
+    opt.folds = 5;
+    opt.seeds = {3};
+    const std::string root = testing::temp_path("classify", "folds");
+    std::filesystem::remove_all(root);
+    opt.folds_dir = root + "/nested/dir";  // neither exists yet
+    RunContext ctx;
+    const ClassifyResult r = run_classify(opt, ctx);
+    for (const auto& [name, graphs] :
+         {std::pair<std::string, std::size_t>{"MUTAG", r.graphs}, {"MUTAG-clean", r.clean_graphs}}) {
+        const auto folds = nlohmann::json::parse(read_text_file(opt.folds_dir + "/" + name + "_seed3_folds.json"));
+        ASSERT_EQ(folds.size(), 5u) << name;
+        // The test parts partition the version's graphs; each fold trains on the rest.
+        std::vector<int> seen(graphs, 0);
+        for (const auto& f : folds) {
+            for (const auto& i : f["test"]) ++seen.at(i.get<std::size_t>());
+            EXPECT_EQ(f["train"].size() + f["test"].size(), graphs) << name;
+        }
+        EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), static_cast<std::ptrdiff_t>(graphs)) << name;
+    }
+    std::filesystem::remove_all(root);
 }
 
 TEST(ClassifyRun, ResumeAfterAKillMidRecordGivesTheUninterruptedFile) {
