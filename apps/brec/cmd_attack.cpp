@@ -23,8 +23,7 @@ int run_train(TrainArgs& a, RunContext& ctx) {
     a.r.patterns = parse_pattern_list(a.patterns);
     a.r.seeds = parse_model_seeds(a.seeds);
     find_model(a.r.settings.model);
-    if (!is_counting_model(a.r.settings.model))
-        throw InvalidArgument("--model " + a.r.settings.model + ": counting regressors are gin, ppgn or i2_gnn");
+    check_counting_model(a.r.settings.model);
     a.r.settings.loss = a.loss.empty() ? default_regression_loss(a.r.settings.model) : parse_regression_loss(a.loss);
     train_regressors(a.r, std::cout, ctx);
     return 0;
@@ -69,7 +68,7 @@ void add_attack(CLI::App& root, Action& action) {
         "Example: brec count --generate sbm --out sbm && brec attack train --data sbm --model ppgn --pattern triangle "
         "--seeds 0-4 --out models");
     tr->add_option("--data", t->r.data, "Counting dataset directory (brec count --generate)")->required();
-    tr->add_option("--model,-m", t->r.settings.model, "gin, ppgn or i2_gnn")->capture_default_str();
+    tr->add_option("--model,-m", t->r.settings.model, counting_model_list())->capture_default_str();
     tr->add_option("--pattern", t->patterns, "Pattern(s), comma-separated (triangle, 2-path, 4-cycle, ...)")
         ->capture_default_str();
     tr->add_option("--seeds", t->seeds, "Seeds, e.g. 0-4")->capture_default_str();
@@ -88,7 +87,7 @@ void add_attack(CLI::App& root, Action& action) {
         "atk.jsonl");
     ru->add_option("--data", r->o.data, "Counting dataset directory")->required();
     ru->add_option("--models", r->o.models, "Model directory (brec attack train --out)")->required();
-    ru->add_option("--model,-m", r->o.model, "gin, ppgn or i2_gnn")->capture_default_str();
+    ru->add_option("--model,-m", r->o.model, counting_model_list())->capture_default_str();
     ru->add_option("--pattern", r->pattern, "Pattern")->capture_default_str();
     ru->add_option("--space", r->space, "any (P), count (count-preserving P^c) or subgraph (subgraph-preserving P^s)")
         ->capture_default_str();

@@ -22,8 +22,7 @@ int run_ood_command(OodArgs& a, RunContext& ctx) {
     set_quiet(ctx, a.quiet);
     a.r.patterns = parse_pattern_list(a.patterns);
     a.r.seeds = parse_model_seeds(a.seeds);
-    if (!is_counting_model(a.r.settings.model))
-        throw InvalidArgument("--model " + a.r.settings.model + ": counting regressors are gin, ppgn or i2_gnn");
+    check_counting_model(a.r.settings.model);
     a.r.settings.loss = a.loss.empty() ? default_regression_loss(a.r.settings.model) : parse_regression_loss(a.loss);
     run_ood(a.r, std::cout, ctx);
     return 0;
@@ -76,7 +75,7 @@ void add_attack_ood(CLI::App& attack, Action& action) {
     sub->add_option("--out,-o", a->r.out, "Output directory")->required();
     sub->add_option("--in-models", a->r.in_models,
                     "Take the --in models from this brec attack train directory instead of OUT/in");
-    sub->add_option("--model,-m", a->r.settings.model, "gin, ppgn or i2_gnn")->capture_default_str();
+    sub->add_option("--model,-m", a->r.settings.model, counting_model_list())->capture_default_str();
     sub->add_option("--pattern", a->patterns, "Pattern(s), comma-separated (triangle, 2-path, 4-cycle, ...)")
         ->capture_default_str();
     sub->add_option("--seeds", a->seeds, "Seeds, e.g. 0-4")->capture_default_str();

@@ -65,8 +65,7 @@ Plan plan_of(const OodRequest& r) {
 
 /// Checks the request before anything is read or written; returns the model files the run writes.
 std::vector<std::string> check_request(const OodRequest& r, const Plan& plan) {
-    if (!is_counting_model(r.settings.model))
-        throw InvalidArgument("--model " + r.settings.model + ": counting regressors are gin, ppgn or i2_gnn");
+    check_counting_model(r.settings.model);
     if (r.patterns.empty() || r.seeds.empty()) throw InvalidArgument("no patterns or no seeds");
     if (r.out.empty()) throw InvalidArgument("no output directory");
     for (const auto* dir : {&r.in, &r.ood})

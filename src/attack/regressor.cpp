@@ -61,19 +61,46 @@ RegressionLoss parse_regression_loss(const std::string& name) {
     throw InvalidArgument("--loss '" + name + "': unknown loss (use l1 or lc)");
 }
 
-RegressionLoss default_regression_loss(const std::string& model) {
-    return model == "ppgn" ? RegressionLoss::lc : RegressionLoss::l1;
+namespace {
+
+/// The counting facts of a built-in model; nullptr for any other name.
+const CountingSpec* counting_spec(const std::string& model) {
+    for (const auto& e : model_registry())
+        if (e.spec.name == model && e.spec.counting.regressor) return &e.spec.counting;
+    return nullptr;
 }
 
-bool is_counting_model(const std::string& model) { return model == "gin" || model == "ppgn" || model == "i2_gnn"; }
+}  // namespace
+
+RegressionLoss default_regression_loss(const std::string& model) {
+    const CountingSpec* c = counting_spec(model);
+    return c ? parse_regression_loss(c->default_loss) : RegressionLoss::l1;
+}
+
+bool is_counting_model(const std::string& model) { return counting_spec(model) != nullptr; }
+
+std::string counting_model_list() {
+    std::vector<std::string> names;
+    for (const auto& e : model_registry())
+        if (e.spec.counting.regressor) names.push_back(e.spec.name);
+    std::string text;
+    for (std::size_t k = 0; k < names.size(); ++k)
+        text += (k == 0 ? "" : k + 1 == names.size() ? " or " : ", ") + names[k];
+    return text;
+}
+
+void check_counting_model(const std::string& model) {
+    if (!is_counting_model(model))
+        throw InvalidArgument("--model " + model + ": counting regressors are " + counting_model_list());
+}
 
 ModelConfig RegressorSettings::config() const {
     ModelConfig c;
     c.head = Head::regression;
     c.layers = layers;
     c.hidden = hidden;
-    // I²-GNN's rooted subgraphs reach as deep as the pattern's diameter (Campi et al.'s setting).
-    if (model == "i2_gnn") c.radius = pattern_diameter(pattern);
+    const CountingSpec* counting = counting_spec(model);
+    if (counting && counting->radius_is_pattern_diameter) c.radius = pattern_diameter(pattern);
     return c;
 }
 
@@ -392,12 +419,8 @@ Regressor load_regressor(const std::string& json_path, torch::Device device) {
 }
 
 double paper_test_l1(const std::string& model, Pattern pattern) {
-    if (pattern == Pattern::triangle) {
-        if (model == "ppgn") return 0.014;
-        if (model == "gin") return 2.6;
-        if (model == "i2_gnn") return 0.0069;
-    }
-    return -1.0;
+    const CountingSpec* c = counting_spec(model);
+    return c && pattern == Pattern::triangle ? c->paper_triangle_l1 : -1.0;
 }
 
 void train_regressors(const RegressorTrainRequest& request, std::ostream& out, RunContext& ctx) {

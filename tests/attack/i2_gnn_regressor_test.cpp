@@ -17,6 +17,18 @@ namespace fs = std::filesystem;
 TEST(I2GnnRegressor, IsACountingModelWhoseDepthIsThePatternDiameter) {
     for (const std::string m : {"gin", "ppgn", "i2_gnn"}) EXPECT_TRUE(is_counting_model(m)) << m;
     EXPECT_FALSE(is_counting_model("ngnn"));
+    EXPECT_FALSE(is_counting_model("nope"));
+    EXPECT_EQ(counting_model_list(), "gin, ppgn or i2_gnn");
+    EXPECT_EQ(testing::error_of([] { check_counting_model("sun"); }),
+              "--model sun: counting regressors are gin, ppgn or i2_gnn");
+    // Campi et al.'s settings: PPGN trains on lc, the others on L1; Table 3's triangle errors.
+    EXPECT_EQ(default_regression_loss("ppgn"), RegressionLoss::lc);
+    EXPECT_EQ(default_regression_loss("gin"), RegressionLoss::l1);
+    EXPECT_EQ(default_regression_loss("i2_gnn"), RegressionLoss::l1);
+    EXPECT_EQ(paper_test_l1("ppgn", Pattern::triangle), 0.014);
+    EXPECT_EQ(paper_test_l1("gin", Pattern::triangle), 2.6);
+    EXPECT_EQ(paper_test_l1("i2_gnn", Pattern::triangle), 0.0069);
+    EXPECT_LT(paper_test_l1("gin", Pattern::cycle4), 0.0);
     RegressorSettings s;
     s.model = "i2_gnn";
     s.pattern = Pattern::triangle;

@@ -30,15 +30,20 @@
 
 namespace brec {
 
-/// Whether `model` can be trained as a counting regressor: gin, ppgn or i2_gnn (the models of
-/// Campi et al.'s counting experiments).
+/// Whether `model` can be trained as a counting regressor (its registry entry says so: gin, ppgn and
+/// i2_gnn, the models of Campi et al.'s counting experiments).
 bool is_counting_model(const std::string& model);
+/// The counting regressors in registry order, as text: "gin, ppgn or i2_gnn".
+std::string counting_model_list();
+/// Throws InvalidArgument("--model M: counting regressors are gin, ppgn or i2_gnn") unless
+/// is_counting_model(model).
+void check_counting_model(const std::string& model);
 
 /// The training loss of a regressor.
 enum class RegressionLoss { l1, lc };
 const char* regression_loss_name(RegressionLoss loss);
 RegressionLoss parse_regression_loss(const std::string& name);  ///< InvalidArgument when unknown
-/// The loss a model trains with by default: lc for PPGN, L1 otherwise.
+/// The loss a model trains with by default (its registry entry: lc for PPGN, L1 otherwise).
 RegressionLoss default_regression_loss(const std::string& model);
 
 /// The settings of one regressor.

@@ -58,6 +58,17 @@ struct PaperRow {
     int total() const { return known() ? basic + regular + extension + cfi : -1; }
 };
 
+/// The model as a subgraph-counting regressor (Head::regression), as Campi et al. ("Expressivity of
+/// GNNs through the lens of adversarial robustness", ICML 2023 workshop) trained it.
+struct CountingSpec {
+    bool regressor = false;           ///< brec trains it as a counting regressor (`brec attack`)
+    std::string default_loss = "l1";  ///< its training loss by default: "l1" or "lc" (L1 / (y + 1))
+    /// Its subgraphs reach as deep as the counted pattern's diameter (ModelConfig::radius).
+    bool radius_is_pattern_diameter = false;
+    /// The test L1 error on triangle counts the paper published (Table 3, SBM); negative: none.
+    double paper_triangle_l1 = -1.0;
+};
+
 /// Everything brec knows about a model besides its code.
 struct ModelSpec {
     std::string name;      ///< the --model name
@@ -87,6 +98,7 @@ struct ModelSpec {
     /// Outputs are random at inference (DropGNN): the reliability group measures that randomness,
     /// and training never stops early on a loss threshold of 0.
     bool random_at_inference = false;
+    CountingSpec counting;  ///< as a counting regressor
     /// A user's TorchScript module: FNV-1a of the file (16 hex digits), part of the settings id so
     /// that resuming never mixes two modules; "" for built-in models.
     std::string module_hash;

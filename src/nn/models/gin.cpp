@@ -133,6 +133,8 @@ ModelEntry gin_model() {
                      .with_batch(32)
                      .with_epochs(20)
                      .with_loss_threshold(0.2);
+    s.counting.regressor = true;
+    s.counting.paper_triangle_l1 = 2.6;
     return {s, [](const ModelConfig& c, ModelRandom& r) -> std::shared_ptr<GraphEmbedder> {
                 if (c.head == Head::regression) return std::make_shared<CountingGin>(c, r);
                 return std::make_shared<Gin>(c, r);

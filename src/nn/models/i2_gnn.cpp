@@ -331,6 +331,9 @@ ModelEntry i2_gnn_model() {
     // subgraphs outgrew the study's GPU memory.
     s.paper_subset = "0-319,380-399";
     s.paper = {60, 100, 100, 21};
+    s.counting.regressor = true;
+    s.counting.radius_is_pattern_diameter = true;  // Campi et al.'s setting
+    s.counting.paper_triangle_l1 = 0.0069;
     return {s,
             [](const ModelConfig& c, ModelRandom& r) -> std::shared_ptr<GraphEmbedder> {
                 if (c.head == Head::regression) return std::make_shared<CountingI2Gnn>(c, r);

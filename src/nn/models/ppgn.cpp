@@ -247,6 +247,9 @@ ModelEntry ppgn_model() {
                      .with_epochs(20)
                      .with_loss_threshold(0.2);
     s.paper = {60, 50, 100, 23};
+    s.counting.regressor = true;
+    s.counting.default_loss = "lc";
+    s.counting.paper_triangle_l1 = 0.014;
     return {s, [](const ModelConfig& c, ModelRandom& r) -> std::shared_ptr<GraphEmbedder> {
                 if (c.head == Head::regression) return std::make_shared<CountingPpgn>(c, r, use_blas(c));
                 return std::make_shared<Ppgn>(c, r, use_blas(c));
