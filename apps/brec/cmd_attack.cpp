@@ -7,7 +7,9 @@
 #include "brec/attack/attack.hpp"
 #include "brec/attack/regressor.hpp"
 #include "brec/core/error.hpp"
+#include "brec/io/files.hpp"
 #include "brec/nn/registry.hpp"
+#include "brec/report/attack_figure.hpp"
 
 namespace brec::cli {
 namespace {
@@ -29,6 +31,22 @@ int run_train(TrainArgs& a, RunContext& ctx) {
     return 0;
 }
 
+/// OUT.summary.json, OUT.csv (brec report rows) and OUT.svg (success rate against the budget), each
+/// written atomically once the run is complete.
+void write_attack_outputs(const AttackRunResult& r, const AttackRunOptions& o) {
+    write_text_file_atomic(o.out + ".summary.json", r.summary.dump(2) + "\n");
+    write_text_file_atomic(o.out + ".csv", r.report_rows);
+    SuccessCurve curve;
+    curve.label = o.model + " / " + space_name(o.attack.space);
+    for (const auto& row : r.summary["stages"]) {
+        curve.budget.push_back(row["budget"].get<double>());
+        curve.rate.push_back(row["success_rate"].get<double>());
+        curve.error.push_back(row["error"].get<double>());
+    }
+    write_text_file_atomic(o.out + ".svg",
+                           success_rate_svg({curve}, std::string("Attack success, ") + pattern_name(o.attack.pattern)));
+}
+
 struct RunArgs {
     AttackRunOptions o;
     std::string pattern = "triangle", space = "any", search = "auto", sampling = "code", seeds = "0-4",
@@ -46,6 +64,7 @@ int run_run(RunArgs& a, RunContext& ctx) {
     a.o.seeds = parse_model_seeds(a.seeds);
     at.budgets = parse_budgets(a.budgets);
     const AttackRunResult r = run_attack(a.o, ctx);
+    write_attack_outputs(r, a.o);
     if (a.json)
         print_json_line(r.summary);
     else

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Fails when an #include goes against the module graph declared in src/CMakeLists.txt.
+"""Fails when an #include goes against the module graph declared in src/CMakeLists.txt, or when
+README.md's module list ("Modules and what each may use") says something else than that graph.
 
 Each `brec_add_module(NAME DEPS a b ...)` line declares what module NAME may use. A source or
 public header of module M (src/M/..., include/brec/M/...) may include the public headers of M and
@@ -28,6 +29,23 @@ def declared_modules():
                 listed.append(w)
         deps[name] = listed
     return deps
+
+
+def readme_modules():
+    """The module list of README.md: "name (what it is) → dep, dep; name; ..." up to the first '.'
+    that ends the list (the paragraph's sentence after it is prose)."""
+    text = (ROOT / "README.md").read_text()
+    start = text.find("Modules and what each may use")
+    if start < 0:
+        return None
+    body = text[text.index("):", start) + 2:]
+    body = body[:body.index(". ")] if ". " in body else body
+    body = re.sub(r"\([^)]*\)", "", body)  # descriptions in parentheses
+    listed = {}
+    for item in body.split(";"):
+        name, _, rest = item.partition("→")
+        listed[name.strip()] = [d.strip() for d in rest.split(",") if d.strip()]
+    return listed
 
 
 def closure(deps):
@@ -90,10 +108,22 @@ def main():
             elif target not in reach[m]:
                 problems.append(f"{f.relative_to(ROOT)}:{lineno}: module '{m}' includes {inc}, but '{target}' is not "
                                 f"among its dependencies ({', '.join(sorted(reach[m] - {m})) or 'none'})")
+    listed = readme_modules()
+    if listed is None:
+        problems.append("README.md: no module list (\"Modules and what each may use\")")
+    else:
+        for m in sorted(set(deps) | set(listed)):
+            if m not in listed:
+                problems.append(f"README.md: the module list omits '{m}'")
+            elif m not in deps:
+                problems.append(f"README.md: the module list names '{m}', which src/CMakeLists.txt does not declare")
+            elif sorted(listed[m]) != sorted(deps[m]):
+                problems.append(f"README.md: the module list gives '{m}' → {', '.join(listed[m]) or 'nothing'}; "
+                                f"src/CMakeLists.txt: {', '.join(deps[m]) or 'nothing'}")
     for p in problems:
         print(p, file=sys.stderr)
     if problems:
-        print(f"check_includes: {len(problems)} include(s) against the module graph of src/CMakeLists.txt", file=sys.stderr)
+        print(f"check_includes: {len(problems)} problem(s) with the module graph of src/CMakeLists.txt", file=sys.stderr)
         return 1
     print(f"check_includes: {len(files)} files follow the module graph ({len(deps)} modules)")
     return 0

@@ -1,5 +1,5 @@
 // brec attack run: graph selection, parallel attacks over (graph, model seed), resumable JSONL
-// records, the summary, the report rows and the figure.
+// records, the summary and the report rows.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -19,7 +19,6 @@
 #include "brec/io/records.hpp"
 #include "brec/io/results_store.hpp"
 #include "brec/nn/device.hpp"
-#include "brec/report/attack_figure.hpp"
 #include "brec/stats/tests.hpp"
 
 namespace brec {
@@ -256,9 +255,8 @@ AttackRunResult run_attack(const AttackRunOptions& o, RunContext& ctx) {
 
     result.summary = summarize_attack(records, o);
     result.summary["out"] = o.out;
-    // How many tasks this invocation ran or resumed is no result: a resumed run's summary file is
-    // byte for byte the one of an uninterrupted run (AttackRunResult keeps both counts).
-    write_text_file_atomic(o.out + ".summary.json", result.summary.dump(2) + "\n");
+    // How many tasks this invocation ran or resumed is no result: a resumed run's summary is byte
+    // for byte the one of an uninterrupted run (AttackRunResult keeps both counts).
     // Report rows: the success rate per budget and the AUC, per seed.
     std::ostringstream csv;
     csv << "task,model,seed,value,direction\n";
@@ -271,16 +269,7 @@ AttackRunResult run_attack(const AttackRunOptions& o, RunContext& ctx) {
         if (rates.size() == 4)
             csv << task_name(o, "auc") << ',' << o.model << ',' << it.key() << ',' << attack_auc(rates) << ",max\n";
     }
-    write_text_file_atomic(o.out + ".csv", csv.str());
-    SuccessCurve curve;
-    curve.label = o.model + " / " + space_name(o.attack.space);
-    for (const auto& row : result.summary["stages"]) {
-        curve.budget.push_back(row["budget"].get<double>());
-        curve.rate.push_back(row["success_rate"].get<double>());
-        curve.error.push_back(row["error"].get<double>());
-    }
-    write_text_file_atomic(o.out + ".svg",
-                           success_rate_svg({curve}, std::string("Attack success, ") + pattern_name(o.attack.pattern)));
+    result.report_rows = csv.str();
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return result;
 }

@@ -26,6 +26,8 @@ struct StoreCase {
     const char* run;      ///< the command; DIR stands for the case's directory
     const char* other;    ///< the same command with other settings
     const char* results;  ///< the results file, relative to DIR
+    /// Files a complete run also writes (','-separated, relative to DIR), or "".
+    const char* products;
     /// Extra preparation in C++ (the embeddings `brec rpc` judges).
     std::function<void(const std::string& dir)> extra;
 };
@@ -60,6 +62,15 @@ TEST_P(ResultsStoreCli, RefusesOtherSettingsAndBrokenLinesLeavingTheFileAsItWas)
     const std::string file = dir + "/" + c.results;
     const Result first = brec(in_dir(c.run));
     ASSERT_EQ(first.code, 0) << first.err;
+    const std::string products = c.products;
+    for (std::size_t start = 0; start < products.size();) {
+        const std::size_t end = std::min(products.find(',', start), products.size());
+        const std::string product = dir + "/" + products.substr(start, end - start);
+        EXPECT_TRUE(brec::file_exists(product)) << product;
+        if (product.size() > 4 && product.compare(product.size() - 4, 4, ".svg") == 0)
+            EXPECT_NE(brec::read_text_file(product).find("<svg"), std::string::npos) << product;
+        start = end + 1;
+    }
     const std::string whole = brec::read_text_file(file);
     const auto lines = brec::split_lines(whole);
     ASSERT_GE(lines.size(), 3u) << "too few records to break a middle one";
@@ -97,6 +108,7 @@ INSTANTIATE_TEST_SUITE_P(
                   "wl --pairs 0-5 --out DIR/r.jsonl",
                   "wl --method 2fwl --pairs 0-5 --out DIR/r.jsonl",
                   "r.jsonl",
+                  "",
                   {}},
         StoreCase{"certify",
                   false,
@@ -104,6 +116,7 @@ INSTANTIATE_TEST_SUITE_P(
                   "certify --pairs 0-5 --out DIR/r.jsonl",
                   "certify --pairs 0-5 --tests gswl --out DIR/r.jsonl",
                   "r.jsonl",
+                  "",
                   {}},
         StoreCase{"eval",
                   true,
@@ -111,10 +124,12 @@ INSTANTIATE_TEST_SUITE_P(
                   "eval --model gin --pairs 0-3 --seeds 1 --epochs 2 --out DIR/r.jsonl",
                   "eval --model gin --pairs 0-3 --seeds 1 --epochs 3 --out DIR/r.jsonl",
                   "r.jsonl",
+                  "r.jsonl.summary.json",
                   {}},
         StoreCase{"rpc", false, "export --pairs 0-2 --q 20 --out DIR/emb",
                   "rpc --embeddings DIR/emb --model-name m --out DIR/r.jsonl",
                   "rpc --embeddings DIR/emb --model-name m --alpha 0.01 --out DIR/r.jsonl", "r.jsonl",
+                  "r.jsonl.summary.json",
                   [](const std::string& dir) { clitest::write_embeddings(dir + "/emb", 4, 1.0); }},
         StoreCase{"classify",
                   false,
@@ -122,6 +137,7 @@ INSTANTIATE_TEST_SUITE_P(
                   "classify SRC/datasets/tu/MUTAG --model vh --seeds 0 --folds 3 --out DIR/r.jsonl",
                   "classify SRC/datasets/tu/MUTAG --model vh --seeds 0 --folds 4 --out DIR/r.jsonl",
                   "r.jsonl",
+                  "",
                   {}},
         StoreCase{"attack_run",
                   true,
@@ -131,6 +147,7 @@ INSTANTIATE_TEST_SUITE_P(
                   "attack run --data DIR/data --models DIR/models --model gin --seeds 0 --graphs 4 --budgets 1,3 "
                   "--out DIR/r.jsonl",
                   "r.jsonl",
+                  "r.jsonl.summary.json,r.jsonl.csv,r.jsonl.svg",
                   {}},
         StoreCase{"attack_ood",
                   true,
@@ -139,6 +156,7 @@ INSTANTIATE_TEST_SUITE_P(
                   "attack ood --in DIR/in --ood DIR/ood --out DIR/o --seeds 0 --epochs 2 --patience 1",
                   "attack ood --in DIR/in --ood DIR/ood --out DIR/o --seeds 0 --epochs 3 --patience 1",
                   "o/ood.jsonl",
+                  "o/ood.csv",
                   {}}),
     [](const ::testing::TestParamInfo<StoreCase>& info) { return std::string(info.param.name); });
 

@@ -114,16 +114,18 @@ struct AttackRunOptions {
 struct AttackRunResult {
     std::size_t graphs = 0;  ///< attacked graphs
     std::size_t tasks = 0, resumed = 0;
+    /// Success rate per budget with sd/sqrt(seeds), AUC, transfer rates (what `brec attack run`
+    /// writes to OUT.summary.json; its "stages" give the figure's curve).
     nlohmann::ordered_json summary;
+    std::string report_rows;  ///< CSV task,model,seed,value,direction rows for brec report (OUT.csv)
     double seconds = 0.0;
 };
 
 /// Loads the regressors of every seed, selects the graphs, attacks every (graph, seed) on
-/// options.jobs threads, appends one JSONL record per task to options.out as it finishes (a task
-/// already there is skipped with resume), then writes OUT.summary.json (success rate per budget
-/// with sd/sqrt(seeds), AUC, transfer rates), OUT.csv (task,model,seed,value rows for brec report)
-/// and OUT.svg (success rate vs budget). Throws InvalidArgument / IoError / ParseError before
-/// anything is written, Cancelled.
+/// options.jobs threads and appends one JSONL record per task to options.out as it finishes (a
+/// task already there is skipped with resume); returns the summary and the report rows of all the
+/// file's records. Throws InvalidArgument / IoError / ParseError before anything is written,
+/// Cancelled.
 AttackRunResult run_attack(const AttackRunOptions& options, RunContext& ctx);
 
 /// The summary of a results file's records (what OUT.summary.json holds).
