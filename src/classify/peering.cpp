@@ -4,6 +4,7 @@
 
 #include "brec/classify/classify.hpp"
 #include "brec/core/error.hpp"
+#include "brec/dedup/split.hpp"
 
 namespace brec {
 namespace {
@@ -24,14 +25,6 @@ void check_sizes(const Orbits& orbits, const std::vector<Label>& labels, const F
         for (std::size_t i : *part)
             if (i >= labels.size())
                 throw InvalidArgument("classify: graph index " + std::to_string(i) + " out of range");
-}
-
-/// Training label counts of every orbit that holds a training graph.
-std::vector<std::map<Label, std::size_t>> train_label_counts(const Orbits& orbits, const std::vector<Label>& labels,
-                                                             const Fold& fold) {
-    std::vector<std::map<Label, std::size_t>> counts(orbits.size());
-    for (std::size_t i : fold.train) ++counts[orbits.orbit_of[i]][labels[i]];
-    return counts;
 }
 
 }  // namespace
@@ -57,7 +50,8 @@ std::vector<Label> apply_peering(const Orbits& orbits, const std::vector<Label>&
     check_sizes(orbits, labels, fold, predictions);
     std::vector<Label> out = predictions;
     if (peering == Peering::none) return out;
-    const auto counts = train_label_counts(orbits, labels, fold);
+    // The same orbit counts and majority rule as `brec dedup --split` (dedup/split.hpp).
+    const auto counts = orbit_train_labels(orbits, labels, fold);
     for (std::size_t k = 0; k < fold.test.size(); ++k) {
         const auto& c = counts[orbits.orbit_of[fold.test[k]]];
         if (c.empty()) continue;  // Y_new: the model's prediction stays
@@ -65,15 +59,7 @@ std::vector<Label> apply_peering(const Orbits& orbits, const std::vector<Label>&
             if (c.size() == 1) out[k] = c.begin()->first;
             continue;
         }
-        std::size_t best = 0;
-        for (const auto& [y, n] : c) best = std::max(best, n);
-        const auto own = c.find(predictions[k]);
-        if (own != c.end() && own->second == best) continue;
-        for (const auto& [y, n] : c)
-            if (n == best) {
-                out[k] = y;
-                break;
-            }
+        out[k] = peer_label(c, predictions[k]);
     }
     return out;
 }

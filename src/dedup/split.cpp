@@ -240,6 +240,29 @@ Predictions read_predictions(const std::string& path, std::size_t n, bool one_ba
     return p;
 }
 
+std::vector<std::map<Label, std::size_t>> orbit_train_labels(const Orbits& orbits, const std::vector<Label>& labels,
+                                                             const Fold& fold) {
+    std::vector<std::map<Label, std::size_t>> counts(orbits.size());
+    for (std::size_t i : fold.train) {
+        if (i >= orbits.orbit_of.size() || i >= labels.size())
+            throw InvalidArgument("train index " + std::to_string(i) + " out of range");
+        ++counts[orbits.orbit_of[i]][labels[i]];
+    }
+    return counts;
+}
+
+Label peer_label(const std::map<Label, std::size_t>& counts, std::optional<Label> prediction) {
+    std::size_t best = 0;
+    for (const auto& [y, c] : counts) best = std::max(best, c);
+    if (prediction) {
+        const auto it = counts.find(*prediction);
+        if (it != counts.end() && it->second == best) return *prediction;
+    }
+    for (const auto& [y, c] : counts)
+        if (c == best) return y;
+    throw InvalidArgument("peer_label: an orbit without training labels");
+}
+
 FoldReport analyse_fold(const Orbits& orbits, const std::vector<Label>& labels, const Fold& fold,
                         std::size_t fold_index, const Predictions* predictions) {
     FoldReport r;
@@ -247,14 +270,14 @@ FoldReport analyse_fold(const Orbits& orbits, const std::vector<Label>& labels, 
     r.train = fold.train.size();
     r.test = fold.test.size();
     const std::size_t n = orbits.orbit_of.size();
-    // Training label counts per orbit.
-    std::vector<std::map<Label, std::size_t>> train_labels(orbits.size());
+    // Training graphs and their label counts per orbit.
     std::vector<std::size_t> train_count(orbits.size(), 0);
     for (std::size_t i : fold.train) {
         if (i >= n) throw InvalidArgument("analyse_fold: train index " + std::to_string(i) + " out of range");
         ++train_count[orbits.orbit_of[i]];
-        if (!labels.empty()) ++train_labels[orbits.orbit_of[i]][labels[i]];
     }
+    const auto train_labels =
+        labels.empty() ? std::vector<std::map<Label, std::size_t>>() : orbit_train_labels(orbits, labels, fold);
     const bool acc = predictions != nullptr && !labels.empty();
     r.has_accuracy = acc;
     std::size_t right_test = 0, right_iso = 0, right_new = 0, right_peer = 0;
@@ -269,25 +292,7 @@ FoldReport analyse_fold(const Orbits& orbits, const std::vector<Label>& labels, 
             if (!pred) throw InvalidArgument("no prediction for test graph " + std::to_string(i) + " of " + fold.name);
         }
         if (iso && !labels.empty()) {
-            // Majority training label of the isomorphic training graphs; ties go to the model's
-            // prediction when it is among the tied labels, else to the smallest label.
-            std::size_t best = 0;
-            for (const auto& [y, c] : train_labels[o]) best = std::max(best, c);
-            Label peer = 0;
-            bool chosen = false;
-            if (pred) {
-                const auto it = train_labels[o].find(*pred);
-                if (it != train_labels[o].end() && it->second == best) {
-                    peer = *pred;
-                    chosen = true;
-                }
-            }
-            if (!chosen)
-                for (const auto& [y, c] : train_labels[o])
-                    if (c == best) {
-                        peer = y;
-                        break;
-                    }
+            const Label peer = peer_label(train_labels[o], pred);
             if (peer != labels[i]) ++r.y_iso_label_conflicts;
             if (acc && peer == labels[i]) ++right_peer;
         }

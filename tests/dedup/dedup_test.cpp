@@ -572,5 +572,27 @@ TEST(DedupCli, JsonReportAndWriteCleanOnFixture) {
     EXPECT_NE(err.back().find("/nonexistent/split.txt"), std::string::npos);  // warnings come first
 }
 
+TEST(Peering, TheMajorityLabelWithTiesToThePredictionThenTheSmallest) {
+    const std::map<Label, std::size_t> clear = {{0, 1}, {1, 3}, {2, 2}};
+    EXPECT_EQ(peer_label(clear, std::nullopt), 1);
+    EXPECT_EQ(peer_label(clear, Label{2}), 1) << "a prediction outside the majority does not count";
+    const std::map<Label, std::size_t> tied = {{3, 2}, {5, 2}, {7, 1}};
+    EXPECT_EQ(peer_label(tied, std::nullopt), 3);
+    EXPECT_EQ(peer_label(tied, Label{5}), 5);
+    EXPECT_EQ(peer_label(tied, Label{7}), 3);
+    EXPECT_THROW(peer_label({}, std::nullopt), InvalidArgument);
+    // Orbits {0, 1, 2} and {3, 4}; training graphs 0, 1, 3 with labels 4, 4, 9.
+    Orbits orbits;
+    orbits.orbit_of = {0, 0, 0, 1, 1};
+    orbits.members = {{0, 1, 2}, {3, 4}};
+    Fold fold;
+    fold.train = {0, 1, 3};
+    fold.test = {2, 4};
+    const auto counts = orbit_train_labels(orbits, {4, 4, 6, 9, 9}, fold);
+    ASSERT_EQ(counts.size(), 2u);
+    EXPECT_EQ(counts[0], (std::map<Label, std::size_t>{{4, 2}}));
+    EXPECT_EQ(counts[1], (std::map<Label, std::size_t>{{9, 1}}));
+}
+
 }  // namespace
 }  // namespace brec

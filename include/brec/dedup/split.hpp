@@ -61,6 +61,17 @@ struct FoldReport {
     double acc_peering = 0;                         ///< the peering upper bound over Y_test
 };
 
+/// The training labels of every orbit: counts[o][y] = training graphs of orbit o with label y
+/// (empty for an orbit without training graphs). `labels` must cover every graph of the fold;
+/// InvalidArgument for an index out of range.
+std::vector<std::map<Label, std::size_t>> orbit_train_labels(const Orbits& orbits, const std::vector<Label>& labels,
+                                                             const Fold& fold);
+
+/// The label peering gives a test graph whose orbit has the training labels `counts` (not empty):
+/// their majority; a tie goes to `prediction` when it is among the tied labels, else to the
+/// smallest tied label (Ivanov et al. 2019's "peering" with the model's prediction breaking ties).
+Label peer_label(const std::map<Label, std::size_t>& counts, std::optional<Label> prediction);
+
 /// Analyses one fold. `labels` may be empty (then only sizes); with `predictions` (and labels)
 /// the accuracies are filled. Throws InvalidArgument when a test graph has no prediction.
 /// Complexity: O(N + |test| · orbit size).
