@@ -27,7 +27,8 @@ int run_train(TrainArgs& a, RunContext& ctx) {
     find_model(a.r.settings.model);
     check_counting_model(a.r.settings.model);
     a.r.settings.loss = a.loss.empty() ? default_regression_loss(a.r.settings.model) : parse_regression_loss(a.loss);
-    train_regressors(a.r, std::cout, ctx);
+    std::cout << regressor_table_header() << std::flush;
+    train_regressors(a.r, ctx, [](const TrainedRegressor& r) { std::cout << regressor_table_row(r) << std::flush; });
     return 0;
 }
 

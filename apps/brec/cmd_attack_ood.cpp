@@ -8,6 +8,7 @@
 #include "brec/attack/ood.hpp"
 #include "brec/attack/regressor.hpp"
 #include "brec/core/error.hpp"
+#include "brec/io/files.hpp"
 
 namespace brec::cli {
 namespace {
@@ -24,7 +25,9 @@ int run_ood_command(OodArgs& a, RunContext& ctx) {
     a.r.seeds = parse_model_seeds(a.seeds);
     check_counting_model(a.r.settings.model);
     a.r.settings.loss = a.loss.empty() ? default_regression_loss(a.r.settings.model) : parse_regression_loss(a.loss);
-    run_ood(a.r, std::cout, ctx);
+    const OodResult result = run_ood(a.r, ctx);
+    write_text_file_atomic(a.r.out + "/ood.csv", result.report_rows);
+    std::cout << ood_run_text(result, a.r);
     return 0;
 }
 

@@ -236,7 +236,7 @@ std::string ood_table(const std::vector<OodRecord>& rows) {
     return out.str();
 }
 
-void run_ood(const OodRequest& request, std::ostream& out, RunContext& ctx) {
+OodResult run_ood(const OodRequest& request, RunContext& ctx) {
     const auto start = std::chrono::steady_clock::now();
     const Plan plan = plan_of(request);
     const std::vector<std::string> model_files = check_request(request, plan);
@@ -287,11 +287,19 @@ void run_ood(const OodRequest& request, std::ostream& out, RunContext& ctx) {
                 ctx.progress("attack ood", ++finished, total);
             }
         }
-    write_text_file_atomic(plan.csv, csv_of(rows));
-    out << ood_table(rows);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    out << "wrote " << plan.jsonl << " and " << plan.csv << " (" << rows.size() << " rows, " << resumed << " resumed, "
-        << fixed(seconds, 1) << " s)\n";
+    OodResult result;
+    result.report_rows = csv_of(rows);
+    result.rows = std::move(rows);
+    result.resumed = resumed;
+    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return result;
+}
+
+std::string ood_run_text(const OodResult& result, const OodRequest& request) {
+    const Plan plan = plan_of(request);
+    return ood_table(result.rows) + "wrote " + plan.jsonl + " and " + plan.csv + " (" +
+           std::to_string(result.rows.size()) + " rows, " + std::to_string(result.resumed) + " resumed, " +
+           fixed(result.seconds, 1) + " s)\n";
 }
 
 }  // namespace brec

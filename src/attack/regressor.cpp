@@ -1,4 +1,5 @@
-// Counting regressors: training, prediction and the model files (io/counting_data reads the datasets).
+// Counting regressors: their settings and names, training and prediction (fine_tune.cpp: where
+// training starts; regressor_files.cpp: the model files; train.cpp: many regressors at once).
 #include "brec/attack/regressor.hpp"
 
 #include <algorithm>
@@ -18,6 +19,7 @@
 #include "brec/nn/registry.hpp"
 #include "brec/nn/training.hpp"
 #include "brec/stats/tests.hpp"
+#include "detail/fine_tune.hpp"
 
 namespace brec {
 namespace {
@@ -125,69 +127,13 @@ std::vector<double> predict_range(GraphEmbedder& model, std::size_t begin, std::
     return out;
 }
 
-/// The device of a model's parameters (the CPU for a model without any).
-torch::Device device_of(const torch::nn::Module& model) {
-    const auto parameters = model.parameters();
-    return parameters.empty() ? torch::Device(torch::kCPU) : parameters.front().device();
-}
-
 }  // namespace
 
 std::vector<double> predict_counts(GraphEmbedder& model, const std::vector<Graph>& graphs, std::size_t batch) {
     if (graphs.empty()) return {};
-    model.set_graphs(graphs, device_of(model));
+    model.set_graphs(graphs, module_device(model));
     return predict_range(model, 0, graphs.size(), batch);
 }
-
-bool is_regression_head(const GraphEmbedder& model, const std::string& name) {
-    // The first component of the name: a top-level module (or parameter) of the model.
-    const std::string top = name.substr(0, name.find('.'));
-    const auto head = model.regression_head();
-    return std::find(head.begin(), head.end(), top) != head.end();
-}
-
-namespace {
-
-/// Copies `from`'s parameters and buffers into `to` (built with the same settings).
-void copy_state(torch::nn::Module& from, torch::nn::Module& to) {
-    torch::NoGradGuard no_grad;
-    const auto src = from.named_parameters();
-    for (auto& p : to.named_parameters()) p.value().copy_(src[p.key()]);
-    const auto src_buffers = from.named_buffers();
-    for (auto& b : to.named_buffers()) b.value().copy_(src_buffers[b.key()]);
-}
-
-/// Checks that `start` fits the settings, then loads its weights into `model` and, for head-only
-/// training, turns off the gradients of every parameter outside the head.
-void apply_start(GraphEmbedder& model, const RegressorSettings& s, const RegressorStart& start) {
-    if (start.head_only && !start.from)
-        throw InvalidArgument("training only the regression head needs a trained model to start from");
-    if (!start.from) return;
-    const RegressorSettings& f = start.from->settings;
-    if (f.model != s.model || f.pattern != s.pattern || f.layers != s.layers || f.hidden != s.hidden)
-        throw InvalidArgument("cannot start " + s.name() + " (layers " + std::to_string(s.layers) + ", hidden " +
-                              std::to_string(s.hidden) + ") from " + f.name() + " (layers " + std::to_string(f.layers) +
-                              ", hidden " + std::to_string(f.hidden) + ")");
-    copy_state(*start.from->model, model);
-    if (!start.head_only) return;
-    std::size_t head = 0;
-    for (auto& p : model.named_parameters()) {
-        const bool in_head = is_regression_head(model, p.key());
-        p.value().set_requires_grad(in_head);
-        head += in_head ? 1 : 0;
-    }
-    if (head == 0) throw InvalidArgument("model " + s.model + " has no regression head to train alone");
-}
-
-/// Training mode for an epoch: the whole model, or with a frozen body only the head.
-void set_training_mode(GraphEmbedder& model, const RegressorStart& start) {
-    model.train();
-    if (!start.head_only) return;
-    for (auto& child : model.named_children())
-        if (!is_regression_head(model, child.key())) child.value()->eval();
-}
-
-}  // namespace
 
 RegressorError evaluate_regressor(GraphEmbedder& model, const CountingData& data, const std::vector<std::size_t>& ids,
                                   Pattern pattern) {
@@ -233,7 +179,7 @@ Regressor train_regressor(const CountingData& data, const RegressorSettings& s, 
     r.model = make_model(s.model, s.config(), random);
     auto& model = *r.model;
     model.to(device);
-    apply_start(model, s, init);
+    detail::apply_start(model, s, init);
     r.init_from = init.from ? init.from_name : std::string();
     r.head_only = init.head_only;
     // The model's own optimizers included; a frozen parameter never gets a gradient, so Adam skips it.
@@ -249,7 +195,7 @@ Regressor train_regressor(const CountingData& data, const RegressorSettings& s, 
     int waiting = 0;
     for (int epoch = 0; epoch < s.epochs; ++epoch) {
         ctx.throw_if_cancelled();
-        set_training_mode(model, init);
+        detail::set_training_mode(model, init);
         rng.shuffle(batch_begin);
         for (const std::size_t b : batch_begin) {
             const std::size_t e = std::min(n_train, b + static_cast<std::size_t>(s.batch));
@@ -298,172 +244,9 @@ Regressor train_regressor(const CountingData& data, const RegressorSettings& s, 
     return r;
 }
 
-nlohmann::ordered_json regressor_json(const Regressor& r) {
-    const auto& s = r.settings;
-    nlohmann::ordered_json j;
-    j["model"] = s.model;
-    j["pattern"] = pattern_name(s.pattern);
-    j["seed"] = s.seed;
-    j["layers"] = s.layers;
-    j["hidden"] = s.hidden;
-    j["loss"] = regression_loss_name(s.loss);
-    j["lr"] = s.lr;
-    j["batch"] = s.batch;
-    j["epochs"] = s.epochs;
-    j["patience"] = s.patience;
-    j["lr_factor"] = s.lr_factor;
-    j["lr_patience"] = s.lr_patience;
-    j["min_lr"] = s.min_lr;
-    j["max_train"] = s.max_train;
-    j["max_validation"] = s.max_validation;
-    j["max_test"] = s.max_test;
-    j["epochs_run"] = r.epochs_run;
-    j["best_epoch"] = r.best_epoch;
-    j["validation_loss"] = r.validation_loss;
-    j["validation_l1"] = r.validation_l1;
-    j["test_l1"] = r.test_l1;
-    j["test_lc"] = r.test_lc;
-    j["seconds"] = r.seconds;
-    j["device"] = device_of(*r.model).str();
-    if (!r.init_from.empty()) {
-        j["init_from"] = r.init_from;
-        j["trained"] = r.head_only ? "head" : "all";
-    }
-    return j;
-}
-
-std::string regressor_path(const std::string& dir, const RegressorSettings& settings) {
-    return dir + "/" + settings.name() + ".json";
-}
-
-void save_regressor(const Regressor& r, const std::string& dir) {
-    make_directories(dir);
-    const std::string stem = dir + "/" + r.settings.name();
-    const std::string tmp = stem + ".pt.tmp";
-    {
-        torch::serialize::OutputArchive archive;
-        r.model->save(archive);
-        try {
-            archive.save_to(tmp);
-        } catch (const c10::Error& e) {
-            throw IoError("cannot write " + tmp + ": " + e.what_without_backtrace());
-        }
-    }
-    if (std::rename(tmp.c_str(), (stem + ".pt").c_str()) != 0) throw IoError("cannot rename " + tmp);
-    // The JSON last: its presence marks a complete model (what --resume looks for).
-    write_text_file_atomic(stem + ".json", regressor_json(r).dump(2) + "\n");
-}
-
-void check_regressor_file(const std::string& path, const RegressorSettings& s) {
-    const auto j = nlohmann::json::parse(read_text_file(path), nullptr, false);
-    if (j.is_discarded() || !j.is_object()) throw ParseError(path, 0, "not a JSON object");
-    const nlohmann::json want = {{"model", s.model},
-                                 {"layers", s.layers},
-                                 {"hidden", s.hidden},
-                                 {"loss", regression_loss_name(s.loss)},
-                                 {"lr", s.lr},
-                                 {"batch", s.batch},
-                                 {"epochs", s.epochs},
-                                 {"patience", s.patience},
-                                 {"lr_patience", s.lr_patience}};
-    for (const auto& [key, value] : want.items())
-        if (!j.contains(key) || j[key] != value)
-            throw InvalidArgument(path + " was trained with " + key + " " + (j.contains(key) ? j[key].dump() : "?") +
-                                  ", this run asks for " + value.dump() + " (another --out, or the same flags)");
-}
-
-Regressor load_regressor(const std::string& json_path, torch::Device device) {
-    const auto text = read_text_file(json_path);
-    const auto j = nlohmann::json::parse(text, nullptr, false);
-    if (j.is_discarded() || !j.is_object()) throw ParseError(json_path, 0, "not a JSON object");
-    Regressor r;
-    auto& s = r.settings;
-    try {
-        s.model = j.at("model").get<std::string>();
-        s.pattern = parse_pattern(j.at("pattern").get<std::string>());
-        s.seed = j.at("seed").get<std::uint64_t>();
-        s.layers = j.at("layers").get<int>();
-        s.hidden = j.at("hidden").get<int>();
-        s.loss = parse_regression_loss(j.at("loss").get<std::string>());
-        r.test_l1 = j.value("test_l1", 0.0);
-        r.test_lc = j.value("test_lc", 0.0);
-        r.validation_loss = j.value("validation_loss", 0.0);
-        r.validation_l1 = j.value("validation_l1", 0.0);
-        r.epochs_run = j.value("epochs_run", 0);
-        r.best_epoch = j.value("best_epoch", 0);
-        r.seconds = j.value("seconds", 0.0);
-        r.init_from = j.value("init_from", std::string());
-        r.head_only = j.value("trained", std::string()) == "head";
-    } catch (const nlohmann::json::exception& e) {
-        throw ParseError(json_path, 0, std::string("bad regressor settings: ") + e.what());
-    } catch (const InvalidArgument& e) {
-        throw ParseError(json_path, 0, e.what());
-    }
-    ModelRandom random = make_model_random(0, torch::kCPU);
-    r.model = make_model(s.model, s.config(), random);
-    std::string pt = json_path;
-    if (pt.size() > 5 && pt.compare(pt.size() - 5, 5, ".json") == 0) pt.resize(pt.size() - 5);
-    pt += ".pt";
-    if (!file_exists(pt)) throw IoError("cannot open " + pt + ": missing (the parameters of " + json_path + ")");
-    try {
-        torch::serialize::InputArchive archive;
-        // Mapped to the CPU first: the file may come from a CUDA device this machine lacks.
-        archive.load_from(pt, torch::Device(torch::kCPU));
-        r.model->load(archive);
-    } catch (const c10::Error& e) {
-        throw ParseError(pt, 0, std::string("not the parameters of this model: ") + e.what_without_backtrace());
-    }
-    r.model->to(device);
-    r.model->eval();
-    return r;
-}
-
 double paper_test_l1(const std::string& model, Pattern pattern) {
     const CountingSpec* c = counting_spec(model);
     return c && pattern == Pattern::triangle ? c->paper_triangle_l1 : -1.0;
-}
-
-void train_regressors(const RegressorTrainRequest& request, std::ostream& out, RunContext& ctx) {
-    auto settings_for = [&](Pattern p, std::uint64_t seed) {
-        RegressorSettings s = request.settings;
-        s.pattern = p;
-        s.seed = seed;
-        return s;
-    };
-    // Before any training: no model file is overwritten, and one kept by resume was trained as asked.
-    for (Pattern p : request.patterns)
-        for (auto seed : request.seeds) {
-            const RegressorSettings s = settings_for(p, seed);
-            const std::string path = regressor_path(request.out, s);
-            if (!file_exists(path)) continue;
-            if (!request.resume) throw InvalidArgument(path + " exists (resume to skip trained models)");
-            check_regressor_file(path, s);
-        }
-    const torch::Device device = parse_device(request.device);
-    const CountingData data = read_counting_data(request.data);
-    set_cpu_threads(ctx.threads());
-    out << std::left << std::setw(10) << "model" << std::setw(18) << "pattern" << std::setw(6) << "seed" << std::setw(8)
-        << "epochs" << std::setw(12) << "val_loss" << std::setw(10) << "test_l1" << std::setw(10) << "test_lc"
-        << "paper_l1\n";
-    for (Pattern p : request.patterns)
-        for (auto seed : request.seeds) {
-            const RegressorSettings s = settings_for(p, seed);
-            const std::string path = regressor_path(request.out, s);
-            Regressor r;
-            if (request.resume && file_exists(path)) {
-                r = load_regressor(path, device);
-                ctx.info("attack train: " + path + " exists, skipped");
-            } else {
-                r = train_regressor(data, s, ctx, {}, device);
-                save_regressor(r, request.out);
-            }
-            const double paper = paper_test_l1(s.model, p);
-            out << std::left << std::setw(10) << s.model << std::setw(18) << pattern_name(p) << std::setw(6) << seed
-                << std::setw(8) << r.epochs_run << std::setw(12) << std::setprecision(4) << r.validation_loss
-                << std::setw(10) << r.test_l1 << std::setw(10) << r.test_lc
-                << (paper >= 0 ? std::to_string(paper).substr(0, 5) : "-") << '\n'
-                << std::flush;
-        }
 }
 
 }  // namespace brec

@@ -62,4 +62,9 @@ void tune_cpu_allocator() {
 #endif
 }
 
+torch::Device module_device(const torch::nn::Module& module) {
+    const auto parameters = module.parameters();
+    return parameters.empty() ? torch::Device(torch::kCPU) : parameters.front().device();
+}
+
 }  // namespace brec

@@ -314,19 +314,22 @@ TEST_F(AttackRun, ResumedTrainingKeepsOnlyModelsTrainedAsAsked) {
     request.resume = true;
     request.device = "cpu";
     RunContext ctx;
-    std::ostringstream table;
-    train_regressors(request, table, ctx);  // both files fit: loaded, nothing trained
-    EXPECT_NE(table.str().find("gin       triangle          1     4"), std::string::npos) << table.str();
+    const auto rows = train_regressors(request, ctx);  // both files fit: loaded, nothing trained
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_TRUE(rows[0].loaded && rows[1].loaded);
+    EXPECT_EQ(rows[1].settings.seed, 1u);
+    EXPECT_EQ(regressor_table_row(rows[1]).rfind("gin       triangle          1     4", 0), 0u)
+        << regressor_table_row(rows[1]);
     request.settings.hidden = 32;
     try {
-        train_regressors(request, table, ctx);
+        train_regressors(request, ctx);
         ADD_FAILURE() << "a model file of width 16 was kept for a width-32 run";
     } catch (const InvalidArgument& e) {
         EXPECT_NE(std::string(e.what()).find("hidden 16, this run asks for 32"), std::string::npos) << e.what();
     }
     request.resume = false;
     request.settings.hidden = 16;
-    EXPECT_THROW(train_regressors(request, table, ctx), InvalidArgument);  // would overwrite
+    EXPECT_THROW(train_regressors(request, ctx), InvalidArgument);  // would overwrite
 }
 
 TEST_F(AttackRun, ModelFileRecordsItsDevice) {

@@ -204,8 +204,7 @@ TEST_F(Ood, ExperimentWritesEverySettingAndResumesWithoutRetraining) {
     r.settings = small("gin");
     r.patterns = {Pattern::triangle};
     r.seeds = {0, 1};
-    std::ostringstream table;
-    run_ood(r, table, ctx);
+    const OodResult result = run_ood(r, ctx);
     const auto rows = sorted_lines(r.out + "/ood.jsonl");
     ASSERT_EQ(rows.size(), 8u);
     std::map<std::string, int> per_setting;
@@ -216,8 +215,9 @@ TEST_F(Ood, ExperimentWritesEverySettingAndResumesWithoutRetraining) {
         EXPECT_TRUE(file_exists(j.at("model_file").get<std::string>()));
     }
     for (const auto& s : ood_settings()) EXPECT_EQ(per_setting[s], 2) << s;
-    EXPECT_NE(table.str().find("ood_head"), std::string::npos) << table.str();
-    const auto csv = split_lines(read_text_file(r.out + "/ood.csv"));
+    EXPECT_EQ(result.rows.size(), 8u);
+    EXPECT_NE(ood_run_text(result, r).find("ood_head"), std::string::npos) << ood_run_text(result, r);
+    const auto csv = split_lines(result.report_rows);
     EXPECT_EQ(csv[0], "task,model,seed,value,direction");
     EXPECT_NE(std::find_if(csv.begin(), csv.end(),
                            [](const std::string& l) { return l.rfind("triangle/ood_head_lc,gin,1,", 0) == 0; }),
@@ -227,11 +227,11 @@ TEST_F(Ood, ExperimentWritesEverySettingAndResumesWithoutRetraining) {
     EXPECT_EQ(head.init_from, r.out + "/in/gin_triangle_seed1.json");
 
     // Without --resume nothing is overwritten; with it, nothing is retrained and the rows stay.
-    EXPECT_THROW(run_ood(r, table, ctx), InvalidArgument);
+    EXPECT_THROW(run_ood(r, ctx), InvalidArgument);
     const auto files = mtimes(r.out);
     EXPECT_EQ(files.size(), 12u);  // 3 directories x 2 seeds x (.pt, .json)
     r.resume = true;
-    run_ood(r, table, ctx);
+    run_ood(r, ctx);
     EXPECT_EQ(mtimes(r.out), files);
     EXPECT_EQ(sorted_lines(r.out + "/ood.jsonl"), rows);
 
@@ -239,13 +239,13 @@ TEST_F(Ood, ExperimentWritesEverySettingAndResumesWithoutRetraining) {
     auto kept = read_text_file(r.out + "/ood.jsonl");
     const auto cut = kept.rfind('\n', kept.size() - 2);
     write_text_file_atomic(r.out + "/ood.jsonl", kept.substr(0, cut + 1) + "{\"model\":\"gin\",\"pat");
-    run_ood(r, table, ctx);
+    run_ood(r, ctx);
     EXPECT_EQ(mtimes(r.out), files);
     EXPECT_EQ(sorted_lines(r.out + "/ood.jsonl"), rows);
 
     // Resuming with other training settings is refused before anything changes.
     r.settings.hidden = 16;
-    EXPECT_THROW(run_ood(r, table, ctx), InvalidArgument);
+    EXPECT_THROW(run_ood(r, ctx), InvalidArgument);
     EXPECT_EQ(sorted_lines(r.out + "/ood.jsonl"), rows);
     fs::remove_all(r.out);
 }
@@ -260,22 +260,21 @@ TEST_F(Ood, BadInputFailsBeforeWritingAnything) {
     r.settings = small("gin");
     r.patterns = {Pattern::triangle};
     r.seeds = {0};
-    std::ostringstream table;
     OodRequest missing = r;
     missing.ood = r.out + "_nowhere";
-    EXPECT_THROW(run_ood(missing, table, ctx), IoError);
+    EXPECT_THROW(run_ood(missing, ctx), IoError);
     OodRequest same_kind = r;
     same_kind.ood = *in_ + "/";
-    EXPECT_THROW(run_ood(same_kind, table, ctx), InvalidArgument);
+    EXPECT_THROW(run_ood(same_kind, ctx), InvalidArgument);
     OodRequest swapped = r;
     std::swap(swapped.in, swapped.ood);
-    EXPECT_THROW(run_ood(swapped, table, ctx), InvalidArgument);
+    EXPECT_THROW(run_ood(swapped, ctx), InvalidArgument);
     OodRequest no_models = r;
     no_models.in_models = r.out + "_models";
-    EXPECT_THROW(run_ood(no_models, table, ctx), IoError);
+    EXPECT_THROW(run_ood(no_models, ctx), IoError);
     OodRequest wrong_model = r;
     wrong_model.settings.model = "sswl_p";
-    EXPECT_THROW(run_ood(wrong_model, table, ctx), InvalidArgument);
+    EXPECT_THROW(run_ood(wrong_model, ctx), InvalidArgument);
     EXPECT_FALSE(fs::exists(r.out));
 }
 

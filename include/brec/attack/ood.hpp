@@ -49,13 +49,24 @@ struct OodRequest {
     std::string device = "auto";  ///< where models train and run: auto, cpu, cuda or cuda:N
 };
 
+struct OodResult {
+    std::vector<OodRecord> rows;  ///< every row of OUT/ood.jsonl (resumed ones included)
+    /// CSV rows for brec report (tasks PATTERN/SETTING_l1 and PATTERN/SETTING_lc): OUT/ood.csv.
+    std::string report_rows;
+    std::size_t resumed = 0;  ///< rows kept from an earlier run
+    double seconds = 0.0;
+};
+
 /// Runs the whole experiment: checks the request and both datasets before writing anything (no
 /// output when a file would be overwritten without resume), then per pattern and seed trains or
-/// loads the models it needs, appends each row to OUT/ood.jsonl as soon as it is measured, and at
-/// the end writes OUT/ood.csv (tasks PATTERN/SETTING_l1 and PATTERN/SETTING_lc) and prints to `out`
-/// a table of mean +- sd over seeds per pattern and setting. Throws InvalidArgument, IoError,
-/// ParseError, Cancelled.
-void run_ood(const OodRequest& request, std::ostream& out, RunContext& ctx);
+/// loads the models it needs and appends each row to OUT/ood.jsonl as soon as it is measured.
+/// Returns the rows and report rows (`brec attack ood` writes OUT/ood.csv). Throws
+/// InvalidArgument, IoError, ParseError, Cancelled.
+OodResult run_ood(const OodRequest& request, RunContext& ctx);
+
+/// What `brec attack ood` prints: the table of mean +- sd over seeds per pattern and setting, and
+/// the files written.
+std::string ood_run_text(const OodResult& result, const OodRequest& request);
 
 /// The table run_ood prints, from its rows.
 std::string ood_table(const std::vector<OodRecord>& rows);

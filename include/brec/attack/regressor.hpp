@@ -15,6 +15,7 @@
 //   Adversarial Machine Learning}, year={2023}}
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -154,9 +155,23 @@ struct RegressorTrainRequest {
     std::string device = "auto";  ///< auto, cpu, cuda or cuda:N (parse_device)
 };
 
-/// Trains (or, when resuming, loads) every (pattern, seed) model of `request`, checking before
-/// any training that no model file would be overwritten; writes a table to `out`, its header
-/// first and one row per model as soon as that model is done, with the paper's test L1 where known.
-void train_regressors(const RegressorTrainRequest& request, std::ostream& out, RunContext& ctx);
+/// One model of a train_regressors run: trained now, or loaded because resume found its files.
+struct TrainedRegressor {
+    RegressorSettings settings;
+    int epochs_run = 0;
+    double validation_loss = 0.0, test_l1 = 0.0, test_lc = 0.0;
+    bool loaded = false;  ///< its files existed (resume): nothing was trained
+};
+
+/// Trains (or, when resuming, loads) every (pattern, seed) model of `request` into request.out,
+/// checking before any training that no model file would be overwritten and that a kept one was
+/// trained as asked; calls `on_done` as soon as each model is done, and returns them all in order.
+std::vector<TrainedRegressor> train_regressors(const RegressorTrainRequest& request, RunContext& ctx,
+                                               const std::function<void(const TrainedRegressor&)>& on_done = {});
+
+/// The table of `brec attack train`: its header line, and the line of one model (with Table 3's
+/// test L1 of Campi et al. where the paper gives one).
+std::string regressor_table_header();
+std::string regressor_table_row(const TrainedRegressor& r);
 
 }  // namespace brec

@@ -13,6 +13,9 @@ namespace brec {
 /// Unsupported when CUDA is asked for but not available.
 torch::Device parse_device(const std::string& text);
 
+/// The device of a module's parameters (the CPU for a module without any).
+torch::Device module_device(const torch::nn::Module& module);
+
 /// Sets LibTorch's intra-op threads of the calling thread (OpenMP keeps the count per thread) and
 /// returns the previous value; threads <= 0 leaves it unchanged.
 int set_torch_threads(int threads);
