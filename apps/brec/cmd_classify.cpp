@@ -8,7 +8,7 @@
 #include "brec/core/error.hpp"
 #include "brec/io/files.hpp"
 #if defined(BREC_EVAL_BINARY)
-#include "brec/classify_gnn/gin.hpp"
+#include "brec/classify_torch/gin.hpp"
 #endif
 
 namespace brec::cli {
@@ -35,7 +35,7 @@ int classify_command(const ClassifyArgs& args, RunContext& ctx, int argc, char**
     opt.original = opt.clean = false;
     for (const auto& v : args.versions) (v == "clean" ? opt.clean : opt.original) = true;
 #if defined(BREC_EVAL_BINARY)
-    const ClassifyResult result = run_classify_gnn(opt, ctx);  // every model; gin needs LibTorch
+    const ClassifyResult result = run_classify_torch(opt, ctx);  // every model; gin needs LibTorch
 #else
     const ClassifyResult result = run_classify(opt, ctx);
 #endif

@@ -228,7 +228,7 @@ FoldRecord fold_record_from_json(const nlohmann::json& j, const std::string& sou
 
 ClassifierMaker kernel_classifier(const ClassifyOptions& opt) {
     if (opt.model == "gin")
-        throw InvalidArgument("model gin needs LibTorch: it is run by run_classify_gnn (classify_gnn module)");
+        throw InvalidArgument("model gin needs LibTorch: it is run by run_classify_torch (classify_torch module)");
     if (opt.model != "wl" && opt.model != "vh")
         throw InvalidArgument("unknown model '" + opt.model + "': use wl, vh or gin");
     if (opt.wl_rounds < 0) throw InvalidArgument("--wl-iterations must be >= 0");
@@ -285,22 +285,19 @@ ClassifyResult run_classify(const ClassifyOptions& opt, const ClassifierMaker& m
         return "classify " + dataset + ", model " + model + ", " + mode + " isomorphism, settings " + fit + ", " +
                std::to_string(folds) + " folds";
     };
-    ResultsStore store(
-        opt.out, opt.resume,
-        ResultsSettings(settings_text(res.name, maker.model, res.mode, settings, opt.folds),
-                        [&](const nlohmann::json& j, std::int64_t line) {
-                            const FoldRecord r = fold_record_from_json(j, opt.out, line);
-                            const std::string suffix = "-clean";
-                            std::string dataset = r.dataset;
-                            if (r.variant == "clean" && dataset.size() > suffix.size() &&
-                                dataset.compare(dataset.size() - suffix.size(), suffix.size(), suffix) == 0)
-                                dataset.resize(dataset.size() - suffix.size());
-                            return settings_text(dataset, r.model, r.mode, r.settings, r.folds);
-                        }),
-        [&](nlohmann::json&& j, std::int64_t line) {
-            FoldRecord r = fold_record_from_json(j, opt.out, line);
-            done.emplace(key_of(r), std::move(r));
-        });
+    ResultsStore store(opt.out, opt.resume,
+                       ResultsSettings(settings_text(res.name, maker.model, res.mode, settings, opt.folds),
+                                       [&](const nlohmann::json& j, std::int64_t line) {
+                                           const FoldRecord r = fold_record_from_json(j, opt.out, line);
+                                           // A record of this dataset names its variant's dataset ("NAME-clean").
+                                           const bool ours = r.dataset == variant_dataset(res, r.variant);
+                                           return settings_text(ours ? res.name : r.dataset, r.model, r.mode,
+                                                                r.settings, r.folds);
+                                       }),
+                       [&](nlohmann::json&& j, std::int64_t line) {
+                           FoldRecord r = fold_record_from_json(j, opt.out, line);
+                           done.emplace(key_of(r), std::move(r));
+                       });
 
     std::vector<Version> versions;
     const CleanResult cleaned = clean_dataset(dd.orbits, labels);

@@ -5,7 +5,7 @@
 // (the rest), with accuracy on all three; the "peering" variants that copy training labels onto
 // Y_iso; and the same on the cleaned dataset (one graph per orbit with agreeing target labels).
 // Models: the WL subtree kernel and the vertex-histogram kernel with a C-SVM (libsvm) on the
-// precomputed, cosine-normalised kernel, here; any other classifier (the GIN of the classify_gnn
+// precomputed, cosine-normalised kernel, here; any other classifier (the GIN of the classify_torch
 // module, which needs LibTorch) plugs into the same cross-validation through FoldClassifier.
 //
 // @article{ivanov2019understanding, title={Understanding Isomorphism Bias in Graph Data Sets},
@@ -135,7 +135,7 @@ struct ClassifierMaker {
 /// layers of width 64, sum aggregation with the node itself (ε = 0), sum readout of every layer
 /// into a class score with dropout 0.5, Adam lr 0.01 halved every 50 epochs, batches of 32, 350
 /// epochs, 20 % of the training fold held out for validation, the epoch with the best validation
-/// accuracy from epoch 50 on chosen). Used by the classify_gnn module, which needs LibTorch.
+/// accuracy from epoch 50 on chosen). Used by the classify_torch module, which needs LibTorch.
 struct GinClassifierOptions {
     int layers = 4;
     int hidden = 64;
@@ -157,7 +157,7 @@ struct ClassifyOptions {
     std::string tu_name;       ///< dataset name when the directory holds several
     bool node_labels = false;  ///< orbits under label-preserving isomorphism (as brec dedup)
     bool edge_labels = false;  ///< orbits preserving node and edge labels
-    std::string model = "wl";  ///< wl or vh (gin: run_classify_gnn of the classify_gnn module)
+    std::string model = "wl";  ///< wl or vh (gin: run_classify_torch of the classify_torch module)
     int wl_rounds = 5;         ///< h of the WL subtree kernel
     GinClassifierOptions gin;  ///< the GIN's settings (model gin only)
     std::size_t folds = 10;
@@ -212,7 +212,7 @@ struct ClassifyResult {
 ///         from the readers (before anything is written); Cancelled when `ctx` is cancelled.
 ClassifyResult run_classify(const ClassifyOptions& opt, const ClassifierMaker& maker, RunContext& ctx);
 
-/// The kernel models: `opt.model` wl or vh (InvalidArgument otherwise, naming the classify_gnn
+/// The kernel models: `opt.model` wl or vh (InvalidArgument otherwise, naming the classify_torch
 /// module for gin), a C-SVM on the kernel; C from opt.c_grid by opt.inner_folds-fold validation.
 ClassifierMaker kernel_classifier(const ClassifyOptions& opt);
 

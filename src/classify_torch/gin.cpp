@@ -1,4 +1,4 @@
-#include "brec/classify_gnn/gin.hpp"
+#include "brec/classify_torch/gin.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -276,7 +276,7 @@ ClassifierMaker gin_classifier(const GinClassifierOptions& opt) {
     return m;
 }
 
-ClassifyResult run_classify_gnn(const ClassifyOptions& opt, RunContext& ctx) {
+ClassifyResult run_classify_torch(const ClassifyOptions& opt, RunContext& ctx) {
     if (opt.model != "gin") return run_classify(opt, ctx);
     const ClassifierMaker maker = gin_classifier(opt.gin);
     set_blas_threads(1);

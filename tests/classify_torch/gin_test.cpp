@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "brec/classify_gnn/gin.hpp"
+#include "brec/classify_torch/gin.hpp"
 #include "brec/graph/algorithms.hpp"
 #include "brec/io/files.hpp"
 #include "brec/io/tu.hpp"
@@ -109,15 +109,15 @@ TEST(GinTraining, BadOptionsNameTheFlag) {
 }
 
 int run_brec(const std::string& args, std::string* err = nullptr) {
-    const std::string err_file = testing::fresh_temp_file("classify_gnn", "stderr.txt");
+    const std::string err_file = testing::fresh_temp_file("classify_torch", "stderr.txt");
     const int rc = std::system((std::string(BREC_BINARY) + " " + args + " > /dev/null 2> " + err_file).c_str());
     if (err) *err = read_text_file(err_file);
     return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
 TEST(GinCli, MutagTwoFoldsWritesRowsAndResumes) {
-    const std::string out = testing::fresh_temp_file("classify_gnn", "gin.jsonl");
-    const std::string csv = testing::fresh_temp_file("classify_gnn", "gin.csv");
+    const std::string out = testing::fresh_temp_file("classify_torch", "gin.jsonl");
+    const std::string csv = testing::fresh_temp_file("classify_torch", "gin.csv");
     const std::string flags = " --model gin --folds 2 --seeds 0 --epochs 6 --warmup 2 --peering ph,p -q --out " + out;
     ASSERT_EQ(run_brec("classify " + kMutag + flags + " --csv " + csv + " --jobs 2"), 0);
     const auto lines = split_lines(read_text_file(out));
@@ -136,12 +136,12 @@ TEST(GinCli, MutagTwoFoldsWritesRowsAndResumes) {
                              "MUTAG/acc_test,gin-P,0,", "MUTAG-clean/acc_test,gin,0,"})
         EXPECT_NE(rows.find(want), std::string::npos) << want << "\n" << rows;
     // Resume: nothing is retrained, the rows are the same (a run with --jobs 1 gives the same file).
-    const std::string csv2 = testing::fresh_temp_file("classify_gnn", "gin2.csv");
+    const std::string csv2 = testing::fresh_temp_file("classify_torch", "gin2.csv");
     std::string err;
     ASSERT_EQ(run_brec("classify " + kMutag + flags + " --resume --csv " + csv2, &err), 0) << err;
     EXPECT_EQ(read_text_file(csv2), rows);
-    const std::string out3 = testing::fresh_temp_file("classify_gnn", "gin3.jsonl");
-    const std::string csv3 = testing::fresh_temp_file("classify_gnn", "gin3.csv");
+    const std::string out3 = testing::fresh_temp_file("classify_torch", "gin3.jsonl");
+    const std::string csv3 = testing::fresh_temp_file("classify_torch", "gin3.csv");
     ASSERT_EQ(run_brec("classify " + kMutag +
                        " --model gin --folds 2 --seeds 0 --epochs 6 --warmup 2 --peering ph,p -q "
                        "--out " +
@@ -149,7 +149,7 @@ TEST(GinCli, MutagTwoFoldsWritesRowsAndResumes) {
               0);
     EXPECT_EQ(read_text_file(csv3), rows);
     // Bad input: one line, exit 2, no file written.
-    const std::string csv4 = testing::fresh_temp_file("classify_gnn", "gin4.csv");
+    const std::string csv4 = testing::fresh_temp_file("classify_torch", "gin4.csv");
     EXPECT_EQ(run_brec("classify " + kMutag + " --model gin --epochs 5 --warmup 9 --csv " + csv4, &err), 2);
     EXPECT_NE(err.find("--warmup"), std::string::npos) << err;
     EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;

@@ -88,6 +88,6 @@ GinFoldResult train_gin_fold(const std::vector<Graph>& graphs, const std::vector
 ClassifierMaker gin_classifier(const GinClassifierOptions& opt);
 
 /// run_classify for every model: gin with gin_classifier(opt.gin), wl and vh with their kernels.
-ClassifyResult run_classify_gnn(const ClassifyOptions& opt, RunContext& ctx);
+ClassifyResult run_classify_torch(const ClassifyOptions& opt, RunContext& ctx);
 
 }  // namespace brec
