@@ -6,15 +6,10 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <iomanip>
 #include <limits>
-#include <sstream>
 
 #include "brec/core/error.hpp"
 #include "brec/core/rng.hpp"
-#include "brec/core/text.hpp"
-#include "brec/io/dir_writer.hpp"
-#include "brec/io/files.hpp"
 #include "brec/nn/device.hpp"
 #include "brec/nn/registry.hpp"
 #include "brec/nn/training.hpp"
