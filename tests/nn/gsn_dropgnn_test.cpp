@@ -38,25 +38,6 @@ TEST(GsnDropGnn, ParameterCountsAtTheBrecSettings) {
     EXPECT_EQ(parameter_count(*make_model("dropgnn", brec_config("dropgnn"), r2)), drop);
 }
 
-TEST(GsnDropGnn, SpecsCarryTheBrecSettings) {
-    const ModelSpec& g = find_model("gsn").spec;
-    EXPECT_EQ(g.paper_subset, "0-59,60-159,160-259");
-    EXPECT_EQ(g.paper.total(), 254);
-    EXPECT_EQ(g.defaults.hidden, 64);
-    EXPECT_DOUBLE_EQ(g.defaults.weight_decay, 1e-5);
-    EXPECT_EQ(g.defaults.batch, 16);
-    EXPECT_DOUBLE_EQ(g.defaults.loss_threshold, 0.1);
-    EXPECT_FALSE(g.random_at_inference);
-    const ModelSpec& d = find_model("dropgnn").spec;
-    EXPECT_TRUE(d.random_at_inference);
-    EXPECT_DOUBLE_EQ(d.reference_threshold, 5.0);
-    EXPECT_EQ(d.defaults.epochs, 100);
-    EXPECT_DOUBLE_EQ(d.defaults.loss_threshold, 0.0);
-    EXPECT_DOUBLE_EQ(d.defaults.lr, 1e-4);
-    EXPECT_EQ(d.paper_subset, "");
-    EXPECT_EQ(d.paper.total(), 177);
-}
-
 /// The counts an arc's slots encode, orbit by orbit.
 testing::EdgeOrbitRow decode(const nn::GsnArcs& a, std::size_t arc) {
     testing::EdgeOrbitRow row{};

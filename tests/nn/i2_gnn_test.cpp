@@ -213,18 +213,6 @@ TEST(I2Gnn, ParameterCountAtTheBrecSettingsMatchesTheArchitecture) {
     EXPECT_EQ(testing::parameter_count(*make_model("i2_gnn", c, random)), 66945);
 }
 
-TEST(I2Gnn, SpecCarriesTheBrecSettingsAndSubset) {
-    const ModelSpec& s = find_model("i2_gnn").spec;
-    EXPECT_EQ(s.defaults.radius, 8);
-    EXPECT_EQ(s.defaults.layers, 5);
-    EXPECT_EQ(s.defaults.lr, 1e-5);
-    EXPECT_EQ(s.defaults.batch, 16);
-    EXPECT_EQ(s.defaults.loss_threshold, 0.2);
-    EXPECT_EQ(s.paper.total(), 281);
-    EXPECT_EQ(s.paper_subset, "0-319,380-399");  // 340 pairs
-    EXPECT_EQ(s.bound, "");
-}
-
 TEST(I2Gnn, RejectsRadiiOutsideItsLabelRange) {
     ModelRandom random = make_model_random(5, torch::kCPU);
     ModelConfig c = brec_config();

@@ -3,10 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "brec/core/error.hpp"
 #include "brec/graph/algorithms.hpp"
+#include "brec/io/pairs.hpp"
 #include "brec/nn/registry.hpp"
 #include "common/test_graphs.hpp"
 
@@ -150,6 +152,41 @@ TEST(Registry, HasGinAndEverySixteenModelsOfTheBrecStudyWithTheirTable2Rows) {
         const ModelEntry& entry = find_model(name);
         EXPECT_EQ(entry.spec.paper.total(), total) << name;
     }
+}
+
+// Table 2 counts a pair as distinguished only when the model was run on it, so no group's count can
+// exceed the pairs of that group the model's subset holds (no subset: all 400). The groups are
+// Table 2's: Regular is the simple regular, strongly regular, 4-vertex condition and distance
+// regular pairs. A subset that names a pair the data lacks, or leaves out pairs the row needs, fails.
+TEST(Registry, EveryTable2RowFitsThePairsItsSubsetRuns) {
+    const PairDataset brec = read_pair_file(std::string(BREC_SOURCE_DIR) + "/datasets/brec/brec_v3_pairs.tsv");
+    ASSERT_EQ(brec.pairs.size(), 400u);
+    const auto group = [](const std::string& category) {
+        if (category == "basic") return 0;
+        if (category == "extension") return 2;
+        if (category == "cfi") return 3;
+        return 1;
+    };
+    int checked = 0;
+    for (const std::string& name : model_names()) {
+        const ModelSpec& s = find_model(name).spec;
+        if (!s.paper.known()) continue;
+        const IdRanges subset = s.paper_subset.empty() ? IdRanges({{0, 399}}) : parse_id_ranges(s.paper_subset);
+        std::array<int, 4> run{};
+        int members = 0;
+        for (const GraphPairRecord& p : brec.pairs)
+            if (subset.contains(p.id)) ++run[group(p.category)], ++members;
+        PairId largest = 0;
+        for (const auto& interval : subset.intervals()) largest = std::max(largest, interval.hi);
+        EXPECT_LE(largest, 399) << name << ": the subset names a pair BREC v3 lacks";
+        EXPECT_LE(s.paper.basic, run[0]) << name;
+        EXPECT_LE(s.paper.regular, run[1]) << name;
+        EXPECT_LE(s.paper.extension, run[2]) << name;
+        EXPECT_LE(s.paper.cfi, run[3]) << name;
+        EXPECT_LE(s.paper.total(), members) << name;
+        ++checked;
+    }
+    EXPECT_EQ(checked, 16);
 }
 
 }  // namespace

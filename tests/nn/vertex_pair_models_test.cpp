@@ -128,26 +128,6 @@ TEST(VertexPairModels, ParameterCountsAtTheBrecSettingsMatchTheArchitectures) {
     }
 }
 
-TEST(VertexPairModels, SpecsCarryTheBrecSettingsSubsetsAndInverses) {
-    const ModelSpec& lgnn = find_model("lgnn2").spec;
-    EXPECT_EQ(lgnn.defaults.layers, 6);
-    EXPECT_EQ(lgnn.defaults.hidden, 16);
-    EXPECT_EQ(lgnn.defaults.batch, 16);
-    EXPECT_EQ(lgnn.bound, "2fwl");
-    EXPECT_EQ(lgnn.paper.total(), 216);
-    EXPECT_EQ(lgnn.reference_inverse, T2Inverse::pinv);
-    const ModelSpec& g = find_model("graphormer").spec;
-    EXPECT_EQ(g.defaults.layers, 12);
-    EXPECT_EQ(g.defaults.hidden, 80);
-    EXPECT_EQ(g.defaults.epochs, 100);
-    EXPECT_EQ(g.defaults.lr, 2e-5);
-    EXPECT_EQ(g.defaults.weight_decay, 0.0);
-    EXPECT_EQ(g.defaults.loss_threshold, 0.0);
-    EXPECT_EQ(g.paper.total(), 79);
-    EXPECT_EQ(g.reference_inverse, T2Inverse::solve_or_pinv);
-    for (const ModelSpec* s : {&lgnn, &g}) EXPECT_EQ(s->paper_subset, "0-59,60-109,160-259,260-319") << s->name;
-}
-
 class VertexPairModel : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(VertexPairModel, EmbedsBatchesOfMixedGraphsWithTheirShapes) {
