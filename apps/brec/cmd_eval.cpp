@@ -63,6 +63,7 @@ void add_eval(CLI::App& root, Action& action) {
     auto a = std::make_shared<EvalArgs>();
     EvalOptions& o = a->run.eval;
     auto* sub = root.add_subcommand("eval", "Train a fresh GNN per pair and judge it with BREC's RPC test");
+    // brec_reference (text below): the T² of GraphPKU/BREC @966b5ed's test_BREC*.py (brec/stats/hotelling.hpp).
     sub->footer(
         "Trains a fresh model per pair to tell G from H (Siamese, cosine loss), then judges it with BREC's\n"
         "reliable paired comparison: T^2 of the embedding differences against a reliability group of\n"

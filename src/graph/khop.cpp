@@ -11,7 +11,8 @@ namespace {
 
 /// The two peripheral summaries of one vertex set S (vertex ids of g), written to `edges` and the
 /// kPeripheralHops + 1 values at `config`. `slot` marks membership: slot[v] = index of v in S, −1
-/// outside; `level` and `queue` are scratch arrays of size |S|.
+/// outside; `level` and `queue` are scratch arrays of size |S|. "The released code" below: KP-GNN's
+/// extract_peripheral_attr_v2 in GraphPKU/BREC @966b5ed (branch Release), KP-GNN/data_utils.py.
 void summarise(const Graph& g, const std::vector<VertexId>& s, const std::vector<std::int32_t>& slot,
                std::vector<std::int32_t>& level, std::vector<std::int32_t>& queue, std::int64_t& edges,
                std::int64_t* config) {

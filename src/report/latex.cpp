@@ -33,6 +33,7 @@ std::string report_latex(const ReportAnalysis& a) {
             << "; best mean per task in bold"
             << (detail::single_seed_cells(a) ? "; a cell with one seed shows its value only" : "") << ".";
     o << float_table(caption.str(), tables.cells) << "\n";
+    // brec_reference (text below): the T² of GraphPKU/BREC @966b5ed's test_BREC*.py (brec/stats/hotelling.hpp).
     if (!tables.protocols.rows.empty())
         o << float_table(std::string("Distinguished pairs under both RPC protocols, mean over the "
                                      "seeds. hotelling: Hotelling's $T^2$ with the factor $q$; "

@@ -49,6 +49,7 @@ std::string report_markdown(const ReportAnalysis& a) {
         o << "\nPercentile bootstrap (B = " << a.options.resamples << ", seed " << a.options.bootstrap_seed
           << "): mean ± half-width of the " << conf << "% interval.\n\n"
           << markdown_table(tables.bootstrap);
+    // brec_reference (text below): the T² of GraphPKU/BREC @966b5ed's test_BREC*.py (brec/stats/hotelling.hpp).
     if (!tables.protocols.rows.empty())
         o << "\n## Both RPC protocols\n\n"
           << "Distinguished pairs (reliable pairs only) per model under each RPC decision "

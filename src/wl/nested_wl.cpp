@@ -230,10 +230,11 @@ WlResult run_i2_wl(const Graph& g, const Graph& h, const WlOptions& opt) {
 
 // 1-WL over the one-node-deleted subgraphs, as DropGNN's expressiveness analysis (Papp et al.)
 // states it: the graph's invariant is (its own 1-WL histogram, the multiset over v of the 1-WL
-// histograms of G − v), all in one palette. DropGNN's released implementation does not delete a
-// dropped vertex: it zeroes the vertex's input features and keeps its edges, which amounts to
-// marking it (brec's m1, 1-WL with one vertex individualised) rather than deleting it. The marked
-// colouring of G restricted to V − v is stable on G − v, so m1 separates whatever drop1 separates.
+// histograms of G − v), all in one palette. DropGNN's released implementation (GraphPKU/BREC
+// @966b5ed, DropGNN/test_BREC.py) does not delete a dropped vertex: it zeroes the vertex's input
+// features and keeps its edges, which amounts to marking it (brec's m1, 1-WL with one vertex
+// individualised) rather than deleting it. The marked colouring of G restricted to V − v is stable
+// on G − v, so m1 separates whatever drop1 separates.
 WlResult run_drop_wl(const Graph& g, const Graph& h, const WlOptions& opt) {
     const auto labels = label_colours(g, h, opt.use_node_labels);
     CopyUnion u;

@@ -9,6 +9,9 @@
 // the adjacency matrix cast to int32, whose walk counts overflow on dense graphs; only "count > 0"
 // is used there, which BFS answers exactly.
 //
+// Released code: GraphPKU/BREC @966b5ed (branch Release), KP-GNN/data_utils.py (adj_K_order and
+// the peripheral attributes) with KP-GNN/test_BREC.py.
+//
 // @inproceedings{feng2022kpgnn, title={How Powerful are K-hop Message Passing Graph Neural
 //   Networks}, author={Feng, Jiarui and Chen, Yixin and Li, Fuhai and Sarkar, Anindya and Zhang,
 //   Muhan}, booktitle={NeurIPS}, year={2022}}

@@ -7,7 +7,8 @@
 // Sets of 1 and 2 vertices always have at most 2 components, so all n vertices and all n(n−1)/2
 // pairs are sets; a triple qualifies unless it is independent (3 components). Every set of size
 // s + 1 is linked to each of its s + 1 subsets of size s (all of which are sets), which is what the
-// released code's set extension produces for these k and c.
+// released code's set extension produces for these k and c (GraphPKU/BREC @966b5ed, branch Release,
+// KCSetGNN/core/transform.py, extend_to_kplus1).
 //
 // @inproceedings{zhao2022practical, title={A Practical, Progressively-Expressive GNN},
 //   author={Zhao, Lingxiao and H{\"a}rtel, Louis and Shah, Neil and Akoglu, Leman},

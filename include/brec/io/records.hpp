@@ -20,7 +20,8 @@ namespace brec {
 ///    threshold (q−1)d/(q−d) · F_{d,q−d}(1−α) is calibrated for exactly this statistic.
 ///  * brec_reference: what the released BREC code computes, which produced the published counts:
 ///    d̄ᵀ S⁺ d̄ without the factor q (a test q times stricter), no noise floor, and equality of
-///    T²_test and T²_reliability by torch.isclose (atol 1e-6, rtol 1e-5).
+///    T²_test and T²_reliability by torch.isclose (atol 1e-6, rtol 1e-5). That code: GraphPKU/BREC
+///    @966b5ed (branch Release), each model's test_BREC*.py (brec/stats/hotelling.hpp).
 enum class Protocol { hotelling, brec_reference };
 
 /// "hotelling" or "brec_reference".

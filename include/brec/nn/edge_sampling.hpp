@@ -30,7 +30,8 @@ struct UndirectedEdges {
 /// The undirected edges of `b` (whose arcs come in pairs u → v, v → u). Complexity O(A log A).
 UndirectedEdges undirected_edges(const SparseBatch& b);
 
-/// The edge-deletion choice of OSAN's released code, on per-arc scores [A, C]: in every column and
+/// The edge-deletion choice of OSAN's released code (GraphPKU/BREC @966b5ed, branch Release,
+/// OSAN/subgraph/undirected_edge_selection.py), on per-arc scores [A, C]: in every column and
 /// every graph with edges, the undirected edge whose score (the sum of its two arcs' scores, added in
 /// double, so that equal sums are exact ties) is lowest is deleted and all others kept (top m − 1 of
 /// m). Among tied lowest scores the edge deleted is the last in the order above, the

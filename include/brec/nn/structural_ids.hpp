@@ -15,6 +15,9 @@
 // BatchNorm follows it). On the other BREC pairs (CFI, 4-vertex condition, distance regular: up to
 // 412 per column) larger counts share the last slot, so GSN there sees less than the released code
 // would have with those graphs in its dataset (it never ran them).
+//
+// Released code: GraphPKU/BREC @966b5ed (branch Release), GSN/test_BREC.py (--id_encoding
+// one_hot_unique), GSN/utils_encoding.py and GSN/datasets/BREC/brec_v3_s4/brec_v3_s4.g6.
 
 #include <array>
 #include <cstdint>

@@ -3,6 +3,9 @@
 // protocols: Hotelling's statistic as the BREC paper defines it, and what the released BREC code
 // computes.
 //
+// Released code: GraphPKU/BREC @966b5ed (branch Release), T2_calculation and the RPC decision in
+// each model folder's test_BREC*.py; the same in brec/evaluator.py of branch pypi @81f299b.
+//
 // @article{wang2023towards, title={Towards Better Evaluation of GNN Expressiveness with BREC
 //   Dataset}, author={Wang, Yanbo and Zhang, Muhan}, journal={arXiv:2304.07702}, year={2023}}
 

@@ -11,6 +11,8 @@
 // PyTorch's defaults (affine, momentum 0.1: eval mode uses running statistics); parameters are
 // initialised as PyTorch's defaults, from the model's generator.
 //
+// Released code: GraphPKU/BREC @966b5ed (branch Release), SUN/test_BREC_ds.py and SUN/models.py (DSnetwork).
+//
 // Deviation: the released script builds the first layer for 1 input column (in_dim = 1) against
 // the 3-column input [is root, is not root, 1]; the first Linear here takes the 3 columns.
 //

@@ -10,6 +10,8 @@
 // over the subgraphs, Linear(h, 2h), ReLU, Linear(2h, d). No BatchNorm on the output; BatchNorm
 // layers have PyTorch's defaults; parameters as PyTorch's defaults, from the model's generator.
 //
+// Released code: GraphPKU/BREC @966b5ed (branch Release), SUN/test_BREC_dss.py and SUN/models.py (DSSnetwork).
+//
 // Deviation: the released script builds the first layer for in_dim = 1 against the 3-column input
 // [is root, is not root, 1]; the first Linear layers here take the 3 columns.
 //

@@ -19,6 +19,9 @@
 // BatchNorm layers have PyTorch's defaults; embeddings N(0, 1) and Linear layers as PyTorch's
 // defaults, from the model's generator.
 //
+// Released code: GraphPKU/BREC @966b5ed (branch Release), GNNAsKernel/test_BREC.py, GNNAsKernel/core/model.py
+// and GNNAsKernel/core/model_utils/elements.py.
+//
 // Deviations that change no output: the released DiscreteEncoders hold 10 tables of 500 rows each,
 // of which BREC graphs (one node feature, 1; one edge feature, 0) read a single row; only that row
 // is a parameter here (Adam's updates are element-wise, so unread rows never affected anything).

@@ -32,6 +32,9 @@
 // are kept (the atom row of the constant feature, the edge rows 0 and 1): the other rows never get
 // a gradient and, with Adam, never change, so leaving them out changes no output.
 //
+// Released code: GraphPKU/BREC @966b5ed (branch Release), Graphormer/graphormer/ (the files named above;
+// the 128-vertex limit is data.py's max_node).
+//
 // @inproceedings{ying2021graphormer, title={Do Transformers Really Perform Bad for Graph
 //   Representation?}, author={Ying, Chengxuan and Cai, Tianle and Luo, Shengjie and Zheng, Shuxin
 //   and Ke, Guolin and He, Di and Shen, Yanming and Liu, Tie-Yan}, booktitle={NeurIPS}, year={2021}}

@@ -17,6 +17,9 @@
 // column takes in its whole dataset, brec over a fixed vocabulary (structural_ids.hpp says how
 // the two differ).
 //
+// Released code: GraphPKU/BREC @966b5ed (branch Release), GSN/test_BREC.py, GSN/test_BREC_search.py and
+// GSN/utils_encoding.py (one_hot_unique).
+//
 // @article{bouritsas2022improving, title={Improving Graph Neural Network Expressivity via Subgraph
 //   Isomorphism Counting}, author={Bouritsas, Giorgos and Frasca, Fabrizio and Zafeiriou, Stefanos
 //   and Bronstein, Michael M.}, journal={IEEE TPAMI}, year={2022}}

@@ -27,6 +27,9 @@
 // The released model also builds a Linear(64, 32) for layer 1 that its forward never uses (no
 // gradient, no effect); it is omitted here, so the count of parameters is 2,080 lower.
 //
+// Released code of the BREC variant: GraphPKU/BREC @966b5ed (branch Release), I2GNN/test_BREC_no4v_60cfi.py,
+// I2GNN/test_BREC_search.py, I2GNN/count_models.py (I2GNN) and I2GNN/utils.py (the labels).
+//
 // Head::regression builds the counting I²-GNN of Campi et al. (2023) instead (CountingI2Gnn below):
 // the same subgraphs and pooling with simpler labels, no normalisation and a three-Linear head.
 //

@@ -15,7 +15,8 @@ namespace brec::models {
 std::uint32_t i2_gnn_radius(const ModelConfig& config);
 /// I²-GNN's four labels of every copy [C, 4] (int64, on the batch's device) of subgraphs built with
 /// the ego_net_per_neighbour policy of radius `radius` (i2_gnn.cpp documents them, the released
-/// code's quirk included). InvalidArgument for subgraphs of another policy.
+/// code's quirk included: GraphPKU/BREC @966b5ed, I2GNN/utils.py). InvalidArgument for subgraphs of
+/// another policy.
 torch::Tensor i2_gnn_labels(const nn::SubgraphBatch& subgraphs, std::uint32_t radius);
 /// The bytes of the tensors I²-GNN prepares for `graphs` as one batch (labels, arcs between copies,
 /// the three poolings), from the counts of copies C, marks M, arcs A, nodes N and graphs B only (no

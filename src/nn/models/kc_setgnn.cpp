@@ -29,6 +29,9 @@
 //   output BatchNorm).
 // Linear layers have PyTorch's default initialisation, from the model's generator.
 //
+// Released code: GraphPKU/BREC @966b5ed (branch Release), KCSetGNN/test_BREC.py, KCSetGNN/core/model/
+// (setgnn.py, model_utils/elements.py, model_utils/pyg_gnn_wrapper.py).
+//
 // Deviations that change no output: the released encoders hold 10 tables of 20 or 60 rows, of
 // which these graphs read one row per value (node feature 1, edge feature 0, set sizes 1-3,
 // component counts 1-2); only those rows are parameters here (Adam's updates are element-wise).

@@ -22,6 +22,9 @@
 // The released layer also holds a hop-k "path" embedding of one padding row, always zero with path
 // encoding off; it is omitted here (it has no effect and no gradient).
 //
+// Released code: GraphPKU/BREC @966b5ed (branch Release), KP-GNN/test_BREC.py, KP-GNN/test_BREC_search.py,
+// KP-GNN/models/GNNs.py, KP-GNN/layers/KPGIN.py and KP-GNN/layers/feature_encoder.py.
+//
 // @inproceedings{feng2022kpgnn, title={How Powerful are K-hop Message Passing Graph Neural
 //   Networks}, author={Feng, Jiarui and Chen, Yixin and Li, Fuhai and Sarkar, Anindya and Zhang,
 //   Muhan}, booktitle={NeurIPS}, year={2022}}

@@ -9,6 +9,8 @@
 // BatchNorm1d(h) without parameters, omitted here. Parameters as PyTorch's defaults, from the
 // model's generator.
 //
+// Released code: GraphPKU/BREC @966b5ed (branch Release), NestedGNN/test_BREC.py (NestedGIN).
+//
 // @inproceedings{zhang2021nested, title={Nested Graph Neural Networks}, author={Zhang, Muhan and
 //   Li, Pan}, booktitle={NeurIPS}, year={2021}}
 

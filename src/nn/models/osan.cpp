@@ -31,6 +31,9 @@
 //     (take_auxiliary_loss). Its gradient, like the loss's, reaches the sampler only through I-MLE.
 // BatchNorm layers have PyTorch's defaults; Linear layers PyTorch's default initialisation.
 //
+// Released code: GraphPKU/BREC @966b5ed (branch Release), OSAN/test_BREC.py, OSAN/configs/brec/,
+// OSAN/models/GCN_embd.py (GCN_emb) and OSAN/subgraph/undirected_edge_selection.py.
+//
 // @inproceedings{qian2022osan, title={Ordered Subgraph Aggregation Networks}, author={Qian, Chendi
 //   and Rattan, Gaurav and Geerts, Floris and Morris, Christopher and Niepert, Mathias},
 //   booktitle={NeurIPS}, year={2022}}

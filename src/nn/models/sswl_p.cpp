@@ -17,6 +17,9 @@
 //     BatchNorm (the released model has none). BatchNorm layers have PyTorch's defaults; Linear and
 //     Embedding parameters PyTorch's default distributions, drawn from the model's generator.
 //
+// Released code: GraphPKU/BREC @966b5ed (branch Release), SWL/test_BREC.py, SWL/src/model.py and
+// SWL/src/utils.py (the SPD preprocessing).
+//
 // Deviations, none of which changes the function on graphs the released code can run:
 //   * Unreachable pairs. The released preprocessing computes SPD by Floyd–Warshall in floating
 //     point and casts +inf to an integer, which is platform-dependent (on x86 INT64_MIN, and the

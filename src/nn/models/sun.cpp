@@ -18,6 +18,8 @@
 // as PyTorch's defaults, from the model's generator. GIN and GIN' share their input (x plus the
 // neighbour sum), as do GIN_sum and GIN_sum', which is computed once for each pair.
 //
+// Released code: GraphPKU/BREC @966b5ed (branch Release), SUN/test_BREC_sun.py and SUN/models.py (SUNnetwork).
+//
 // Deviation: the released script builds the first layer for in_dim = 1 against the 3-column input
 // [is root, is not root, 1]; the first layer here takes the 3 columns.
 //
