@@ -95,7 +95,7 @@ json evaluation_settings(const EvalOptions& opt) {
               {"trained", opt.train},
               {"output_norm", opt.output_norm}};
     // Only where they apply, so that the settings ids of built-in models stay as they were.
-    const ModelSpec& spec = find_model(opt.model).spec;
+    const ModelSpec& spec = model_entry(opt).spec;
     if (!spec.module_hash.empty()) s["module_hash"] = spec.module_hash;
     if (opt.input_features != "ones") s["input_features"] = opt.input_features;
     if (opt.input_features == "label") s["label_classes"] = opt.label_classes;
@@ -121,7 +121,7 @@ std::uint64_t physical_memory_bytes() {
 }
 
 std::optional<std::uint64_t> pair_memory_estimate(const GraphPairRecord& pair, const EvalOptions& opt) {
-    const ModelEntry& entry = find_model(opt.model);
+    const ModelEntry& entry = model_entry(opt);
     if (!entry.estimate_bytes) return std::nullopt;
     const Hyper hp = resolve_hyper(opt);
     const ModelConfig config = model_config(opt);
@@ -140,6 +140,7 @@ void configure_cpu_threads(EvalOptions& opt, int jobs, int requested) {
     opt.single_thread_below = requested > 0 ? 0 : 32;
     set_torch_threads(opt.torch_threads);
     set_blas_threads(jobs > 1 ? 1 : opt.torch_threads);
+    opt.blas_threads = jobs > 1 ? 0 : opt.torch_threads;
     tune_cpu_allocator();
 }
 
@@ -154,9 +155,9 @@ EvalRunResult run_evaluation(const PairDataset& dataset, const std::vector<std::
     }
     const json settings = evaluation_settings(eval);  // validates the model and hyperparameters first
     const std::string id = settings_hash(settings);
-    const ModelSpec& spec = find_model(eval.model).spec;
+    const ModelSpec& spec = model_entry(eval).spec;
     // A user's module is checked on tiny graphs before any pair runs or any file is written.
-    check_model(eval.model, model_config(eval));
+    check_model(model_entry(eval), model_config(eval));
     // Resuming with another model or other settings would mix two experiments in one result.
     PairRecords records(opt.out, opt.resume,
                         ResultsSettings(eval_settings_text(eval.model, id), [&](const json& j, std::int64_t line) {

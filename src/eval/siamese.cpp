@@ -47,8 +47,14 @@ int label_classes(const GraphPairRecord& pair) {
     return static_cast<int>(top) + 1;
 }
 
+const ModelEntry& model_entry(const EvalOptions& opt) {
+    return opt.user_model ? *opt.user_model : find_model(opt.model);
+}
+
 Hyper resolve_hyper(const EvalOptions& opt) {
-    Hyper h = find_model(opt.model).spec.defaults;
+    const ModelSpec& spec = model_entry(opt).spec;
+    const bool users = !spec.module_hash.empty();  // a user's module: TorchScript or Python
+    Hyper h = spec.defaults;
     h.radius = opt.radius.value_or(h.radius);
     h.layers = opt.layers.value_or(h.layers);
     h.hidden = opt.hidden.value_or(h.hidden);
@@ -69,13 +75,11 @@ Hyper resolve_hyper(const EvalOptions& opt) {
     if (opt.rapc && opt.rapc_groups < 1) throw InvalidArgument("RAPC needs at least one group per graph");
     if (opt.input_features != "ones" && opt.input_features != "degree" && opt.input_features != "label")
         throw InvalidArgument("unknown input features '" + opt.input_features + "' (expected ones, degree or label)");
-    if (is_torchscript_model(opt.model) && (opt.layers || opt.hidden || opt.radius))
-        throw InvalidArgument(
-            "a TorchScript module's layers, width and radius are those of its file; they cannot be set");
-    if (opt.input_features != "ones" && !is_torchscript_model(opt.model))
-        throw InvalidArgument("input features '" + opt.input_features +
-                              "' are for a user's TorchScript module; model '" + opt.model +
-                              "' builds its own from a column of ones");
+    if (users && (opt.layers || opt.hidden || opt.radius))
+        throw InvalidArgument("a user's module's layers, width and radius are its own; they cannot be set");
+    if (opt.input_features != "ones" && !users)
+        throw InvalidArgument("input features '" + opt.input_features + "' are for a user's module; model '" +
+                              opt.model + "' builds its own from a column of ones");
     return h;
 }
 
@@ -94,7 +98,7 @@ ModelConfig model_config(const EvalOptions& opt) {
 }
 
 RpcSettings rpc_settings(const EvalOptions& opt) {
-    const ModelSpec& spec = find_model(opt.model).spec;
+    const ModelSpec& spec = model_entry(opt).spec;
     RpcSettings s;
     s.alpha = opt.alpha;
     // The noise floor stands for float32 rounding between relabelings. A model random at inference
@@ -111,8 +115,11 @@ EvalRecord evaluate_pair(const GraphPairRecord& pair, const EvalOptions& opt, st
     const auto start = std::chrono::steady_clock::now();
     const Hyper hp = resolve_hyper(opt);
     const torch::Device device = parse_device(opt.device);
-    if (opt.torch_threads > 0)
-        set_torch_threads(static_cast<int>(pair.a.n()) < opt.single_thread_below ? 1 : opt.torch_threads);
+    if (opt.torch_threads > 0) {
+        const int threads = static_cast<int>(pair.a.n()) < opt.single_thread_below ? 1 : opt.torch_threads;
+        set_torch_threads(threads);
+        if (opt.blas_threads > 0) set_blas_threads(std::min(threads, opt.blas_threads));
+    }
     const std::uint64_t stream = stream_seed(seed, static_cast<std::uint64_t>(pair.id));
     Rng rng(stream);
     EvalRecord r;
@@ -129,7 +136,7 @@ EvalRecord evaluate_pair(const GraphPairRecord& pair, const EvalOptions& opt, st
         ModelRandom random = make_model_random(stream, device);
         ModelConfig config = model_config(opt);
         if (opt.input_features == "label" && opt.label_classes < 1) config.label_classes = label_classes(pair);
-        auto model = make_model(opt.model, config, random);
+        auto model = make_model(model_entry(opt), config, random);
         model->to(device);
         model->set_graphs(groups.traintest, device);
         const std::size_t count = groups.traintest.size();

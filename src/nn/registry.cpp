@@ -42,8 +42,11 @@ const ModelEntry& find_model(const std::string& name) {
     throw InvalidArgument("unknown model '" + name + "' (available: " + joined_names() + ")");
 }
 
-std::shared_ptr<GraphEmbedder> make_model(const std::string& name, const ModelConfig& requested, ModelRandom& random) {
-    const ModelEntry& entry = find_model(name);
+std::shared_ptr<GraphEmbedder> make_model(const std::string& name, const ModelConfig& config, ModelRandom& random) {
+    return make_model(find_model(name), config, random);
+}
+
+std::shared_ptr<GraphEmbedder> make_model(const ModelEntry& entry, const ModelConfig& requested, ModelRandom& random) {
     ModelConfig config = requested;
     if (config.head == Head::regression) {
         config.out_dim = 1;
@@ -55,9 +58,10 @@ std::shared_ptr<GraphEmbedder> make_model(const std::string& name, const ModelCo
     return entry.make(config, random);
 }
 
-void check_model(const std::string& name, const ModelConfig& config) {
-    if (is_torchscript_model(name))
-        models::check_torchscript_model(name.substr(std::string(kTorchScriptPrefix).size()), config);
+void check_model(const std::string& name, const ModelConfig& config) { check_model(find_model(name), config); }
+
+void check_model(const ModelEntry& entry, const ModelConfig& config) {
+    if (entry.check) entry.check(config);
 }
 
 std::string describe_models() {

@@ -71,7 +71,8 @@ std::vector<std::size_t> paper_subset_indices(const PairDataset& dataset, std::v
 /// Sets up the CPU threads of a run of `jobs` pairs in parallel and records them in `opt`:
 /// LibTorch intra-op threads per job (`requested` when > 0, else cores / jobs, with pairs below 32
 /// vertices single-threaded), a single-threaded OpenBLAS when jobs run in parallel (its own pool
-/// would spin across jobs), and the allocator tuning of large CPU tensors.
+/// would spin across jobs) and otherwise as many OpenBLAS threads per pair as intra-op threads (so a
+/// small pair runs alike whatever --jobs), and the allocator tuning of large CPU tensors.
 void configure_cpu_threads(EvalOptions& opt, int jobs, int requested);
 
 /// Evaluates pairs `indices` of `dataset` for every seed. With opt.out, every record is appended

@@ -7,6 +7,7 @@
 //   Dataset}, author={Wang, Yanbo and Zhang, Muhan}, journal={arXiv:2304.07702}, year={2023}}
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,6 +49,12 @@ struct EvalOptions {
     /// says: for small graphs OpenMP's start-up and spinning cost more than they save (measured
     /// 2-3x slower with 2 threads on Basic and GIN). 0 = off.
     int single_thread_below = 0;
+    /// OpenBLAS threads, set per pair as the intra-op threads are (a pair below
+    /// single_thread_below gets one): only when pairs run one at a time, since OpenBLAS's count is
+    /// process-wide. 0 = leave it. Without it a small pair's products would run on as many BLAS
+    /// threads as the run has cores, whose sums differ in the last bits from one thread's, and
+    /// --jobs 1 would train such pairs differently from --jobs 2.
+    int blas_threads = 0;
     bool output_norm = true;  ///< see ModelConfig::output_norm (ablation)
     /// Hotelling protocol's float32 noise floor (see RpcSettings::relative_noise).
     double relative_noise = 1e-5;
@@ -57,7 +64,14 @@ struct EvalOptions {
     /// One-hot width of "label" features; 0 = max label + 1 of the pair (run_evaluation sets it
     /// from the whole dataset, so that every pair's module gets the same input width).
     int label_classes = 0;
+    /// A user's module that is not in the registry (a Python module of the `brec` package): used
+    /// instead of find_model(model), whose name `model` then only labels the records. Its
+    /// spec.module_hash is part of the settings id.
+    std::shared_ptr<const ModelEntry> user_model;
 };
+
+/// The model the options name: opt.user_model when set, else the registry's entry of opt.model.
+const ModelEntry& model_entry(const EvalOptions& opt);
 
 /// The model's registry defaults with the options' overrides applied. Throws InvalidArgument for
 /// an unknown model or invalid values (q <= d, an odd batch, ...).

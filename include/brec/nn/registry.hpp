@@ -90,7 +90,8 @@ struct ModelSpec {
     /// in the paper's Table 2.
     std::string paper_subset;
     PaperRow paper;  ///< the model's Table 2 row
-    /// How the model's released script inverts the covariance (the reference protocol reproduces it).
+    /// How the model's released script (its folder's test_BREC*.py in GraphPKU/BREC @966b5ed, branch
+    /// Release) inverts the covariance (the reference protocol reproduces it).
     T2Inverse reference_inverse = T2Inverse::pinv;
     /// The RPC threshold of the model's released script under the reference protocol; 0 = the F
     /// threshold (72.34 for q = 32, d = 16). DropGNN's script kept an older 5.0.
@@ -120,6 +121,9 @@ struct ModelEntry {
     ModelFactory make;
     /// Empty: no estimate (the model's memory is never checked).
     MemoryEstimate estimate_bytes = {};
+    /// A user's module: the probe check_model runs before any pair (nn::probe_user_model); empty
+    /// for built-in models.
+    std::function<void(const ModelConfig&)> check = {};
 };
 
 /// The model-name prefix of a user's TorchScript module: "torchscript:FILE" names the module saved
@@ -146,12 +150,16 @@ const ModelEntry& find_model(const std::string& name);
 /// A fresh model: architecture from `config` (Head::regression: one output, no output norm),
 /// parameters from `random.init`. Throws InvalidArgument for an unknown model or non-positive sizes.
 std::shared_ptr<GraphEmbedder> make_model(const std::string& name, const ModelConfig& config, ModelRandom& random);
+/// The same for an entry that is not in the registry (a user's Python module).
+std::shared_ptr<GraphEmbedder> make_model(const ModelEntry& entry, const ModelConfig& config, ModelRandom& random);
 
 /// Checks before any pair runs that the model works with `config`: for a user's TorchScript module a
 /// probe on four tiny graphs (training mode with a backward pass, then eval mode) that throws
 /// InvalidArgument naming what is wrong (output shape, NaN, no gradient, a failing forward);
 /// nothing for built-in models.
 void check_model(const std::string& name, const ModelConfig& config);
+/// The same for an entry: runs its `check` when it has one.
+void check_model(const ModelEntry& entry, const ModelConfig& config);
 
 /// The registry as an aligned text table (name, defaults, bound, paper row), then the BREC-study
 /// models not available yet.

@@ -1,22 +1,9 @@
 // The user's own model: a module saved with torch.jit.script(model).save(FILE), trained and judged
 // like a built-in model under the name "torchscript:FILE".
 //
-// Interface: forward(x: Tensor[N, F] float32, edge_index: Tensor[2, E] int64, batch: Tensor[N]
-// int64, num_graphs: int) -> Tensor[B, d]. edge_index holds both directions of every edge (row 0
-// sources, row 1 targets, the arcs of nn::SparseBatch), batch the graph (0..B−1) of each node;
-// x is a column of ones, the degree, or the one-hot node label (ModelConfig::input_features).
-//
-// Fresh weights per pair: every model is a deep copy of the loaded module whose parameters are
-// drawn again from the pair's generator (ModelRandom::init), never from LibTorch's global one, by
-// PyTorch's default rule for the usual layers:
-//   * a parameter with two or more dimensions (Linear, Conv, Embedding, ... weights):
-//     U(−1/√fan_in, 1/√fan_in), fan_in = size(1) · Π size(2..) (kaiming_uniform with a = √5);
-//   * a 1-D "bias" whose sibling "weight" has two or more dimensions: U(−1/√fan_in, 1/√fan_in)
-//     with the weight's fan_in;
-//   * a 1-D "weight" (normalisation scale): 1; its 1-D sibling "bias": 0;
-//   * anything else (scalars such as GIN's ε, other 1-D parameters) keeps the value saved in the
-//     file; normalisation buffers running_mean / running_var / num_batches_tracked restart at
-//     0 / 1 / 0.
+// Interface and fresh weights per pair: those of every user's module (brec/nn/user_model.hpp):
+// every model is a deep copy of the loaded module whose parameters are drawn again from the pair's
+// generator (ModelRandom::init) by brec's rule.
 // The module's own reset_parameters() is not called: TorchScript compiles only forward and what it
 // calls (nn.Linear.reset_parameters is not in a scripted module), and torch.nn.init draws from
 // LibTorch's process-global generator, which parallel pairs share, so results would depend on
@@ -63,6 +50,7 @@
 #include "brec/graph/graph.hpp"
 #include "brec/nn/batch.hpp"
 #include "brec/nn/layers.hpp"
+#include "brec/nn/user_model.hpp"
 #include "nn/kernels.hpp"
 #include "nn/models/builtin.hpp"
 
@@ -112,23 +100,6 @@ int replace_products(torch::jit::Block* block) {
         ++count;
     }
     return count;
-}
-
-/// LibTorch and TorchScript errors span many lines (with the TorchScript traceback): one line.
-std::string one_line(const std::string& text, std::size_t limit = 300) {
-    std::string out;
-    for (char c : text) {
-        const bool space = c == '\n' || c == '\r' || c == '\t' || c == ' ';
-        if (space && (out.empty() || out.back() == ' ')) continue;
-        out.push_back(space ? ' ' : c);
-    }
-    while (!out.empty() && out.back() == ' ') out.pop_back();
-    return out.size() > limit ? out.substr(0, limit) + " ..." : out;
-}
-
-std::string what_of(const std::exception& e) {
-    if (const auto* c = dynamic_cast<const c10::Error*>(&e)) return one_line(c->what_without_backtrace());
-    return one_line(e.what());
 }
 
 /// Operations that draw random numbers (from LibTorch's global generator inside TorchScript).
@@ -242,8 +213,8 @@ std::shared_ptr<const LoadedModule> load_module(const std::string& path) {
         std::istringstream in(bytes.str());
         m->module = torch::jit::load(in, torch::kCPU);
     } catch (const std::exception& e) {
-        throw InvalidArgument(
-            path + " is not a TorchScript module saved with torch.jit.script(model).save(...): " + what_of(e));
+        throw InvalidArgument(path + " is not a TorchScript module saved with torch.jit.script(model).save(...): " +
+                              nn::one_line_error(e));
     }
     check_signature(*m);
     try {
@@ -257,72 +228,21 @@ std::shared_ptr<const LoadedModule> load_module(const std::string& path) {
     return m;
 }
 
-/// One lock for every forward pass of a module with random operations (they share LibTorch's
-/// global generator, which is seeded from the pair's stream before each pass).
-std::mutex& global_generator_mutex() {
-    static std::mutex m;
-    return m;
-}
-
-/// fan_in of a weight with two or more dimensions, as torch.nn.init computes it.
-std::int64_t fan_in(const torch::Tensor& w) {
-    std::int64_t f = w.size(1);
-    for (std::int64_t d = 2; d < w.dim(); ++d) f *= w.size(d);
-    return f;
-}
-
-/// Draws the parameters of `module` again from `gen` (the rule of the file comment).
-void reinitialise(torch::jit::Module& module, torch::Generator& gen) {
-    std::map<std::string, torch::Tensor> params;
-    for (const auto& p : module.named_parameters(/*recurse=*/true)) params.emplace(p.name, p.value);
-    torch::NoGradGuard no_grad;
-    for (const auto& p : module.named_parameters(/*recurse=*/true)) {  // registration order
-        torch::Tensor t = p.value;
-        const std::string& name = p.name;
-        const auto dot = name.rfind('.');
-        const std::string leaf = dot == std::string::npos ? name : name.substr(dot + 1);
-        const std::string owner = dot == std::string::npos ? "" : name.substr(0, dot + 1);
-        const auto uniform = [&](std::int64_t fan) {
-            if (fan > 0) nn::uniform_init(t, 1.0 / std::sqrt(static_cast<double>(fan)), gen);
-        };
-        if (t.dim() >= 2) {
-            uniform(fan_in(t));
-        } else if (t.dim() == 1 && leaf == "bias") {
-            const auto w = params.find(owner + "weight");
-            if (w != params.end() && w->second.dim() >= 2)
-                uniform(fan_in(w->second));
-            else if (w != params.end() && w->second.dim() == 1)
-                t.zero_();
-        } else if (t.dim() == 1 && leaf == "weight") {
-            t.fill_(1.0);
-        }
-    }
-    for (const auto& b : module.named_buffers(/*recurse=*/true)) {
-        torch::Tensor t = b.value;
-        const auto dot = b.name.rfind('.');
-        const std::string leaf = dot == std::string::npos ? b.name : b.name.substr(dot + 1);
-        if (leaf == "running_mean" || leaf == "num_batches_tracked")
-            t.zero_();
-        else if (leaf == "running_var")
-            t.fill_(1.0);
-    }
-}
-
 /// The model: a deep copy of the loaded module, its parameters registered with this module so the
 /// trainer's optimiser sees them (the tensors are shared, not copied).
 class TorchScriptModel : public GraphEmbedder {
 public:
     TorchScriptModel(std::shared_ptr<const LoadedModule> source, const ModelConfig& c, ModelRandom& random)
         : source_(std::move(source)), config_(c), run_(random.run) {
-        if (c.input_features != "ones" && c.input_features != "degree" && c.input_features != "label")
-            throw InvalidArgument("unknown input features '" + c.input_features + "' (expected ones, degree or label)");
-        if (c.input_features == "label" && c.label_classes < 1)
-            throw InvalidArgument("one-hot label features need the number of label classes (>= 1)");
+        nn::check_input_features(c);
         {
             torch::NoGradGuard no_grad;  // a deep copy of leaves, not a recorded clone
             module_ = source_->module.deepcopy();
         }
-        reinitialise(module_, random.init);
+        nn::NamedTensors parameters, buffers;
+        for (const auto& p : module_.named_parameters(/*recurse=*/true)) parameters.emplace_back(p.name, p.value);
+        for (const auto& b : module_.named_buffers(/*recurse=*/true)) buffers.emplace_back(b.name, b.value);
+        nn::reinitialise_parameters(parameters, buffers, random.init);
         int k = 0;
         for (const auto& p : module_.named_parameters(/*recurse=*/true)) {
             torch::Tensor t = p.value;
@@ -349,18 +269,16 @@ public:
     void set_graphs(const std::vector<Graph>& graphs, torch::Device device) override { batches_.reset(graphs, device); }
 
     torch::Tensor forward_range(std::size_t begin, std::size_t end) override {
-        const Inputs& in = batches_.get(begin, end, [&](std::size_t s, std::size_t e) { return make_inputs(s, e); });
+        const nn::UserInputs& in = batches_.get(begin, end, [&](std::size_t s, std::size_t e) {
+            return nn::make_user_inputs(batches_.graphs(), s, e, config_, batches_.device());
+        });
         torch::Tensor out;
         try {
+            // Random operations draw from the global generator: seed it from this model's stream (a
+            // fresh seed per pass), and let no other such pass draw meanwhile.
             std::unique_lock<std::mutex> lock;
-            if (!source_->random_op.empty()) {
-                // Random operations draw from the global generator: seed it from this model's
-                // stream (a fresh seed per pass), and let no other pass draw meanwhile.
-                lock = std::unique_lock<std::mutex>(global_generator_mutex());
-                torch::Generator global = at::globalContext().defaultGenerator(batches_.device());
-                std::lock_guard<std::mutex> g(global.mutex());
-                global.set_current_seed(stream_seed(run_.current_seed(), ++passes_));
-            }
+            if (!source_->random_op.empty())
+                lock = nn::seed_global_generator(batches_.device(), stream_seed(run_.current_seed(), ++passes_));
             const c10::IValue value =
                 module_.forward({in.x, in.edge_index, in.batch, static_cast<std::int64_t>(in.graphs)});
             if (!value.isTensor())
@@ -370,59 +288,16 @@ public:
             throw;
         } catch (const std::exception& e) {
             throw InvalidArgument(prefix(source_->path) + "forward failed on " + std::to_string(in.graphs) +
-                                  " graphs: " + what_of(e));
+                                  " graphs: " + nn::one_line_error(e));
         }
-        if (out.dim() != 2 || out.size(0) != in.graphs || out.size(1) != config_.out_dim) {
-            std::string shape;
-            for (std::int64_t i = 0; i < out.dim(); ++i) shape += (i ? ", " : "") + std::to_string(out.size(i));
-            throw InvalidArgument(prefix(source_->path) + "forward returned shape [" + shape + "] for " +
-                                  std::to_string(in.graphs) + " graphs; expected [" + std::to_string(in.graphs) + ", " +
-                                  std::to_string(config_.out_dim) + "] (num_graphs × output dimension)");
-        }
-        if (out.scalar_type() != torch::kFloat) out = out.to(torch::kFloat);
-        return out;
+        return nn::checked_user_output(out, in.graphs, config_.out_dim, prefix(source_->path));
     }
 
 private:
-    struct Inputs {
-        torch::Tensor x, edge_index, batch;
-        std::int64_t graphs = 0;
-    };
-
     bool source_param_requires_grad(const std::string& name) const {
         for (const auto& p : source_->module.named_parameters(/*recurse=*/true))
             if (p.name == name) return p.value.requires_grad();
         return true;
-    }
-
-    Inputs make_inputs(std::size_t begin, std::size_t end) const {
-        const nn::SparseBatch b = nn::make_sparse_batch(batches_.graphs(), begin, end, torch::kCPU);
-        Inputs in;
-        in.graphs = b.graphs;
-        in.edge_index = torch::stack({b.src, b.dst}).to(batches_.device());
-        in.batch = b.graph_of.to(batches_.device());
-        if (config_.input_features == "ones") {
-            in.x = torch::ones({b.nodes, 1}, torch::TensorOptions().device(batches_.device()));
-            return in;
-        }
-        const std::int64_t width = config_.input_features == "degree" ? 1 : config_.label_classes;
-        auto x = torch::zeros({b.nodes, width});
-        auto* p = x.data_ptr<float>();
-        std::int64_t v = 0;
-        for (std::size_t i = begin; i < end; ++i)
-            for (VertexId u = 0; u < batches_.graphs()[i].n(); ++u, ++v) {
-                if (config_.input_features == "degree") {
-                    p[v] = static_cast<float>(batches_.graphs()[i].degree(u));
-                    continue;
-                }
-                const auto label = static_cast<std::int64_t>(batches_.graphs()[i].node_label(u));
-                if (label >= width)
-                    throw InvalidArgument("node label " + std::to_string(label) + " outside the " +
-                                          std::to_string(width) + " label classes of the one-hot input features");
-                p[v * width + label] = 1.0f;
-            }
-        in.x = x.to(batches_.device());
-        return in;
     }
 
     std::shared_ptr<const LoadedModule> source_;
@@ -430,52 +305,8 @@ private:
     torch::Generator run_;
     std::uint64_t passes_ = 0;
     torch::jit::Module module_;
-    nn::RangeCache<Inputs> batches_;
+    nn::RangeCache<nn::UserInputs> batches_;
 };
-
-/// A probe before any pair runs: a model built as a pair's would be, on four tiny graphs, in
-/// training mode (with a backward pass when the module has trainable parameters) and in eval mode.
-void probe(const std::shared_ptr<const LoadedModule>& source, const ModelConfig& c) {
-    ModelRandom random = make_model_random(0, torch::kCPU);
-    TorchScriptModel model(source, c, random);
-    GraphBuilder star(4);
-    star.add_edge(0, 1);
-    star.add_edge(0, 2);
-    star.add_edge(0, 3);
-    std::vector<Graph> graphs{make_cycle(4), star.build(), make_path(4), make_cycle(4)};
-    if (c.input_features == "label")
-        for (auto& g : graphs) {
-            GraphBuilder b(g.n());
-            for (const Edge& e : g.edges()) b.add_edge(e.first, e.second);
-            b.set_node_labels(std::vector<Label>(g.n(), 0));
-            g = b.build();
-        }
-    model.set_graphs(graphs, torch::kCPU);
-    const std::string where = prefix(source->path);
-    for (bool training : {true, false}) {
-        model.train(training);
-        torch::Tensor out;
-        {
-            std::unique_ptr<torch::NoGradGuard> no_grad(training ? nullptr : new torch::NoGradGuard);
-            out = model.forward_range(0, graphs.size());
-        }
-        if (!torch::isfinite(out).all().item<bool>())
-            throw InvalidArgument(where + "forward returned NaN or infinite values on 4 small graphs (" +
-                                  std::string(training ? "training" : "eval") + " mode)");
-        bool trainable = false;
-        for (const auto& p : model.parameters()) trainable = trainable || p.requires_grad();
-        if (training && trainable) {
-            if (!out.requires_grad())
-                throw InvalidArgument(where +
-                                      "forward's output does not depend on the module's parameters (no gradient)");
-            try {
-                out.pow(2).sum().backward();
-            } catch (const std::exception& e) {
-                throw InvalidArgument(where + "the backward pass failed: " + what_of(e));
-            }
-        }
-    }
-}
 
 }  // namespace
 
@@ -510,6 +341,9 @@ const LoadedEntry& loaded_entry(const std::string& path) {
     loaded_module->entry.make = [source](const ModelConfig& c, ModelRandom& r) {
         return std::make_shared<TorchScriptModel>(source, c, r);
     };
+    loaded_module->entry.check = [make = loaded_module->entry.make, path](const ModelConfig& c) {
+        nn::probe_user_model(make, c, prefix(path));
+    };
     return *loaded.emplace(path, std::move(loaded_module)).first->second;
 }
 
@@ -526,10 +360,6 @@ int rewrite_products(torch::jit::Module& module) {
     const int count = replace_products(graph->block());
     forward.clear_optimized_graphs();  // none was built yet (nothing ran); in case one was
     return count;
-}
-
-void check_torchscript_model(const std::string& path, const ModelConfig& config) {
-    probe(loaded_entry(path).source, config);
 }
 
 }  // namespace brec::models

@@ -26,7 +26,4 @@ int torchscript_rewritten(const std::string& path);
 /// rewritten forward. Call before forward first runs.
 int rewrite_products(torch::jit::Module& module);
 
-/// The probe of check_model for the module in `path` (loaded through torchscript_model).
-void check_torchscript_model(const std::string& path, const ModelConfig& config);
-
 }  // namespace brec::models
