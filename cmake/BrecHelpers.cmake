@@ -63,3 +63,18 @@ function(brec_add_test module)
     PROPERTIES LABELS "${_labels}"
     DISCOVERY_TIMEOUT 120)
 endfunction()
+
+# brec_find_python_with(out modules [candidates...]): the first interpreter among `candidates` that
+# exists and imports `modules` (e.g. "torch, numpy"), or "" in `out`.
+function(brec_find_python_with out modules)
+  set(_found "")
+  foreach(_py ${ARGN})
+    if(NOT _found AND EXISTS "${_py}")
+      execute_process(COMMAND "${_py}" -c "import ${modules}" RESULT_VARIABLE _rc OUTPUT_QUIET ERROR_QUIET)
+      if(_rc EQUAL 0)
+        set(_found "${_py}")
+      endif()
+    endif()
+  endforeach()
+  set(${out} "${_found}" PARENT_SCOPE)
+endfunction()

@@ -5,8 +5,9 @@
 # that evaluation. Results land in ./results/; a second run resumes instead of recomputing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# The binaries only (brec builds brec-eval too); the test suites are built by scripts/test.sh.
-BREC_TARGETS="${BREC_TARGETS:-brec}" bash scripts/setup.sh
+# The binaries and the Python package only (brec builds brec-eval too; brec_python the package in
+# build/python); the test suites are built by scripts/test.sh.
+BREC_TARGETS="${BREC_TARGETS:-brec brec_python}" bash scripts/setup.sh
 BREC="${BREC_BUILD_DIR:-build}/bin/brec"
 JOBS="$(nproc)"
 mkdir -p results

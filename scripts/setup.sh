@@ -5,7 +5,8 @@
 #   bash scripts/setup.sh            # install + build everything
 #   BREC_SKIP_INSTALL=1 bash scripts/setup.sh   # build only
 #   BREC_BUILD_DIR=out bash scripts/setup.sh    # another build directory
-#   BREC_TARGETS=brec bash scripts/setup.sh     # only these targets (brec: both binaries)
+#   BREC_TARGETS=brec bash scripts/setup.sh     # only these targets (brec: both binaries;
+#                                               # brec_python: the Python package in build/python)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,8 +23,9 @@ PACKAGES=(
   clang-format
   # scripts/fuzz.sh: clang with its libFuzzer and sanitizer runtimes
   clang-14 libclang-rt-14-dev
-  # The Python examples of your own model (scripts/examples/; same PyTorch 1.13 as libtorch-dev).
-  python3-torch python3-numpy
+  # The Python examples of your own model (scripts/examples/; same PyTorch 1.13 as libtorch-dev)
+  # and the brec Python package (apps/python: a pybind11 extension for that torch).
+  python3-torch python3-numpy pybind11-dev python3-dev python3-venv python3-setuptools python3-wheel
   # LibTorch links the generic libblas.so.3; OpenBLAS makes it ~30x faster than the reference BLAS.
   libopenblas0-pthread libopenblas-dev
 )
