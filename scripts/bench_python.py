@@ -10,8 +10,10 @@ The modules are those of scripts/bench_torchscript.py (GinLike: exactly the buil
 the built-in PPGN). Early stopping is off (loss threshold 0), so every pair trains the same number of
 epochs and seconds per pair compare directly. The Python path runs in a child process, once with
 glibc's malloc and once with tcmalloc preloaded (brec-eval, which runs the TorchScript and built-in
-paths, is linked with tcmalloc), so the allocator's share shows. Prints seconds per pair and per
-training epoch, the ratios to the TorchScript path, and the decisions.
+paths, is linked with tcmalloc), so the allocator's share shows, and once with torch's own matrix
+products and convolutions (kernels="torch") instead of brec's, which the TorchScript path also runs
+(brec.brec_kernels), so the kernels' share shows. Prints seconds per pair and per training epoch,
+the ratios to the TorchScript path, and the decisions.
 """
 import argparse
 import glob
@@ -27,15 +29,16 @@ sys.path.insert(0, HERE)
 import brec_cli  # noqa: E402
 
 
-def python_run(args, name: str, path: str, preload: str) -> None:
+def python_run(args, name: str, path: str, preload: str, kernels: str) -> None:
     """brec.evaluate in a child process (so that LD_PRELOAD can apply), records to `path`."""
     code = (
         "import sys; sys.path[:0] = %r\n"
         "import brec, models, bench_torchscript as b\n"
         "m = {'gin': models.GinLike, 'ppgn': b.PpgnSame}[%r]()\n"
         "brec.evaluate(m, name=%r, ids=%r, epochs=%d, loss_threshold=0.0, torch_threads=%d, jobs=1,\n"
-        "              device='cpu', out=%r, quiet=True)\n"
-        % ([os.path.join(HERE, "examples"), HERE], name, name + "_python", args.ids, args.epochs, args.threads, path))
+        "              device='cpu', out=%r, kernels=%r, quiet=True)\n"
+        % ([os.path.join(HERE, "examples"), HERE], name, name + "_python", args.ids, args.epochs, args.threads, path,
+           kernels))
     env = dict(os.environ)
     if preload:
         env["LD_PRELOAD"] = preload
@@ -70,7 +73,7 @@ def main() -> int:
             module = os.path.join(tmp, name + "_same.pt")
             models.save_scripted({"gin": models.GinLike, "ppgn": bench_torchscript.PpgnSame}[name](), module)
             paths = [("built-in", name), ("torchscript", "torchscript:" + module), ("python", ""),
-                     ("python+tcmalloc", tcmalloc)]
+                     ("python+tcmalloc", tcmalloc), ("python torch-kernels", "")]
             best = {}
             for _ in range(args.repeat):
                 for label, what in paths:
@@ -82,7 +85,7 @@ def main() -> int:
                         os.remove(os.path.join(runs, f))
                     if label.startswith("python"):
                         out = os.path.join(runs, "python.jsonl")
-                        python_run(args, name, out, what)
+                        python_run(args, name, out, what, "torch" if "torch-kernels" in label else "brec")
                         rows = [json.loads(line) for line in open(out) if line.strip()]
                     else:
                         rows = bench_torchscript.run(brec, what, args, runs)
@@ -93,12 +96,12 @@ def main() -> int:
                 if label not in best:
                     continue
                 s, e, d, f, n = best[label]
-                print("%-5s %-16s %8.3f s/pair  %8.4f s/epoch  distinguished %3d/%d  reliability failures %d"
+                print("%-5s %-20s %8.3f s/pair  %8.4f s/epoch  distinguished %3d/%d  reliability failures %d"
                       % (name, label, s, e, d, n, f))
             ts = best["torchscript"]
-            for label in ("python", "python+tcmalloc"):
+            for label in ("python", "python+tcmalloc", "python torch-kernels"):
                 if label in best:
-                    print("%-5s %-16s %8.2f x per pair  %6.2f x per epoch  (/ torchscript; goal <= 1.3)"
+                    print("%-5s %-20s %8.2f x per pair  %6.2f x per epoch  (/ torchscript; goal <= 1.3)"
                           % (name, label, best[label][0] / ts[0], best[label][1] / ts[1]))
     return 0
 

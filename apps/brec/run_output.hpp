@@ -23,9 +23,6 @@ struct RunOutputArgs {
     nlohmann::json baseline_json;  ///< its content (read_baseline)
 };
 
-/// Reads and checks a --baseline summary before the run (so a bad file fails before any work).
-nlohmann::json read_baseline(const std::string& path);
-
 /// Writes the files, prints the result and compares with the baseline: returns the exit code
 /// (0, or 3 when a category got worse than in the baseline; the regressions go to stderr).
 int write_run_outputs(const EvalRunResult& result, const RunOutputArgs& args);

@@ -18,13 +18,14 @@
 #include "brec/core/progress.hpp"
 #include "brec/core/rng.hpp"
 #include "brec/eval/run.hpp"
-#include "brec/io/files.hpp"
+#include "brec/io/categories.hpp"
 #include "brec/io/graph6.hpp"
 #include "brec/io/pairs.hpp"
 #include "brec/io/records.hpp"
 #include "brec/io/results_store.hpp"
 #include "brec/nn/device.hpp"
 #include "brec/rpc/groups.hpp"
+#include "brec/rpc/run_summary.hpp"
 #include "brec/stats/hotelling.hpp"
 #include "brec/wl/run.hpp"
 #include "python_model.hpp"
@@ -73,6 +74,7 @@ py::list pairs(const std::string& path, const std::vector<std::string>& categori
         py::dict d;
         d["id"] = p.id;
         d["category"] = p.category;
+        d["group"] = brec_group_of(p.category);
         d["a"] = graph_dict(p.a);
         d["b"] = graph_dict(p.b);
         out.append(d);
@@ -216,14 +218,36 @@ py::tuple evaluate(PythonModelSpec spec, const py::dict& o) {
         selected(dataset, get("categories").cast<std::vector<std::string>>(), get("ids").cast<std::string>());
     run.dataset = get("dataset").cast<std::string>().empty() ? dataset.path : get("dataset").cast<std::string>();
     configure_cpu_threads(opt, jobs, get("torch_threads").cast<int>());
+    const std::string baseline = get("baseline").cast<std::string>();
+    const nlohmann::json baseline_json = read_baseline(baseline);  // a bad file fails before any work
 
     EvalRunResult result;
     run_interruptible(ctx, [&] { result = run_evaluation(dataset, indices, run, ctx); });
     opt.user_model.reset();  // its modules go with the GIL held
+    write_run_files(result, run.out.empty() ? "" : run.out + ".summary.json", get("junit").cast<std::string>(),
+                    "brec.evaluate " + opt.model, run.protocol);
+    nlohmann::json summary = result.summary;
+    if (!baseline_json.is_null())
+        summary["regressions"] = baseline_regressions(baseline_json, result.summary, baseline, run.protocol);
     py::list records;
     for (const auto& seed_run : result.runs)
         for (const EvalRecord& r : seed_run.records) records.append(to_json(r).dump());
-    if (!run.out.empty()) write_text_file_atomic(run.out + ".summary.json", result.summary.dump(1) + "\n");
+    return py::make_tuple(summary.dump(), records);
+}
+
+/// A pair command's run (run_wl, run_certify) on the selected pairs, interruptible: (summary, records)
+/// as JSON text.
+template <typename Options, typename Run>
+py::tuple pair_command(const std::string& path, const std::vector<std::string>& categories, const std::string& ids,
+                       const Options& opt, Run run) {
+    const PairDataset dataset = read_dataset(path);
+    const std::vector<std::size_t> indices = selected(dataset, categories, ids);
+    RunContext ctx;
+    ctx.set_threads(opt.jobs);
+    decltype(run(dataset, indices, opt, ctx)) result;
+    run_interruptible(ctx, [&] { result = run(dataset, indices, opt, ctx); });
+    py::list records;
+    for (const auto& r : result.records) records.append(to_json(r).dump());
     return py::make_tuple(result.summary.dump(), records);
 }
 
@@ -234,15 +258,16 @@ py::tuple wl(const std::string& method, const std::string& path, const std::vect
     opt.reliability = reliability;
     opt.seed = seed;
     opt.jobs = jobs;
-    const PairDataset dataset = read_dataset(path);
-    const std::vector<std::size_t> indices = selected(dataset, categories, ids);
-    RunContext ctx;
-    ctx.set_threads(jobs);
-    WlRunResult result;
-    run_interruptible(ctx, [&] { result = run_wl(dataset, indices, opt, ctx); });
-    py::list records;
-    for (const WlRecord& r : result.records) records.append(to_json(r).dump());
-    return py::make_tuple(result.summary.dump(), records);
+    return pair_command(path, categories, ids, opt, run_wl);
+}
+
+py::tuple certify(const std::string& path, const std::vector<std::string>& categories, const std::string& ids,
+                  int max_fwl, const std::vector<std::string>& tests, int jobs) {
+    CertifyRunOptions opt;
+    opt.max_fwl = max_fwl;
+    opt.tests = tests;
+    opt.jobs = jobs;
+    return pair_command(path, categories, ids, opt, run_certify);
 }
 
 /// The message `brec` prints for a results file it will not write.
@@ -277,6 +302,8 @@ PYBIND11_MODULE(_brec, m) {
     m.def("rpc", &rpc, py::arg("test"), py::arg("reliability"), py::arg("alpha"), py::arg("relative_noise"));
     m.def("wl", &wl, py::arg("method"), py::arg("path"), py::arg("categories"), py::arg("ids"), py::arg("reliability"),
           py::arg("seed"), py::arg("jobs"));
+    m.def("certify", &certify, py::arg("path"), py::arg("categories"), py::arg("ids"), py::arg("max_fwl"),
+          py::arg("tests"), py::arg("jobs"));
     m.def(
         "evaluate",
         [](py::object module, py::object factory, bool data_style, bool own_reset, std::string name,

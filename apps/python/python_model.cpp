@@ -17,6 +17,7 @@ namespace {
 /// A Python exception as one line: its type and message.
 std::string python_error_line(const py::error_already_set& e) {
     std::string text = e.what();
+    if (const auto at = text.find("\n\nAt:"); at != std::string::npos) text.resize(at);  // pybind11's traceback
     for (char& c : text)
         if (c == '\n' || c == '\r') c = ' ';
     return text.size() > 300 ? text.substr(0, 300) + " ..." : text;
@@ -59,7 +60,7 @@ public:
     ModulePool& operator=(const ModulePool&) = delete;
 
     const PythonModelSpec& spec() const { return spec_; }
-    std::string where() const { return "python module " + spec_.name + ": "; }
+    std::string where() const { return spec_.name + ": "; }
 
     /// A module no model uses (the GIL need not be held; it is taken to call the factory).
     py::object acquire() {

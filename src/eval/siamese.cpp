@@ -207,6 +207,10 @@ EvalRecord evaluate_pair(const GraphPairRecord& pair, const EvalOptions& opt, st
         }
     } catch (const c10::Error& e) {
         throw Error("LibTorch error on pair " + std::to_string(pair.id) + ": " + e.what_without_backtrace());
+    } catch (const InvalidArgument& e) {
+        // A user's module that breaks its interface on this pair only (the probe passed): say which.
+        if (model_entry(opt).spec.module_hash.empty()) throw;
+        throw InvalidArgument("pair " + std::to_string(pair.id) + ": " + e.what());
     }
     const RpcProtocols decision = rpc_from_embeddings(test, reliability, rpc_settings(opt), rapc_groups);
     r.hotelling = to_result(decision.hotelling);

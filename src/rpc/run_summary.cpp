@@ -7,6 +7,7 @@
 
 #include "brec/core/error.hpp"
 #include "brec/core/text.hpp"
+#include "brec/io/files.hpp"
 #include "brec/io/pairs.hpp"
 #include "brec/io/summary.hpp"
 #include "brec/stats/tests.hpp"
@@ -278,6 +279,28 @@ std::string evaluation_text(const EvalRunResult& result, const std::string& mode
         }
     }
     return out.str();
+}
+
+nlohmann::json read_baseline(const std::string& path) {
+    if (path.empty()) return nullptr;
+    nlohmann::json baseline = nlohmann::json::parse(read_text_file(path), nullptr, false);
+    if (baseline.is_discarded()) throw ParseError(path, 0, "not JSON");
+    baseline_regressions(baseline, nlohmann::json{{"categories", nlohmann::json::object()}}, path);
+    return baseline;
+}
+
+const SeedRun& shown_run(const EvalRunResult& result) {
+    return result.runs.at(result.best_reliable < result.runs.size() ? result.best_reliable : 0);
+}
+
+void write_run_files(const EvalRunResult& result, const std::string& summary_file, const std::string& junit,
+                     const std::string& suite, Protocol protocol) {
+    // A path that is not UTF-8 is written with U+FFFD in its place.
+    if (!summary_file.empty())
+        write_text_file_atomic(summary_file,
+                               result.summary.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+    if (!junit.empty())
+        write_text_file_atomic(junit, junit_xml(shown_run(result).records, suite, result.seconds, protocol));
 }
 
 }  // namespace brec

@@ -48,7 +48,7 @@ TEST(TorchScriptCli, BrokenModulesAreOneLineAndWriteNothing) {
     expect_one_line_error(
         brec("eval --pairs 0 --q 8 --out-dim 4 --input-features label --model torchscript:" + kDir + "gin_d4.pt"),
         "need node labels");
-    expect_one_line_error(brec("eval --pairs 0 --input-features degree --model gin"), "TorchScript");
+    expect_one_line_error(brec("eval --pairs 0 --input-features degree --model gin"), "are for a user's module");
 }
 
 TEST(TorchScriptCli, RunsLikeABuiltInModelAndResumesOnlyTheSameModule) {

@@ -70,6 +70,8 @@ class Faulty(models.GinLike):
             return out.long()
         if self.fault == "raises":
             raise RuntimeError("boom in forward")
+        if self.fault == "big_graphs" and x.shape[0] > 10 * num_graphs:
+            raise RuntimeError("too many nodes")
         if self.fault == "nan":
             return out * float("nan")
         if self.fault == "detached":
@@ -113,13 +115,14 @@ class Evaluate(unittest.TestCase):
             self.assertTrue(all(r["model"] == "python:" + type(model).__name__ for r in records))
 
     def test_ppgn_like_separates_the_basic_pairs_as_built_in_ppgn(self):
-        summary, _ = brec.evaluate(models.PpgnLike(), ids="0-9", epochs=10, quiet=True)
-        self.assertEqual(totals(summary), (10, 0))
+        summary, _ = brec.evaluate(lambda: models.PpgnLike(), categories="basic", epochs=10, jobs=2, quiet=True)
+        self.assertEqual(totals(summary), (60, 0))
         if BREC_BINARY:
-            out = subprocess.run([BREC_BINARY, "eval", "--model", "ppgn", "--pairs", "0-9", "--epochs", "10",
-                                  "--json", "--quiet"], check=True, capture_output=True, text=True).stdout
+            out = subprocess.run([BREC_BINARY, "eval", "--model", "ppgn", "--category", "basic", "--epochs", "10",
+                                  "--jobs", "2", "--json", "--quiet"], check=True, capture_output=True,
+                                 text=True).stdout
             builtin = json.loads(out.strip().splitlines()[-1])
-            self.assertEqual(totals(builtin), (10, 0))
+            self.assertEqual(totals(builtin), (60, 0))
 
     def test_own_reset_parameters_is_called_per_pair(self):
         WithReset.calls = 0
@@ -137,6 +140,10 @@ class Evaluate(unittest.TestCase):
                     brec.evaluate(Faulty(fault), ids="0-1", out=out, **FAST)
                 self.assertIn(message, str(e.exception), fault)
                 self.assertFalse(os.path.exists(out), fault)
+            # A fault the probe's small graphs do not show: raised on the pair, which it names.
+            with self.assertRaisesRegex(ValueError, "pair 110: python:Faulty: forward raised on 32 graphs: RuntimeError: too many nodes$"):
+                brec.evaluate(Faulty("big_graphs"), ids="0,110", out=out, **FAST)  # 10 and 16 vertices
+            self.assertFalse(os.path.exists(out))  # the larger pair runs first
             with self.assertRaisesRegex(ValueError, "no parameters"):
                 brec.evaluate(models.DegreeSequence(), ids="0-1", out=out, **FAST)
             with self.assertRaisesRegex(TypeError, "forward takes 2 arguments"):
@@ -209,6 +216,21 @@ class Evaluate(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "resume=True needs out=FILE.jsonl"):
             brec.evaluate(models.GinLike(), ids="0", resume=True, **FAST)
 
+    def test_summary_file_junit_and_baseline_check(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            strong, weak = os.path.join(tmp, "ppgn.jsonl"), os.path.join(tmp, "gin.jsonl")
+            brec.evaluate(models.PpgnLike(), ids="0-3", out=strong, epochs=10, quiet=True)
+            junit = os.path.join(tmp, "gin.xml")
+            summary, _ = brec.evaluate(models.GinLike(), ids="0-3", out=weak, junit=junit,
+                                       baseline=strong + ".summary.json", **FAST)
+            self.assertEqual(summary["regressions"], ["basic: distinguished 0 < 4 (hotelling)"])
+            with open(junit) as f:
+                self.assertEqual(f.read().count("<testcase"), 4)
+            summary, _ = brec.evaluate(models.GinLike(), ids="0-3", baseline=weak + ".summary.json", **FAST)
+            self.assertEqual(summary["regressions"], [])
+            with self.assertRaisesRegex(ValueError, "not JSON"):
+                brec.evaluate(models.GinLike(), ids="0-3", baseline=junit, **FAST)
+
     def test_settings_differ_between_two_modules_so_resume_never_mixes_them(self):
         with tempfile.TemporaryDirectory() as tmp:
             out = os.path.join(tmp, "r.jsonl")
@@ -268,12 +290,29 @@ class Data(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "2-D"):
             brec.rpc(torch.ones(4), same)
 
+    def test_brec_kernels_compute_torchs_products_and_restore_them(self):
+        g = torch.Generator().manual_seed(3)
+        a, b = torch.randn(2, 8, 6, 6, generator=g), torch.randn(2, 8, 6, 6, generator=g)
+        x, w = torch.randn(2, 3, 5, 5, generator=g), torch.randn(4, 3, 1, 1, generator=g)
+        conv = nn.Conv2d(3, 4, 1)
+        want = (torch.matmul(a, b), a @ b[0, 0], torch.bmm(a[0], b[0]), nn.functional.conv2d(x, w, stride=1), conv(x))
+        matmul = torch.matmul
+        with brec.brec_kernels():
+            self.assertIsNot(torch.matmul, matmul)
+            got = (torch.matmul(a, b), a @ b[0, 0], torch.bmm(a[0], b[0]), nn.functional.conv2d(x, w, stride=1), conv(x))
+        self.assertIs(torch.matmul, matmul)
+        for g_, w_ in zip(got, want):
+            self.assertTrue(torch.allclose(g_, w_, atol=1e-5))
+
     def test_wl(self):
         summary, records = brec.wl("1wl", categories="basic")
         self.assertEqual(len(records), 60)
         self.assertEqual(summary["total"]["distinguished"], 0)
         summary, _ = brec.wl("3wl", ids="0-59")
         self.assertEqual(summary["total"]["distinguished"], 60)
+        _, records = brec.certify(ids="0-2")
+        self.assertEqual([r["level"] for r in records], ["2fwl", "2fwl", "2fwl"])  # Basic: 3-WL separates
+        self.assertEqual(brec.pairs(ids="300")[0]["group"], "CFI")
 
 
 if __name__ == "__main__":

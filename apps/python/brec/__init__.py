@@ -8,6 +8,7 @@ The work is done by brec's C++ library (the same code as `brec eval`); Python ru
 module's forward passes. See help(brec.evaluate).
 """
 
+import contextlib
 import hashlib
 import inspect
 import json
@@ -17,7 +18,7 @@ import torch
 
 from . import _brec
 
-__all__ = ["evaluate", "pairs", "groups", "rpc", "wl"]
+__all__ = ["evaluate", "pairs", "groups", "rpc", "wl", "certify", "brec_kernels"]
 
 
 def _csv(values):
@@ -39,7 +40,8 @@ def _list(values):
 def pairs(dataset=None, categories=None, ids=None):
     """The pairs of a dataset brec reads (default: BREC v3's 400 pairs), in file order.
 
-    Each pair is a dict: id, category, and graphs "a" and "b", each with num_nodes, edge_index
+    Each pair is a dict: id, category (fine), group (Table 2's: Basic, Regular, Extension, CFI), and
+    graphs "a" and "b", each with num_nodes, edge_index
     (a [2, 2m] int64 tensor, both directions of every edge) and graph6. `categories` takes
     category or group names ("basic", "regular", ...), `ids` ranges such as "0-59,260".
     """
@@ -65,6 +67,15 @@ def wl(method="1wl", dataset=None, categories=None, ids=None, reliability=False,
     """A Weisfeiler-Leman-family test (`brec wl --method`) on pairs: returns (summary, records)."""
     summary, records = _brec.wl(method, dataset or "", _list(categories), _csv(ids), bool(reliability), int(seed),
                                 int(jobs))
+    return json.loads(summary), [json.loads(r) for r in records]
+
+
+def certify(dataset=None, categories=None, ids=None, max_fwl=3, tests=None, jobs=1):
+    """Each pair's hardness certificate (`brec certify`): the lowest k-FWL level (1-WL, 2-FWL,
+    3-FWL) that separates it, or "beyond"; `tests` adds WL methods such as "gswl:6". Returns
+    (summary, records)."""
+    summary, records = _brec.certify(dataset or "", _list(categories), _csv(ids), int(max_fwl), _list(tests),
+                                     int(jobs))
     return json.loads(summary), [json.loads(r) for r in records]
 
 
@@ -115,10 +126,47 @@ def _data_maker():
     return make
 
 
+def _pair(v):
+    return [v, v] if isinstance(v, int) else list(v)
+
+
+@contextlib.contextmanager
+def brec_kernels():
+    """Inside this block torch.matmul, torch.bmm, Tensor.matmul, `a @ b` and F.conv2d (so nn.Conv2d)
+    run brec's CPU kernels where they apply: a batch of small matrices as one single-threaded sgemm
+    per matrix in parallel over the batch, and 1x1 convolutions as matrix products, with one autograd
+    node each; everywhere else (CUDA, other dtypes, other kernels) torch's own operation runs. These
+    are the kernels `brec eval --model torchscript:FILE` rewrites a module's products to (LibTorch's
+    CPU matmul on [B, C, n, n] makes one multi-threaded BLAS call per matrix). brec.evaluate uses
+    them unless kernels="torch"."""
+    ops = torch.ops.brec
+    F = torch.nn.functional
+    saved = (torch.matmul, torch.bmm, torch.Tensor.matmul, torch.Tensor.__matmul__, F.conv2d)
+    conv2d_torch = F.conv2d
+
+    def matmul(a, b, *, out=None):
+        return ops.matmul(a, b) if out is None else saved[0](a, b, out=out)
+
+    def bmm(a, b, *, out=None):
+        return ops.bmm(a, b) if out is None else saved[1](a, b, out=out)
+
+    def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+        if isinstance(padding, str):
+            return conv2d_torch(input, weight, bias, stride, padding, dilation, groups)
+        return ops.conv2d(input, weight, bias, _pair(stride), _pair(padding), _pair(dilation), groups)
+
+    torch.matmul, torch.bmm, F.conv2d = matmul, bmm, conv2d
+    torch.Tensor.matmul = torch.Tensor.__matmul__ = matmul
+    try:
+        yield
+    finally:
+        torch.matmul, torch.bmm, torch.Tensor.matmul, torch.Tensor.__matmul__, F.conv2d = saved
+
+
 def evaluate(model, *, name=None, dataset=None, categories=None, ids=None, seeds=(100,), epochs=None,
              lr=None, weight_decay=None, batch=None, loss_threshold=None, q=32, out_dim=16, alpha=0.05,
              method="rpc", protocol="hotelling", input_features="ones", device="cpu", jobs=1, torch_threads=0,
-             train=True, out=None, resume=False, quiet=False):
+             train=True, out=None, resume=False, junit=None, baseline=None, kernels="brec", quiet=False):
     """Trains and judges `model` on BREC pairs exactly as `brec eval` does: per pair fresh weights,
     Siamese training (cosine loss, Adam, plateau schedule, early stop) and the RPC test under both
     protocols with the reliability check, for every seed.
@@ -135,6 +183,12 @@ def evaluate(model, *, name=None, dataset=None, categories=None, ids=None, seeds
     epochs, lr, weight_decay, batch, loss_threshold: training (default: GIN's row of brec's registry).
     out: a JSONL results file written as pairs finish (and OUT.summary.json); resume=True continues
       an interrupted run (Ctrl-C keeps whole records) and finishes identically.
+    junit: a JUnit XML file of the best reliable seed's pairs (a reliability failure fails its case).
+    baseline: an earlier run's summary file (a CI regression check): summary["regressions"] lists
+      the categories that now distinguish fewer pairs or fail more reliability checks (empty: none).
+
+    kernels: "brec" (default) runs the module's matrix products and 1x1 convolutions on brec's CPU
+      kernels (see brec_kernels), as the TorchScript path does; "torch" leaves torch's own.
 
     Returns (summary, records): the run summary (dict, as `brec eval --json` prints) and one dict
     per pair and seed. Interface faults (wrong output shape or dtype, a forward that raises, NaN on
@@ -163,12 +217,16 @@ def evaluate(model, *, name=None, dataset=None, categories=None, ids=None, seeds
         "weight_decay": weight_decay, "batch": batch, "loss_threshold": loss_threshold, "q": int(q),
         "out_dim": int(out_dim), "alpha": float(alpha), "method": method, "protocol": protocol,
         "input_features": input_features, "device": device, "jobs": int(jobs), "torch_threads": int(torch_threads),
-        "train": bool(train), "out": out or "", "resume": bool(resume), "quiet": bool(quiet),
+        "train": bool(train), "out": out or "", "resume": bool(resume), "junit": junit or "",
+        "baseline": baseline or "", "quiet": bool(quiet),
     }
+    if kernels not in ("brec", "torch"):
+        raise ValueError(f"kernels must be brec or torch, not {kernels!r}")
     threads = torch.get_num_threads()
     try:
-        summary, records = _brec.evaluate(module, factory, data_style, own_reset, label, _module_hash(module),
-                                          _data_maker(), options)
+        with brec_kernels() if kernels == "brec" else contextlib.nullcontext():
+            summary, records = _brec.evaluate(module, factory, data_style, own_reset, label, _module_hash(module),
+                                              _data_maker(), options)
     finally:
         torch.set_num_threads(threads)
     return json.loads(summary), [json.loads(r) for r in records]

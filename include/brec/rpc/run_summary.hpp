@@ -70,6 +70,18 @@ std::vector<std::string> baseline_regressions(const nlohmann::json& baseline, co
                                               const std::string& baseline_name,
                                               Protocol protocol = Protocol::hotelling);
 
+/// Reads an earlier run summary to compare with (--baseline) and checks it before the run, so that
+/// a bad file fails before any work; null for "". Throws IoError, or ParseError naming the file.
+nlohmann::json read_baseline(const std::string& path);
+
+/// The run that a run's records and table show: the best reliable seed's, else the first.
+const SeedRun& shown_run(const EvalRunResult& result);
+
+/// Writes a finished run's files, each atomically: the summary JSON to `summary_file` and JUnit XML
+/// of shown_run's records (suite `suite`, failures under `protocol`) to `junit`; "" = not that file.
+void write_run_files(const EvalRunResult& result, const std::string& summary_file, const std::string& junit,
+                     const std::string& suite, Protocol protocol);
+
 /// JUnit XML with one test case per record (classname brec.CATEGORY, name "pair ID ..."); a
 /// reliability failure under `protocol` is a test failure; both protocols' T² are in system-out.
 std::string junit_xml(const std::vector<EvalRecord>& records, const std::string& suite, double seconds,
