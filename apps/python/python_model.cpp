@@ -121,31 +121,12 @@ public:
         : pool_(std::move(pool)), config_(c), run_(random.run) {
         nn::check_input_features(c);
         module_ = pool_->acquire();
-        const bool own_reset = pool_->spec().own_reset;
-        ModuleState state;
-        {
-            // reset_parameters draws from torch's global generator: seeded from the pair's stream.
-            std::unique_lock<std::mutex> lock;
-            if (own_reset) lock = nn::seed_global_generator(torch::kCPU, random.init.current_seed());
-            py::gil_scoped_acquire gil;
-            try {
-                pool_->restore_initial(module_state(module_));
-                if (own_reset) module_.attr("reset_parameters")();
-                state = module_state(module_);
-            } catch (py::error_already_set& e) {
-                throw InvalidArgument(pool_->where() + (own_reset ? "reset_parameters raised " : "") +
-                                      python_error_line(e));
-            }
+        try {
+            start(random);
+        } catch (...) {
+            pool_->release(std::move(module_));  // back to the pool: never dropped without the GIL
+            throw;
         }
-        if (!own_reset) nn::reinitialise_parameters(state.parameters, state.buffers, random.init);
-        int k = 0;
-        for (auto& [name, t] : state.parameters) {
-            t.mutable_grad() = torch::Tensor();  // a reused module keeps no gradient of its last pair
-            std::string safe = name;
-            std::replace(safe.begin(), safe.end(), '.', '_');
-            register_parameter(safe + "_" + std::to_string(k++), t, t.requires_grad());
-        }
-        train(is_training());
     }
 
     ~PythonModel() override { pool_->release(std::move(module_)); }
@@ -200,6 +181,36 @@ public:
     }
 
 private:
+    /// Puts the module in its pair's initial state (the first module's values, then its
+    /// reset_parameters() or brec's rule) and registers its parameters.
+    void start(ModelRandom& random) {
+        const bool own_reset = pool_->spec().own_reset;
+        ModuleState state;
+        {
+            // reset_parameters draws from torch's global generator: seeded from the pair's stream.
+            std::unique_lock<std::mutex> lock;
+            if (own_reset) lock = nn::seed_global_generator(torch::kCPU, random.init.current_seed());
+            py::gil_scoped_acquire gil;
+            try {
+                pool_->restore_initial(module_state(module_));
+                if (own_reset) module_.attr("reset_parameters")();
+                state = module_state(module_);
+            } catch (py::error_already_set& e) {
+                throw InvalidArgument(pool_->where() + (own_reset ? "reset_parameters raised " : "") +
+                                      python_error_line(e));
+            }
+        }
+        if (!own_reset) nn::reinitialise_parameters(state.parameters, state.buffers, random.init);
+        int k = 0;
+        for (auto& [name, t] : state.parameters) {
+            t.mutable_grad() = torch::Tensor();  // a reused module keeps no gradient of its last pair
+            std::string safe = name;
+            std::replace(safe.begin(), safe.end(), '.', '_');
+            register_parameter(safe + "_" + std::to_string(k++), t, t.requires_grad());
+        }
+        train(is_training());
+    }
+
     std::shared_ptr<ModulePool> pool_;
     ModelConfig config_;
     torch::Generator run_;

@@ -203,6 +203,9 @@ class Evaluate(unittest.TestCase):
         self.assertEqual(without_times(one), without_times(two))
         with self.assertRaisesRegex(ValueError, "jobs > 1 needs a factory"):
             brec.evaluate(models.GinLike(), ids="0-3", jobs=2, **FAST)
+        widths = iter([32, 16, 16, 16])  # the second worker's module is another model
+        with self.assertRaisesRegex(ValueError, "the factory's modules differ in their parameters"):
+            brec.evaluate(lambda: models.GinLike(hidden=next(widths)), ids="0-3", jobs=2, **FAST)
 
     def test_bad_arguments_raise_with_the_command_lines_messages(self):
         with self.assertRaisesRegex(ValueError, "unknown category 'nope'"):
