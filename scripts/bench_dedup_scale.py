@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Time the WHOLE `brec dedup` command against the WHOLE Python pipeline (scripts/dedup_pynauty.py:
 pynauty certificate per graph), both from start to exit on one core (--jobs 1), with peak memory
-(rusage, as /usr/bin/time -v reports it), on TU datasets and on generated molecule-like datasets of growing size
+(GNU time, or the child's rusage without it), on TU datasets and on generated molecule-like datasets of growing size
 (`brec generate --molecules N`), and check that both find the same orbits (exit 1 if not).
 
 Each measurement is the best of --repeat runs (wall seconds and CPU = user + sys seconds, each the
@@ -25,13 +25,20 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
+GNU_TIME = "/usr/bin/time"
+
+
 def timed(cmd, out_path):
-    """Runs cmd with stdout to out_path; returns (wall s, cpu s, peak MiB). CPU (user + sys) and peak
-    RSS come from the child's rusage (wait4: what /usr/bin/time -v reports, at microsecond rather
-    than 10 ms resolution)."""
+    """Runs cmd with stdout to out_path; returns (wall s, cpu s, peak MiB). CPU (user + sys) comes from
+    the child's rusage (wait4, microseconds; through GNU time it includes GNU time's own few ms),
+    peak RSS from GNU time (Debian package time) when installed: a child of this Python process
+    reports at least this process's own peak RSS (Linux keeps the high-water mark of the forked image
+    across exec), so without GNU time small peaks read high."""
+    stats = out_path + ".time"
+    wrapped = [GNU_TIME, "-f", "%M", "-o", stats] + cmd if os.path.exists(GNU_TIME) else cmd
     with open(out_path, "w") as out:
         t0 = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.PIPE)
+        proc = subprocess.Popen(wrapped, stdout=out, stderr=subprocess.PIPE)
         err = proc.stderr.read()
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - t0
@@ -39,7 +46,11 @@ def timed(cmd, out_path):
     if proc.returncode != 0:
         sys.exit("bench_dedup_scale: %s failed (exit %d):\n%s" % (" ".join(cmd), proc.returncode,
                                                                   err.decode(errors="replace")[-2000:]))
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024.0
+    peak_kib = usage.ru_maxrss
+    if wrapped is not cmd:
+        peak_kib = int(open(stats).read().split()[-1])
+        os.remove(stats)
+    return wall, usage.ru_utime + usage.ru_stime, peak_kib / 1024.0
 
 
 def best(cmd, out_path, repeat):

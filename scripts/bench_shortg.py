@@ -35,12 +35,12 @@ GNU_TIME = "/usr/bin/time"
 
 
 def run_measured(cmd, work):
-    """(wall s, cpu s, peak RSS MiB, stdout text) of one process. CPU and peak RSS come from GNU time
-    (Debian package time) when installed: a child of this Python process would report at least
-    this process's own peak RSS (Linux keeps the high-water mark of the forked image across exec),
-    which hides a few-MiB tool such as shortg; without GNU time they come from wait4."""
+    """(wall s, cpu s, peak RSS MiB, stdout text) of one process. CPU (user + sys) comes from wait4
+    (microseconds), peak RSS from GNU time (Debian package time) when installed: a child of this
+    Python process would report at least this process's own peak RSS (Linux keeps the high-water
+    mark of the forked image across exec), which hides a few-MiB tool such as shortg."""
     stats = os.path.join(work, "time.txt")
-    wrapped = [GNU_TIME, "-f", "%U %S %M", "-o", stats] + cmd if os.path.exists(GNU_TIME) else cmd
+    wrapped = [GNU_TIME, "-f", "%M", "-o", stats] + cmd if os.path.exists(GNU_TIME) else cmd
     start = time.perf_counter()
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         proc = subprocess.Popen(wrapped, stdout=out, stderr=err)
@@ -51,10 +51,10 @@ def run_measured(cmd, work):
         text, errors = out.read().decode(), err.read().decode(errors="replace")
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit("failed (%d): %s\n%s" % (os.waitstatus_to_exitcode(status), " ".join(cmd), errors[-2000:]))
-    if wrapped is cmd:  # no GNU time: the peak RSS is at least this Python process's
-        return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024.0, text
-    user, system, peak_kib = open(stats).read().split()[-3:]
-    return wall, float(user) + float(system), int(peak_kib) / 1024.0, text
+    peak_kib = usage.ru_maxrss  # without GNU time: at least this Python process's peak
+    if wrapped is not cmd:
+        peak_kib = int(open(stats).read().split()[-1])
+    return wall, usage.ru_utime + usage.ru_stime, peak_kib / 1024.0, text
 
 
 def make_inputs(args, brec):
