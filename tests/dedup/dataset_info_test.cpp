@@ -13,6 +13,7 @@
 
 #include "brec/graph/graph.hpp"
 #include "common/test_graphs.hpp"
+#include "common/test_pairs.hpp"
 
 namespace brec {
 namespace {
@@ -43,15 +44,6 @@ Graph k33() { return make_graph(6, {{0, 3}, {0, 4}, {0, 5}, {1, 3}, {1, 4}, {1, 
 /// The triangular prism C3 x K2: cubic, triangle edges lie in one triangle, rungs in none.
 Graph prism() { return make_graph(6, {{0, 1}, {1, 2}, {0, 2}, {3, 4}, {4, 5}, {3, 5}, {0, 3}, {1, 4}, {2, 5}}); }
 
-GraphPairRecord pair(PairId id, const std::string& category, Graph a, Graph b) {
-    GraphPairRecord r;
-    r.id = id;
-    r.category = category;
-    r.a = std::move(a);
-    r.b = std::move(b);
-    return r;
-}
-
 /// Six pairs: ids 1-2 basic (K4 vs K4 relabelled: an isomorphic pair; the paw vs P4), 3
 /// strongly_regular (rook 4x4 vs Shrikhande), 4-5 regular (cube vs Wagner, prism vs K3,3), 6 cfi
 /// (C4 vs P4 relabelled: 6b repeats 2b; only one side regular). The fewest edges of basic and cfi
@@ -59,13 +51,14 @@ GraphPairRecord pair(PairId id, const std::string& category, Graph a, Graph b) {
 PairDataset dataset() {
     PairDataset ds;
     ds.path = "hand.tsv";
-    ds.pairs.push_back(
-        pair(1, "basic", make_complete(4), make_graph(4, {{3, 2}, {3, 1}, {3, 0}, {2, 1}, {2, 0}, {1, 0}})));
-    ds.pairs.push_back(pair(2, "basic", paw(), make_path(4)));
-    ds.pairs.push_back(pair(3, "strongly_regular", testing::rook_4x4(), testing::shrikhande()));
-    ds.pairs.push_back(pair(4, "regular", cube(), wagner()));
-    ds.pairs.push_back(pair(5, "regular", prism(), k33()));
-    ds.pairs.push_back(pair(6, "cfi", make_cycle(4), make_graph(4, {{2, 0}, {0, 3}, {3, 1}})));  // the path 2-0-3-1
+    ds.pairs.push_back(testing::make_pair_record(1, "basic", make_complete(4),
+                                                 make_graph(4, {{3, 2}, {3, 1}, {3, 0}, {2, 1}, {2, 0}, {1, 0}})));
+    ds.pairs.push_back(testing::make_pair_record(2, "basic", paw(), make_path(4)));
+    ds.pairs.push_back(testing::make_pair_record(3, "strongly_regular", testing::rook_4x4(), testing::shrikhande()));
+    ds.pairs.push_back(testing::make_pair_record(4, "regular", cube(), wagner()));
+    ds.pairs.push_back(testing::make_pair_record(5, "regular", prism(), k33()));
+    ds.pairs.push_back(testing::make_pair_record(6, "cfi", make_cycle(4),
+                                                 make_graph(4, {{2, 0}, {0, 3}, {3, 1}})));  // the path 2-0-3-1
     return ds;
 }
 

@@ -20,6 +20,7 @@
 #include "brec/rpc/export.hpp"
 #include "common/test_util.hpp"
 #include "nn/models/torchscript.hpp"
+#include "common/test_pairs.hpp"
 
 namespace brec {
 namespace {
@@ -40,21 +41,13 @@ ModelConfig d4() {
     return c;
 }
 
-GraphPairRecord make_pair(PairId id, const std::string& category, Graph a, Graph b) {
-    GraphPairRecord r;
-    r.id = id;
-    r.category = category;
-    r.a = std::move(a);
-    r.b = std::move(b);
-    return r;
-}
-
 /// C6 vs 2C3 (1-WL-equivalent) and P4 vs the star K1,3 (different degree sequences).
 PairDataset tiny_dataset() {
     PairDataset ds;
     ds.path = "tiny";
-    ds.pairs.push_back(make_pair(0, "basic", make_cycle(6), disjoint_union(make_cycle(3), make_cycle(3))));
-    ds.pairs.push_back(make_pair(1, "basic", make_path(4), make_graph(4, {{0, 1}, {0, 2}, {0, 3}})));
+    ds.pairs.push_back(
+        testing::make_pair_record(0, "basic", make_cycle(6), disjoint_union(make_cycle(3), make_cycle(3))));
+    ds.pairs.push_back(testing::make_pair_record(1, "basic", make_path(4), make_graph(4, {{0, 1}, {0, 2}, {0, 3}})));
     return ds;
 }
 
@@ -221,8 +214,9 @@ TEST(TorchScript, RandomOperationsStayReproducibleAcrossJobs) {
     run.seeds = {100};
     run.dataset = "tiny";
     PairDataset ds = tiny_dataset();
-    ds.pairs.push_back(make_pair(2, "basic", make_cycle(8), disjoint_union(make_cycle(4), make_cycle(4))));
-    ds.pairs.push_back(make_pair(3, "basic", make_cycle(5), make_path(5)));
+    ds.pairs.push_back(
+        testing::make_pair_record(2, "basic", make_cycle(8), disjoint_union(make_cycle(4), make_cycle(4))));
+    ds.pairs.push_back(testing::make_pair_record(3, "basic", make_cycle(5), make_path(5)));
     std::vector<std::vector<EvalRecord>> results;
     for (int jobs : {1, 2, 4}) {
         run.jobs = jobs;
@@ -300,7 +294,8 @@ TEST(TorchScript, InputFeatures) {
     for (const auto& e : make_path(4).edges()) b.add_edge(e.first, e.second);
     a.set_node_labels({0, 0, 0, 0});
     b.set_node_labels({0, 0, 0, 0});
-    EXPECT_NO_THROW(evaluate_pair(make_pair(5, "x", a.build(), b.build()), opt, 1));  // one class: width 1
+    EXPECT_NO_THROW(
+        evaluate_pair(testing::make_pair_record(5, "x", a.build(), b.build()), opt, 1));  // one class: width 1
     opt.model = "gin";
     opt.input_features = "degree";
     EXPECT_NE(error_of([&] { resolve_hyper(opt); }).find("are for a user's module"), std::string::npos);

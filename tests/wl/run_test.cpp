@@ -13,18 +13,10 @@
 #include "common/result_lines.hpp"
 #include "common/test_graphs.hpp"
 #include "common/test_util.hpp"
+#include "common/test_pairs.hpp"
 
 namespace brec {
 namespace {
-
-GraphPairRecord pair_of(PairId id, const std::string& category, Graph a, Graph b) {
-    GraphPairRecord p;
-    p.id = id;
-    p.category = category;
-    p.a = std::move(a);
-    p.b = std::move(b);
-    return p;
-}
 
 /// Three CFI pairs: over a star (1-WL separates), K3 (2-FWL) and K4 (3-FWL; n = 40).
 PairDataset cfi_dataset() {
@@ -32,8 +24,8 @@ PairDataset cfi_dataset() {
     ds.path = "cfi-test";
     const Graph star = make_graph(4, {{0, 1}, {0, 2}, {0, 3}});
     for (const auto& [id, base] : {std::pair<PairId, Graph>{7, star}, {8, make_complete(3)}, {9, make_complete(4)}})
-        ds.pairs.push_back(
-            pair_of(id, id == 7 ? "basic" : "cfi", testing::cfi_graph(base, false), testing::cfi_graph(base, true)));
+        ds.pairs.push_back(testing::make_pair_record(id, id == 7 ? "basic" : "cfi", testing::cfi_graph(base, false),
+                                                     testing::cfi_graph(base, true)));
     return ds;
 }
 
