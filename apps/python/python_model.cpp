@@ -192,9 +192,12 @@ private:
             if (own_reset) lock = nn::seed_global_generator(torch::kCPU, random.init.current_seed());
             py::gil_scoped_acquire gil;
             try {
-                pool_->restore_initial(module_state(module_));
-                if (own_reset) module_.attr("reset_parameters")();
                 state = module_state(module_);
+                pool_->restore_initial(state);
+                if (own_reset) {
+                    module_.attr("reset_parameters")();
+                    state = module_state(module_);  // the method may have put new tensors in place
+                }
             } catch (py::error_already_set& e) {
                 throw InvalidArgument(pool_->where() + (own_reset ? "reset_parameters raised " : "") +
                                       python_error_line(e));

@@ -100,8 +100,10 @@ struct ModelSpec {
     /// and training never stops early on a loss threshold of 0.
     bool random_at_inference = false;
     CountingSpec counting;  ///< as a counting regressor
-    /// A user's TorchScript module: FNV-1a of the file (16 hex digits), part of the settings id so
-    /// that resuming never mixes two modules; "" for built-in models.
+    /// A user's module (16 hex digits; "" for built-in models, which is how a user's module is
+    /// told apart): for TorchScript the FNV-1a of the file, for a Python module a hash of its
+    /// class source, repr and parameter shapes. Part of the settings id, so that resuming never
+    /// mixes two modules.
     std::string module_hash;
     /// A user's module whose forward has random operations: the first one (e.g. "aten::dropout").
     std::string random_op;
