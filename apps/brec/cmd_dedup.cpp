@@ -17,6 +17,7 @@ struct DedupArgs {
     PairArgs pairs;
     DedupOptions opt;
     std::string svg;
+    std::uint64_t budget_mib = 0;
 };
 
 int dedup_command(const DedupArgs& args, RunContext& ctx) {
@@ -27,6 +28,7 @@ int dedup_command(const DedupArgs& args, RunContext& ctx) {
                : !args.pairs.dataset.empty() ? args.pairs.dataset
                                              : default_dataset_path();
     opt.selection = selection_of(args.pairs);
+    opt.memory_budget = args.budget_mib << 20;
     const DedupResult result = run_dedup(opt, ctx);
     const BiasReport& rep = result.report;
     const LabelledGraphs& data = result.data;
@@ -53,7 +55,9 @@ void add_dedup(CLI::App& root, Action& action) {
         "IP% = isomorphic pairs / (N(N-1)/2), mismatched% = graphs whose orbit holds more than one\n"
         "target label, the orbit-size histogram and the largest orbits.\n"
         "Graphs are sorted by a cheap invariant (n, m, colour refinement); graphs that share it get a nauty\n"
-        "canonical certificate and are grouped by it (never all pairs).\n"
+        "canonical certificate and are grouped by it (never all pairs). A graph6/sparse6 file is read as a\n"
+        "stream and never held: dense nauty forms (as nauty's labelg), grouped by sorting, spilled to disk\n"
+        "beyond --memory-budget.\n"
         "PATH: a TU directory (DS_A.txt, DS_graph_indicator.txt, DS_graph_labels.txt, ...), a graph6/sparse6\n"
         "file (one graph per line; --labels for targets) or a BREC pair file (ids like 66b). Graph ids are\n"
         "0-based indices (TU graph id = index + 1). Self-loops and duplicate edge lines of TU files are dropped\n"
@@ -81,6 +85,17 @@ void add_dedup(CLI::App& root, Action& action) {
                     "the same orbits, the last two for benchmarks")
         ->check(CLI::IsMember({"certificate", "all-certificates", "pairwise"}))
         ->capture_default_str();
+    sub->add_option("--invariants", opt.invariants,
+                    "certificate method: colour-refinement invariants first, canonical forms only where they "
+                    "collide: auto (when a sample of the first graphs predicts that they pay), always or never")
+        ->check(CLI::IsMember({"auto", "always", "never"}))
+        ->capture_default_str();
+    sub->add_option("--memory-budget", args->budget_mib,
+                    "graph6/sparse6 files: MiB of canonical forms held in memory; beyond it sorted runs go to disk "
+                    "and are merged (the same orbits); 0 = no limit")
+        ->check(whole_number_at_least(0))
+        ->capture_default_str();
+    sub->add_option("--spill-dir", opt.spill_dir, "Directory for the sorted runs (default: $TMPDIR, else /tmp)");
     auto* split = sub->add_option("--split", opt.split,
                                   "Train/test split: JSON folds [{\"train\":[..],\"test\":[..]}], 'INDEX train|test' "
                                   "lines, one test index per line, or a fold file (one line of test indices per fold)");

@@ -310,12 +310,13 @@ ClassifyResult run_classify(const ClassifyOptions& opt, const ClassifierMaker& m
     if (opt.clean) {
         std::vector<Graph> graphs;
         Version v{"clean", res.name + "-clean", {}, {}, nullptr};
+        std::vector<std::uint32_t> alone;  // every graph of the cleaned dataset is its own orbit
         for (std::size_t k = 0; k < cleaned.kept.size(); ++k) {
             graphs.push_back(dd.data.graphs[cleaned.kept[k]]);
             v.labels.push_back(labels[cleaned.kept[k]]);
-            v.orbits.orbit_of.push_back(static_cast<std::uint32_t>(k));
-            v.orbits.members.push_back({k});
+            alone.push_back(static_cast<std::uint32_t>(k));
         }
+        v.orbits = Orbits::from_roots(alone);
         if (graphs.size() < opt.folds)
             throw InvalidArgument(res.name + ": the cleaned dataset has " + std::to_string(graphs.size()) +
                                   " graphs, fewer than --folds");

@@ -6,6 +6,7 @@
 #include "brec/core/error.hpp"
 #include "brec/io/collection.hpp"
 #include "brec/io/files.hpp"
+#include "brec/io/graph_lines.hpp"
 
 namespace brec {
 namespace {
@@ -33,8 +34,7 @@ LabelledGraphs from_tu(TuDataset ds) {
     d.label_rows = std::move(ds.label_rows);
     d.tu_stats = ds.stats;
     d.node_attributes = std::move(ds.node_attributes);
-    d.ids.reserve(d.graphs.size());
-    for (std::size_t i = 0; i < d.graphs.size(); ++i) d.ids.push_back(std::to_string(i));
+    d.graph_count = d.graphs.size();
     return d;
 }
 
@@ -50,6 +50,7 @@ LabelledGraphs from_pairs(const PairDataset& ds, const std::vector<std::size_t>&
         d.graphs.push_back(p.b);
         d.ids.push_back(std::to_string(p.id) + "b");
     }
+    d.graph_count = d.graphs.size();
     for (const auto& g : d.graphs) {
         d.has_node_labels = d.has_node_labels || g.has_node_labels();
         d.has_edge_labels = d.has_edge_labels || g.has_edge_labels();
@@ -57,34 +58,45 @@ LabelledGraphs from_pairs(const PairDataset& ds, const std::vector<std::size_t>&
     return d;
 }
 
-LabelledGraphs read_graph_lines_with_labels(const std::string& path, const std::string& labels_path) {
+TargetLabels read_target_labels(const std::string& path) {
+    TargetLabels t;
+    t.path = path;
+    if (path.empty()) return t;
+    const auto lines = split_lines(read_text_file(path));
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        std::string s = lines[i];
+        if (const auto h = s.find('#'); h != std::string::npos) s.resize(h);
+        const auto b = s.find_first_not_of(" \t\r"), e = s.find_last_not_of(" \t\r");
+        if (b == std::string::npos) continue;
+        s = s.substr(b, e - b + 1);
+        std::int64_t y = 0;
+        if (!parse_int64(s, y))
+            throw ParseError(path, static_cast<std::int64_t>(i + 1), "expected one integer label, found '" + s + "'");
+        t.labels.push_back(y);
+        t.last_line = static_cast<std::int64_t>(i + 1);
+    }
+    return t;
+}
+
+LabelledGraphs graph_lines_without_graphs(const std::string& path, TargetLabels labels, std::size_t count) {
     LabelledGraphs d;
     d.path = path;
     d.source = DedupSource::graph_lines;
     d.name = base_name(path);
-    d.graphs = read_graph_lines(path);
-    for (std::size_t i = 0; i < d.graphs.size(); ++i) d.ids.push_back(std::to_string(i));
-    if (!labels_path.empty()) {
-        const auto lines = split_lines(read_text_file(labels_path));
-        std::int64_t last = 0;
-        for (std::size_t i = 0; i < lines.size(); ++i) {
-            std::string s = lines[i];
-            if (const auto h = s.find('#'); h != std::string::npos) s.resize(h);
-            const auto b = s.find_first_not_of(" \t\r"), e = s.find_last_not_of(" \t\r");
-            if (b == std::string::npos) continue;
-            s = s.substr(b, e - b + 1);
-            std::int64_t y = 0;
-            if (!parse_int64(s, y))
-                throw ParseError(labels_path, static_cast<std::int64_t>(i + 1),
-                                 "expected one integer label, found '" + s + "'");
-            d.labels.push_back(y);
-            last = static_cast<std::int64_t>(i + 1);
-        }
-        if (d.labels.size() != d.graphs.size())
-            throw ParseError(labels_path, last,
-                             "has " + std::to_string(d.labels.size()) + " labels for " +
-                                 std::to_string(d.graphs.size()) + " graphs in " + path);
-    }
+    d.graph_count = count;
+    if (labels.path.empty()) return d;
+    if (labels.labels.size() != count)
+        throw ParseError(labels.path, labels.last_line,
+                         "has " + std::to_string(labels.labels.size()) + " labels for " + std::to_string(count) +
+                             " graphs in " + path);
+    d.labels = std::move(labels.labels);
+    return d;
+}
+
+LabelledGraphs read_graph_lines_with_labels(const std::string& path, const std::string& labels_path) {
+    std::vector<Graph> graphs = read_graph_lines(path);
+    LabelledGraphs d = graph_lines_without_graphs(path, read_target_labels(labels_path), graphs.size());
+    d.graphs = std::move(graphs);
     return d;
 }
 
@@ -96,7 +108,7 @@ CleanResult clean_dataset(const Orbits& orbits, const std::vector<Label>& labels
                               " graphs");
     for (std::size_t i = 0; i < labels.size(); ++i) ++c.per_class[labels[i]].before;
     for (std::size_t o = 0; o < orbits.size(); ++o) {
-        const auto& mem = orbits.members[o];
+        const auto mem = orbits.members(o);
         const bool mixed = !labels.empty() && std::any_of(mem.begin(), mem.end(),
                                                           [&](std::size_t i) { return labels[i] != labels[mem[0]]; });
         if (mixed) {
@@ -118,8 +130,8 @@ std::string clean_mapping_tsv(const CleanResult& clean, const Orbits& orbits, co
     for (std::size_t k = 0; k < clean.kept.size(); ++k) {
         const std::size_t old = clean.kept[k];
         std::string members;
-        for (std::size_t i : orbits.members[clean.kept_orbit[k]]) members += (members.empty() ? "" : ",") + data.ids[i];
-        out += std::to_string(k) + '\t' + data.ids[old] + '\t' + members + '\t' +
+        for (std::size_t i : orbits.members(clean.kept_orbit[k])) members += (members.empty() ? "" : ",") + data.id(i);
+        out += std::to_string(k) + '\t' + data.id(old) + '\t' + members + '\t' +
                (data.labels.empty() ? std::string("-") : std::to_string(data.labels[old])) + '\n';
     }
     return out;
@@ -145,11 +157,14 @@ void write_clean_dataset(const std::string& dir_in, const LabelledGraphs& data, 
     const std::string name = slash == std::string::npos ? dir : dir.substr(slash + 1);
     std::vector<Graph> graphs;
     std::vector<Label> labels;
-    graphs.reserve(clean.kept.size());
-    for (std::size_t i : clean.kept) {
-        graphs.push_back(data.graphs[i]);
-        if (!data.labels.empty()) labels.push_back(data.labels[i]);
+    if (data.graphs.empty()) {
+        graphs = read_graph_lines_at(data.path, clean.kept);
+    } else {
+        graphs.reserve(clean.kept.size());
+        for (std::size_t i : clean.kept) graphs.push_back(data.graphs[i]);
     }
+    for (std::size_t i : clean.kept)
+        if (!data.labels.empty()) labels.push_back(data.labels[i]);
     TuWriteOptions opt;
     opt.label_rows = data.label_rows;
     if (!data.node_attributes.empty()) {

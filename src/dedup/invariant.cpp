@@ -43,4 +43,31 @@ std::uint64_t refinement_invariant(const Graph& g, OrbitMode mode) {
     return combine(combine(combine(0x6a09e667f3bcc908ULL, n), g.m()), histogram);
 }
 
+std::uint64_t refinement_invariant(const DenseRows& g) {
+    const VertexId n = g.n;
+    const std::size_t words = g.words;
+    std::vector<std::uint64_t> colour(n), next(n);
+    std::size_t arcs = 0;
+    for (VertexId v = 0; v < n; ++v) {
+        std::uint32_t degree = 0;
+        for (std::size_t k = 0; k < words; ++k)
+            degree += static_cast<std::uint32_t>(__builtin_popcountll(g.bits[v * words + k]));
+        arcs += degree;
+        colour[v] = combine(0, degree);
+    }
+    for (int round = 0; round < kRounds; ++round) {
+        for (VertexId v = 0; v < n; ++v) {
+            std::uint64_t sum = 0;
+            for (std::size_t k = 0; k < words; ++k)
+                for (std::uint64_t w = g.bits[v * words + k]; w != 0; w &= w - 1)
+                    sum += splitmix64(colour[64 * k + 63 - static_cast<std::size_t>(__builtin_ctzll(w))]);
+            next[v] = combine(colour[v], sum);
+        }
+        colour.swap(next);
+    }
+    std::uint64_t histogram = 0;
+    for (std::uint64_t c : colour) histogram += splitmix64(c);
+    return combine(combine(combine(0x6a09e667f3bcc908ULL, n), arcs / 2), histogram);
+}
+
 }  // namespace brec

@@ -14,23 +14,9 @@
 namespace brec {
 namespace {
 
-/// Renumbers a class assignment given by class representatives (indices < N) so that orbits are
-/// ordered by first member. Linear: representatives index a table, nothing is hashed.
+/// Orbits from representatives given as size_t (the in-memory paths).
 Orbits orbits_from_roots(const std::vector<std::size_t>& root) {
-    constexpr std::uint32_t kNone = ~std::uint32_t{0};
-    Orbits o;
-    o.orbit_of.assign(root.size(), 0);
-    std::vector<std::uint32_t> index(root.size(), kNone);
-    for (std::size_t i = 0; i < root.size(); ++i) {
-        std::uint32_t& id = index[root[i]];
-        if (id == kNone) {
-            id = static_cast<std::uint32_t>(o.members.size());
-            o.members.emplace_back();
-        }
-        o.orbit_of[i] = id;
-        o.members[id].push_back(i);
-    }
-    return o;
+    return Orbits::from_roots(std::vector<std::uint32_t>(root.begin(), root.end()));
 }
 
 /// Calls progress(task, done, total) about 200 times over a parallel loop (any thread).
@@ -72,6 +58,31 @@ bool use_complement(const Graph& g, OrbitMode mode) {
 }
 
 }  // namespace
+
+Orbits Orbits::from_roots(const std::vector<std::uint32_t>& root) {
+    constexpr std::uint32_t kNone = ~std::uint32_t{0};
+    const std::size_t n = root.size();
+    if (n >= kNone) throw ResourceLimit("more than 2^32 - 2 graphs");
+    Orbits o;
+    o.orbit_of.assign(n, 0);
+    // Representatives index a table (nothing is hashed); an orbit gets its number at its first member.
+    std::vector<std::uint32_t> id(n, kNone);
+    std::uint32_t orbits = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        std::uint32_t& x = id[root[i]];
+        if (x == kNone) x = orbits++;
+        o.orbit_of[i] = x;
+    }
+    std::vector<std::uint32_t>().swap(id);
+    // Counting sort of the graphs by orbit: members stay ascending.
+    o.member_begin.assign(static_cast<std::size_t>(orbits) + 1, 0);
+    for (std::uint32_t x : o.orbit_of) ++o.member_begin[x + 1];
+    for (std::uint32_t k = 0; k < orbits; ++k) o.member_begin[k + 1] += o.member_begin[k];
+    o.member_list.resize(n);
+    std::vector<std::uint32_t> next(o.member_begin.begin(), o.member_begin.end() - 1);
+    for (std::size_t i = 0; i < n; ++i) o.member_list[next[o.orbit_of[i]]++] = static_cast<std::uint32_t>(i);
+    return o;
+}
 
 std::string mode_name(OrbitMode mode) {
     switch (mode) {
@@ -205,7 +216,7 @@ BiasReport bias_report(const Orbits& orbits, const std::vector<Label>& labels) {
     r.has_labels = !labels.empty();
     r.orbits = orbits.size();
     for (std::size_t o = 0; o < orbits.size(); ++o) {
-        const auto& mem = orbits.members[o];
+        const auto mem = orbits.members(o);
         const std::size_t s = mem.size();
         ++r.size_histogram[s];
         if (s == 1) {
@@ -240,7 +251,7 @@ std::vector<std::size_t> largest_orbits(const Orbits& orbits, std::size_t k) {
     std::vector<std::size_t> idx(orbits.size());
     std::iota(idx.begin(), idx.end(), 0);
     std::stable_sort(idx.begin(), idx.end(),
-                     [&](std::size_t a, std::size_t b) { return orbits.members[a].size() > orbits.members[b].size(); });
+                     [&](std::size_t a, std::size_t b) { return orbits.members(a).size() > orbits.members(b).size(); });
     if (idx.size() > k) idx.resize(k);
     return idx;
 }
@@ -249,7 +260,8 @@ std::map<Label, std::size_t> orbit_label_counts(const Orbits& orbits, std::size_
                                                 const std::vector<Label>& labels) {
     std::map<Label, std::size_t> out;
     if (labels.empty()) return out;
-    for (std::size_t i : orbits.members.at(orbit)) ++out[labels.at(i)];
+    if (orbit >= orbits.size()) throw InvalidArgument("orbit " + std::to_string(orbit) + " out of range");
+    for (std::size_t i : orbits.members(orbit)) ++out[labels.at(i)];
     return out;
 }
 

@@ -93,9 +93,9 @@ std::string acc_text(double x) {
 
 nlohmann::json acc_json(double x) { return std::isnan(x) ? nlohmann::json(nullptr) : nlohmann::json(x); }
 
-std::string member_list(const std::vector<std::size_t>& mem, const LabelledGraphs& d, std::size_t limit) {
+std::string member_list(Span<const std::uint32_t> mem, const LabelledGraphs& d, std::size_t limit) {
     std::string s;
-    for (std::size_t k = 0; k < mem.size() && k < limit; ++k) s += (k ? " " : "") + d.ids[mem[k]];
+    for (std::size_t k = 0; k < mem.size() && k < limit; ++k) s += (k ? " " : "") + d.id(mem[k]);
     if (mem.size() > limit) s += " ... (+" + std::to_string(mem.size() - limit) + ")";
     return s;
 }
@@ -149,33 +149,57 @@ DedupResult run_dedup(const DedupOptions& opt, RunContext& ctx) {
     if (opt.method != "certificate" && opt.method != "all-certificates" && opt.method != "pairwise")
         throw InvalidArgument("unknown orbit method '" + opt.method + "' (certificate, all-certificates, pairwise)");
     if (!opt.predictions.empty() && opt.split.empty()) throw InvalidArgument("predictions need a train/test split");
+    if (opt.invariants != "auto" && opt.invariants != "always" && opt.invariants != "never")
+        throw InvalidArgument("unknown invariant use '" + opt.invariants + "' (auto, always, never)");
     DedupResult r;
     r.method = opt.method;
     r.format = resolve_format(opt);
-    r.data = load_input(opt, r.format);
-    r.seconds_load = seconds_since(t0);
     r.mode = opt.edge_labels ? OrbitMode::edge_labels : opt.node_labels ? OrbitMode::node_labels : OrbitMode::topology;
-    for (const auto& w : input_warnings(r.data, r.mode)) ctx.warn(w);
-    if (r.data.source == DedupSource::tu && r.data.tu_stats.max_nodes >= 1000)
-        ctx.info("largest graph has " + std::to_string(r.data.tu_stats.max_nodes) + " nodes");
-
-    const auto t1 = std::chrono::steady_clock::now();
-    if (opt.method == "pairwise")
-        r.orbits = compute_orbits_pairwise(r.data.graphs, r.mode, ctx, &r.comparisons);
-    else if (opt.method == "all-certificates")
-        r.orbits = compute_orbits_all_certificates(r.data.graphs, r.mode, ctx);
-    else
-        r.orbits = compute_orbits(r.data.graphs, r.mode, ctx);
-    r.seconds_orbits = seconds_since(t1);
+    // Graph lines carry no labels: every mode is plain isomorphism there, and the file is read as a
+    // stream of canonical forms instead of being held (the pairwise baseline needs the graphs).
+    r.streamed = r.format == "graph6" && opt.method != "pairwise";
+    if (r.streamed) {
+        if (!opt.selection.categories.empty() || !opt.selection.id_ranges.empty())
+            throw InvalidArgument("a pair selection (categories, ids) applies to pair files only");
+        if (!opt.tu_name.empty()) throw InvalidArgument("a TU dataset name applies to TU directories only");
+        StreamOrbitOptions so;
+        so.invariants = opt.method == "all-certificates" ? InvariantUse::never
+                        : opt.invariants == "always"     ? InvariantUse::always
+                        : opt.invariants == "never"      ? InvariantUse::never
+                                                         : InvariantUse::automatic;
+        so.memory_budget = opt.memory_budget;
+        so.spill_dir = opt.spill_dir;
+        TargetLabels labels = read_target_labels(opt.labels);  // a bad labels file fails before the long work
+        r.orbits = graph_file_orbits(opt.path, so, ctx, &r.stream);
+        r.data = graph_lines_without_graphs(opt.path, std::move(labels), r.orbits.orbit_of.size());
+        r.seconds_orbits = seconds_since(t0);
+        for (const auto& w : input_warnings(r.data, r.mode)) ctx.warn(w);
+    } else {
+        r.data = load_input(opt, r.format);
+        r.seconds_load = seconds_since(t0);
+        for (const auto& w : input_warnings(r.data, r.mode)) ctx.warn(w);
+        if (r.data.source == DedupSource::tu && r.data.tu_stats.max_nodes >= 1000)
+            ctx.info("largest graph has " + std::to_string(r.data.tu_stats.max_nodes) + " nodes");
+        const auto t1 = std::chrono::steady_clock::now();
+        if (opt.method == "pairwise")
+            r.orbits = compute_orbits_pairwise(r.data.graphs, r.mode, ctx, &r.comparisons);
+        else if (opt.method == "all-certificates")
+            r.orbits = compute_orbits_all_certificates(r.data.graphs, r.mode, ctx);
+        else if (opt.invariants == "never")
+            r.orbits = compute_orbits_all_certificates(r.data.graphs, r.mode, ctx);
+        else
+            r.orbits = compute_orbits(r.data.graphs, r.mode, ctx);
+        r.seconds_orbits = seconds_since(t1);
+    }
     r.report = bias_report(r.orbits, r.data.labels);
     r.largest = largest_orbits(r.orbits, opt.top);
 
     if (!opt.split.empty()) {
-        const std::vector<Fold> folds = read_split_file(opt.split, r.data.graphs.size(), opt.one_based);
+        const std::vector<Fold> folds = read_split_file(opt.split, r.data.graph_count, opt.one_based);
         Predictions preds;
         if (!opt.predictions.empty()) {
             if (r.data.labels.empty()) throw InvalidArgument("predictions need target labels (graph labels)");
-            preds = read_predictions(opt.predictions, r.data.graphs.size(), opt.one_based);
+            preds = read_predictions(opt.predictions, r.data.graph_count, opt.one_based);
             if (preds.per_fold && preds.by_fold.size() > folds.size())
                 throw InvalidArgument(opt.predictions + ": predictions for " + std::to_string(preds.by_fold.size()) +
                                       " folds but the split has " + std::to_string(folds.size()));
@@ -225,18 +249,18 @@ nlohmann::json to_json(const DedupResult& r) {
     j["histogram"] = hist;
     nlohmann::json largest = nlohmann::json::array();
     for (std::size_t o : r.largest) {
-        if (r.orbits.members[o].size() < 2) break;  // only non-trivial orbits are listed
+        if (r.orbits.members(o).size() < 2) break;  // only non-trivial orbits are listed
         nlohmann::json members = nlohmann::json::array(), labels = nlohmann::json::object();
-        for (std::size_t i : r.orbits.members[o]) members.push_back(r.data.ids[i]);
+        for (std::size_t i : r.orbits.members(o)) members.push_back(r.data.id(i));
         for (const auto& [y, c] : orbit_label_counts(r.orbits, o, r.data.labels)) labels[std::to_string(y)] = c;
-        largest.push_back({{"size", r.orbits.members[o].size()}, {"members", members}, {"labels", labels}});
+        largest.push_back({{"size", r.orbits.members(o).size()}, {"members", members}, {"labels", labels}});
     }
     j["largest_orbits"] = largest;
     nlohmann::json nontrivial = nlohmann::json::array();
-    for (const auto& mem : r.orbits.members)
-        if (mem.size() > 1) {
+    for (std::size_t o = 0; o < r.orbits.size(); ++o)
+        if (const auto mem = r.orbits.members(o); mem.size() > 1) {
             nlohmann::json ids = nlohmann::json::array();
-            for (std::size_t i : mem) ids.push_back(r.data.ids[i]);
+            for (std::size_t i : mem) ids.push_back(r.data.id(i));
             nontrivial.push_back(ids);
         }
     j["non_trivial_orbits"] = nontrivial;
@@ -267,6 +291,16 @@ nlohmann::json to_json(const DedupResult& r) {
                       {"per_class", per}};
     }
     if (r.method == "pairwise") j["comparisons"] = r.comparisons;
+    if (r.streamed) {
+        const StreamOrbitStats& st = r.stream;
+        j["stream"] = {{"forms", st.forms},
+                       {"sparse_forms", st.sparse_forms},
+                       {"invariants", st.invariants},
+                       {"predicted_unique",
+                        st.predicted_unique < 0 ? nlohmann::json(nullptr) : nlohmann::json(st.predicted_unique)},
+                       {"runs", st.runs},
+                       {"spilled_bytes", st.spilled_bytes}};
+    }
     j["seconds"] = r.seconds;
     j["seconds_load"] = r.seconds_load;
     j["seconds_orbits"] = r.seconds_orbits;
@@ -304,10 +338,10 @@ std::string dedup_text(const DedupResult& r, const std::string& svg_path) {
         out << "\nlargest orbits (graph ids" << (r.data.source == DedupSource::pairs ? "" : ", 0-based") << "):\n";
         TextTable l({"size", "labels", "members"});
         for (std::size_t o : r.largest) {
-            if (r.orbits.members[o].size() < 2) break;
-            l.add_row({std::to_string(r.orbits.members[o].size()),
+            if (r.orbits.members(o).size() < 2) break;
+            l.add_row({std::to_string(r.orbits.members(o).size()),
                        label_counts_text(orbit_label_counts(r.orbits, o, r.data.labels)),
-                       member_list(r.orbits.members[o], r.data, 24)});
+                       member_list(r.orbits.members(o), r.data, 24)});
         }
         out << l.str();
     } else {
@@ -338,6 +372,13 @@ std::string dedup_text(const DedupResult& r, const std::string& svg_path) {
         }
     }
     if (!svg_path.empty()) out << "\nhistogram SVG: " << svg_path << "\n";
+    if (r.streamed) {
+        const StreamOrbitStats& st = r.stream;
+        out << "\ntime: " << format_seconds(r.seconds) << " (file read as a stream: " << st.forms
+            << " canonical forms for " << st.graphs << " graphs, invariant pass: " << (st.invariants ? "yes" : "no")
+            << (st.runs > 0 ? ", " + std::to_string(st.runs) + " sorted runs on disk" : "") << ")\n";
+        return out.str();
+    }
     out << "\ntime: " << format_seconds(r.seconds) << " (load " << format_seconds(r.seconds_load) << ", orbits "
         << format_seconds(r.seconds_orbits)
         << (r.method == "pairwise" ? ", " + std::to_string(r.comparisons) + " pair tests" : "") << ")\n";

@@ -103,6 +103,45 @@ Graph parse_graph6(std::string_view text, const SourcePos& pos) {
     return b.build();
 }
 
+void parse_graph6_rows(std::string_view text, DenseRows& out, const SourcePos& pos) {
+    // The common case is checked here; anything unusual (a header, a bad byte, a wrong length,
+    // padding bits) goes to parse_graph6, which throws the error with its exact column.
+    const std::string_view s = strip(text);
+    const auto reject = [&]() {
+        parse_graph6(text, pos);
+        throw ParseError(pos.source, pos.line, "graph6 record rejected");  // not reached: parse_graph6 throws
+    };
+    if (s.empty() || s[0] == '>' || s[0] == ':' || s[0] == ';') {
+        if (!s.empty() && s[0] == '>') {
+            out = dense_rows(parse_graph6(text, pos));
+            return;
+        }
+        reject();
+    }
+    std::size_t i = 0;
+    const detail::SizeField f = detail::decode_size_field(s, i);
+    if (f.length == 0 || f.n > kMaxDenseN) reject();
+    i += f.length;
+    const std::uint64_t bits = f.n * (f.n - (f.n > 0 ? 1 : 0)) / 2;
+    if (s.size() - i != (bits + 5) / 6) reject();
+    out.reset(static_cast<VertexId>(f.n));
+    std::uint64_t bit = 0;
+    VertexId row = 0, col = 1;
+    for (std::size_t k = i; k < s.size(); ++k) {
+        const unsigned c = static_cast<unsigned char>(s[k]);
+        if (c < 63 || c > 126) reject();
+        const unsigned v = c - 63;
+        if (bit + 6 > bits && (v & ((1u << (6 - (bits - bit))) - 1)) != 0) reject();  // padding bits
+        for (int sh = 5; sh >= 0 && bit < bits; --sh, ++bit) {
+            if ((v >> sh) & 1u) out.add_edge(row, col);
+            if (++row == col) {
+                row = 0;
+                ++col;
+            }
+        }
+    }
+}
+
 Graph parse_sparse6(std::string_view text, const SourcePos& pos) {
     std::string_view s = strip(drop_header(text, ">>sparse6<<"));
     const std::size_t header = text.size() - drop_header(text, ">>sparse6<<").size();

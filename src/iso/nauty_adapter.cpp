@@ -198,6 +198,55 @@ Certificate canonical_certificate(const Graph& g, const IsoOptions& opt) {
     return c;
 }
 
+void DenseCanoniser::append_form(const DenseRows& g, std::string& out) {
+    static_assert(sizeof(setword) == sizeof(std::uint64_t), "nauty must be built with 64-bit set words");
+    const int n = static_cast<int>(g.n);
+    const int m = static_cast<int>(g.words);
+    out.push_back('d');
+    if (g.n < 255) {
+        out.push_back(static_cast<char>(g.n));
+    } else {
+        out.push_back(static_cast<char>(255));
+        put_u32(out, g.n);
+    }
+    if (n <= 1) return;
+    lab_.resize(n);
+    ptn_.resize(n);
+    orbits_.resize(n);
+    canon_.resize(g.bits.size());
+    DEFAULTOPTIONS_GRAPH(options);
+    options.getcanon = TRUE;
+    statsblk stats;
+    // nauty does not write to g when no vertex invariant is asked for; its prototype is not const.
+    auto* rows = reinterpret_cast<graph*>(const_cast<std::uint64_t*>(g.bits.data()));
+    densenauty(rows, lab_.data(), ptn_.data(), orbits_.data(), &options, &stats, m, n,
+               reinterpret_cast<graph*>(canon_.data()));
+    // Row i contributes its bits for columns i+1 .. n-1, most significant first.
+    std::uint64_t acc = 0;  // pending bits, left-aligned count `have`
+    int have = 0;
+    auto flush = [&]() {
+        while (have >= 8) {
+            out.push_back(static_cast<char>(acc >> 56));
+            acc <<= 8;
+            have -= 8;
+        }
+    };
+    for (int i = 0; i + 1 < n; ++i) {
+        const std::uint64_t* row = canon_.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(m);
+        for (int c = i + 1; c < n;) {
+            // Up to 32 columns from one word at a time, starting at column c.
+            const int word = c >> 6, off = c & 63;
+            const int take = std::min({32, 64 - off, n - c});
+            const std::uint64_t chunk = (row[word] << off) >> (64 - take);
+            acc |= chunk << (64 - have - take);
+            have += take;
+            flush();
+            c += take;
+        }
+    }
+    if (have > 0) out.push_back(static_cast<char>(acc >> 56));
+}
+
 Graph canonical_graph(const Graph& g, const IsoOptions& opt) {
     // The order honours every option, edge labels included: the relative order of the original
     // vertices in a canonical labelling of the subdivided graph is itself canonical.

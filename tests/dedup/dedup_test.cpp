@@ -53,7 +53,15 @@ std::string testing_error(const DedupOptions& opt) {
 }
 
 /// Orbits as a set of sorted member lists (order-free comparison).
-std::set<std::vector<std::size_t>> as_set(const Orbits& o) { return {o.members.begin(), o.members.end()}; }
+std::set<std::vector<std::size_t>> as_set(const Orbits& o) {
+    std::set<std::vector<std::size_t>> out;
+    for (std::size_t k = 0; k < o.size(); ++k) out.emplace(o.members(k).begin(), o.members(k).end());
+    return out;
+}
+
+std::vector<std::size_t> members_of(const Orbits& o, std::size_t k) {
+    return {o.members(k).begin(), o.members(k).end()};
+}
 
 /// Brute force: is there a permutation mapping g onto h preserving node and edge labels?
 bool brute_isomorphic(const Graph& g, const Graph& h, bool node_labels, bool edge_labels) {
@@ -168,8 +176,8 @@ TEST(DedupFixture, TopologyOrbitsAndMetricsMatchHandComputation) {
     EXPECT_EQ(r.size_histogram, (std::map<std::size_t, std::size_t>{{1, 2}, {2, 3}, {3, 1}}));
     const auto top = largest_orbits(o, 2);
     ASSERT_EQ(top.size(), 2u);
-    EXPECT_EQ(o.members[top[0]], (std::vector<std::size_t>{0, 1, 2}));
-    EXPECT_EQ(o.members[top[1]], (std::vector<std::size_t>{3, 4}));  // ties: first member first
+    EXPECT_EQ(members_of(o, top[0]), (std::vector<std::size_t>{0, 1, 2}));
+    EXPECT_EQ(members_of(o, top[1]), (std::vector<std::size_t>{3, 4}));  // ties: first member first
     EXPECT_EQ(orbit_label_counts(o, top[0], d.labels), (std::map<Label, std::size_t>{{0, 2}, {1, 1}}));
 }
 
@@ -442,9 +450,9 @@ TEST(DedupRandom, LargeSparseGraphsAreHandled) {
 }
 
 TEST(DedupMetrics, EmptyLabels) {
-    Orbits o;
-    o.orbit_of = {0, 0, 0, 1};
-    o.members = {{0, 1, 2}, {3}};
+    const Orbits o = Orbits::from_roots({0, 0, 0, 3});
+    EXPECT_EQ(o.orbit_of, (std::vector<std::uint32_t>{0, 0, 0, 1}));
+    EXPECT_EQ(members_of(o, 0), (std::vector<std::size_t>{0, 1, 2}));
     const BiasReport r = bias_report(o, {});
     EXPECT_FALSE(r.has_labels);
     EXPECT_EQ(r.isomorphic_pairs, 3u);
@@ -466,10 +474,10 @@ TEST(DedupBrec, ShippedPairsHoldTwoRepeatedGraphs) {
     ctx.set_threads(2);
     const Orbits o = compute_orbits(d.graphs, OrbitMode::topology, ctx);
     std::vector<std::vector<std::string>> repeated;
-    for (const auto& mem : o.members)
-        if (mem.size() > 1) {
+    for (std::size_t k = 0; k < o.size(); ++k)
+        if (o.members(k).size() > 1) {
             repeated.emplace_back();
-            for (std::size_t i : mem) repeated.back().push_back(d.ids[i]);
+            for (std::size_t i : o.members(k)) repeated.back().push_back(d.id(i));
         }
     EXPECT_EQ(repeated, (std::vector<std::vector<std::string>>{{"66b", "210b"}, {"387b", "388b"}}));
     EXPECT_EQ(bias_report(o, {}).orbits, 798u);
@@ -582,9 +590,7 @@ TEST(Peering, TheMajorityLabelWithTiesToThePredictionThenTheSmallest) {
     EXPECT_EQ(peer_label(tied, Label{7}), 3);
     EXPECT_THROW(peer_label({}, std::nullopt), InvalidArgument);
     // Orbits {0, 1, 2} and {3, 4}; training graphs 0, 1, 3 with labels 4, 4, 9.
-    Orbits orbits;
-    orbits.orbit_of = {0, 0, 0, 1, 1};
-    orbits.members = {{0, 1, 2}, {3, 4}};
+    const Orbits orbits = Orbits::from_roots({0, 0, 0, 3, 3});
     Fold fold;
     fold.train = {0, 1, 3};
     fold.test = {2, 4};

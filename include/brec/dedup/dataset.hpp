@@ -19,15 +19,18 @@ enum class DedupSource { tu, graph_lines, pairs };
 struct LabelledGraphs {
     std::string path;
     DedupSource source = DedupSource::graph_lines;
-    std::string name;  ///< TU dataset name, or the file's base name
-    std::vector<Graph> graphs;
+    std::string name;              ///< TU dataset name, or the file's base name
+    std::vector<Graph> graphs;     ///< empty for a graph-line file read as a stream (graph_count graphs)
+    std::size_t graph_count = 0;   ///< number of graphs
     std::vector<Label> labels;     ///< target labels; empty when there are none
-    std::vector<std::string> ids;  ///< display id per graph
+    std::vector<std::string> ids;  ///< display id per graph; empty = the 0-based index (see id)
     bool has_node_labels = false;
     bool has_edge_labels = false;
     LabelRows label_rows;                              ///< TU inputs only: rows of multi-column label ids
     TuStats tu_stats;                                  ///< TU inputs only
     std::vector<std::vector<double>> node_attributes;  ///< TU inputs only; per node in file order
+
+    std::string id(std::size_t i) const { return ids.empty() ? std::to_string(i) : ids[i]; }
 };
 
 /// A TU dataset (ids = 0-based graph indices; the TU graph id is index + 1).
@@ -37,6 +40,17 @@ LabelledGraphs from_pairs(const PairDataset& ds, const std::vector<std::size_t>&
 /// A graph6/sparse6 file (one graph per line) with an optional labels file (one integer per line,
 /// one line per graph). Throws ParseError on a count mismatch or a bad label.
 LabelledGraphs read_graph_lines_with_labels(const std::string& path, const std::string& labels_path);
+/// Target labels of graph lines: one integer per line ('#' comments and blank lines skipped).
+struct TargetLabels {
+    std::string path;  ///< "" = none
+    std::vector<Label> labels;
+    std::int64_t last_line = 0;  ///< line of the last label
+};
+/// Reads a labels file ("" = no labels). Throws ParseError naming the line of a bad label.
+TargetLabels read_target_labels(const std::string& path);
+/// A graph-line file whose `count` graphs were read as a stream (no graphs kept): name, path,
+/// count and the labels. Throws ParseError when the number of labels is not `count`.
+LabelledGraphs graph_lines_without_graphs(const std::string& path, TargetLabels labels, std::size_t count);
 
 /// The cleaned dataset: one representative (the smallest index) per orbit whose labels agree.
 struct CleanResult {
@@ -59,7 +73,8 @@ std::string clean_retention_tsv(const CleanResult& clean);
 
 /// Writes the cleaned dataset in TU format into `dir` (dataset name = basename of `dir`), with
 /// NAME_mapping.tsv and NAME_retention.tsv, node labels / edge labels / node attributes carried
-/// over; atomic (see write_tu_dataset). Throws InvalidArgument when nothing would be kept.
+/// over; atomic (see write_tu_dataset). The kept graphs of a streamed graph-line file are read
+/// back from it. Throws InvalidArgument when nothing would be kept.
 void write_clean_dataset(const std::string& dir, const LabelledGraphs& data, const Orbits& orbits,
                          const CleanResult& clean);
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "brec/dedup/orbits.hpp"
+#include "brec/graph/dense_rows.hpp"
 #include "brec/graph/graph.hpp"
 
 namespace brec {
@@ -18,5 +19,10 @@ namespace brec {
 /// equal values prove nothing.
 /// Complexity: O(n + m) (three passes over the edges, nothing sorted).
 std::uint64_t refinement_invariant(const Graph& g, OrbitMode mode);
+
+/// The same invariant for adjacency bit rows in topology mode: equal to
+/// refinement_invariant(graph_from_rows(g), OrbitMode::topology). Neighbours are read from the set
+/// bits of each row. Complexity: O(n * ceil(n / 64) + m).
+std::uint64_t refinement_invariant(const DenseRows& g);
 
 }  // namespace brec

@@ -30,11 +30,22 @@ enum class OrbitMode {
 std::string mode_name(OrbitMode mode);  ///< "topology", "node-labels", "edge-labels"
 IsoOptions iso_options(OrbitMode mode);
 
-/// A partition of the graph indices 0..N-1 into isomorphism classes.
+/// A partition of the graph indices 0..N-1 into isomorphism classes, orbits numbered by first
+/// member. Members are kept as one flat list (4 bytes per graph), not a list per orbit: a dataset
+/// of 10^7 graphs has about as many orbits.
 struct Orbits {
-    std::vector<std::uint32_t> orbit_of;            ///< orbit index of every graph
-    std::vector<std::vector<std::size_t>> members;  ///< sorted indices; orbits by first member
-    std::size_t size() const { return members.size(); }
+    std::vector<std::uint32_t> orbit_of;         ///< orbit index of every graph
+    std::vector<std::uint32_t> member_list;      ///< graph indices, orbit by orbit, ascending within one
+    std::vector<std::uint32_t> member_begin{0};  ///< orbit o is member_list[member_begin[o], member_begin[o + 1])
+
+    std::size_t size() const { return member_begin.size() - 1; }
+    /// The sorted members of orbit o.
+    Span<const std::uint32_t> members(std::size_t o) const {
+        return {member_list.data() + member_begin[o], member_begin[o + 1] - member_begin[o]};
+    }
+    /// The orbits of a class assignment given by one representative per graph: root[i] is the same
+    /// graph for all graphs of a class. Complexity: O(N).
+    static Orbits from_roots(const std::vector<std::uint32_t>& root);
 };
 
 /// Groups equal keys: graphs with equal certificates share an orbit. Deterministic.

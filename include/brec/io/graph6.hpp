@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "brec/graph/dense_rows.hpp"
 #include "brec/graph/graph.hpp"
 
 namespace brec {
@@ -23,6 +24,10 @@ struct SourcePos {
 /// Parses one graph6 record (an optional ">>graph6<<" header is accepted).
 /// Throws ParseError naming the source, line and byte column on any malformation.
 Graph parse_graph6(std::string_view text, const SourcePos& pos = {});
+/// Parses one graph6 record straight into adjacency bit rows, reusing `out`'s allocation (for
+/// readers that never need the CSR form, such as canonical labelling by dense nauty). The same
+/// checks and errors as parse_graph6. Complexity: O(record length + n * ceil(n / 64)).
+void parse_graph6_rows(std::string_view text, DenseRows& out, const SourcePos& pos = {});
 /// Parses one sparse6 record (leading ':'; optional ">>sparse6<<" header). Self-loops and
 /// multi-edges (legal in nauty's sparse6) are rejected: brec graphs are simple. Incremental
 /// sparse6 (';') is not supported.

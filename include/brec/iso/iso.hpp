@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "brec/graph/algorithms.hpp"
+#include "brec/graph/dense_rows.hpp"
 #include "brec/graph/graph.hpp"
 
 namespace brec {
@@ -55,6 +56,22 @@ inline constexpr VertexId kMaxIsoVertices = 1u << 22;
 /// Complexity: usually near-linear; exponential only on pathological inputs.
 std::vector<VertexId> canonical_order(const Graph& g, const IsoOptions& opt = {});
 Certificate canonical_certificate(const Graph& g, const IsoOptions& opt = {});
+/// Canonical forms by dense nauty, the path nauty's own labelg takes for graph6 input: fast for
+/// graphs on up to a few hundred vertices. Holds nauty's buffers; one per thread.
+class DenseCanoniser {
+public:
+    /// Appends the canonical form of `g` (uncoloured) to `out`: 'd', n (1 byte below 255, else 255
+    /// and 4 bytes), then the upper triangle of the canonical adjacency matrix, row by row, packed 8
+    /// bits to a byte. Two graphs get equal forms iff they are isomorphic. The bytes are not those
+    /// of canonical_certificate (another labelling); never compare the two.
+    /// Complexity: that of nauty's dense search; n * ceil(n / 64) words of memory.
+    void append_form(const DenseRows& g, std::string& out);
+
+private:
+    std::vector<int> lab_, ptn_, orbits_;
+    std::vector<std::uint64_t> canon_;
+};
+
 /// The canonical form as a graph (vertex i = canonical place i).
 Graph canonical_graph(const Graph& g, const IsoOptions& opt = {});
 bool are_isomorphic(const Graph& g, const Graph& h, const IsoOptions& opt = {});

@@ -1,0 +1,181 @@
+// Orbits of a graph-line file read as a stream, against the in-memory path on the same graphs:
+// every invariant choice, memory budgets that force sorted runs onto disk, one and two threads.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+
+#include "brec/core/error.hpp"
+#include "brec/core/rng.hpp"
+#include "brec/dedup/invariant.hpp"
+#include "brec/dedup/run.hpp"
+#include "brec/dedup/stream.hpp"
+#include "brec/graph/algorithms.hpp"
+#include "brec/io/collection.hpp"
+#include "brec/io/files.hpp"
+#include "brec/io/graph6.hpp"
+#include "common/test_graphs.hpp"
+#include "common/test_util.hpp"
+
+namespace brec {
+namespace {
+
+using testing::error_of;
+
+Graph shuffled(const Graph& g, Rng& rng) {
+    const auto perm = rng.permutation(g.n());
+    return permute(g, Permutation(perm.begin(), perm.end()));
+}
+
+/// Graphs with many isomorphic copies (some written as sparse6), regular graphs whose invariants
+/// collide, CFI twins, graphs across nauty's 64-vertex word boundary and two graphs above the
+/// dense limit (sparse nauty).
+std::string mixed_file(Rng& rng) {
+    std::vector<Graph> originals;
+    for (int k = 0; k < 60; ++k)
+        originals.push_back(testing::random_graph(static_cast<VertexId>(1 + rng.below(12)), 0.4, rng));
+    for (int k = 0; k < 10; ++k) originals.push_back(testing::random_graph(static_cast<VertexId>(60 + k), 0.05, rng));
+    for (int k = 0; k < 12; ++k) originals.push_back(testing::random_regular(16, 3, rng));
+    originals.push_back(testing::rook_4x4());
+    originals.push_back(testing::shrikhande());
+    const Graph k4 = make_graph(4, {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}});
+    originals.push_back(testing::cfi_graph(k4, false));
+    originals.push_back(testing::cfi_graph(k4, true));
+    originals.push_back(testing::random_graph(kDenseFormMaxN + 6, 0.002, rng));
+    std::string text = "# mixed test graphs\n";
+    for (int k = 0; k < 400; ++k) {
+        const Graph& g = originals[rng.below(originals.size())];
+        const Graph h = k % 4 == 0 ? g : shuffled(g, rng);
+        text += (k % 5 == 0 ? to_sparse6(h) : to_graph6(h)) + "\n";
+        if (k == 200) text += "\n";
+    }
+    return text;
+}
+
+std::string write_temp(const std::string& name, const std::string& text) {
+    const std::string path = testing::fresh_temp_file("stream", name);
+    std::ofstream(path, std::ios::binary) << text;
+    return path;
+}
+
+TEST(StreamOrbits, EqualTheInMemoryOrbitsForEveryChoice) {
+    Rng rng(21);
+    const std::string path = write_temp("mixed.g6", mixed_file(rng));
+    RunContext one;
+    const Orbits want = compute_orbits(read_graph_lines(path), OrbitMode::topology, one);
+    ASSERT_GT(want.size(), 20u);
+    ASSERT_LT(want.size(), 300u);
+    for (InvariantUse use : {InvariantUse::automatic, InvariantUse::always, InvariantUse::never})
+        for (std::uint64_t budget : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{3000}})
+            for (int threads : {1, 2}) {
+                RunContext ctx;
+                ctx.set_threads(threads);
+                StreamOrbitOptions opt;
+                opt.invariants = use;
+                opt.memory_budget = budget;
+                StreamOrbitStats st;
+                const Orbits got = graph_file_orbits(path, opt, ctx, &st);
+                const std::string what = "use " + std::to_string(static_cast<int>(use)) + " budget " +
+                                         std::to_string(budget) + " threads " + std::to_string(threads);
+                ASSERT_EQ(got.orbit_of, want.orbit_of) << what;
+                EXPECT_EQ(got.member_list, want.member_list) << what;
+                EXPECT_EQ(got.member_begin, want.member_begin) << what;
+                EXPECT_EQ(st.graphs, 400u);
+                EXPECT_GT(st.sparse_forms, 0u) << what;  // the graph above the dense limit
+                if (use == InvariantUse::never) EXPECT_EQ(st.forms, 400u) << what;
+                if (use == InvariantUse::always) EXPECT_LT(st.forms, 400u) << what;
+                if (budget == 1) EXPECT_EQ(st.runs, st.forms) << what;  // one form per run
+                if (budget == 0) EXPECT_EQ(st.runs, 0u) << what;
+                if (budget == 3000) EXPECT_GT(st.runs, 1u) << what;
+            }
+}
+
+TEST(StreamOrbits, InvariantOfRowsEqualsTheGraphInvariant) {
+    Rng rng(8);
+    for (VertexId n : {0u, 1u, 5u, 63u, 64u, 65u, 140u}) {
+        const Graph g = testing::random_graph(n, 0.2, rng);
+        EXPECT_EQ(refinement_invariant(dense_rows(g)), refinement_invariant(g, OrbitMode::topology)) << n;
+    }
+}
+
+TEST(StreamOrbits, PredictedUniqueShare) {
+    EXPECT_DOUBLE_EQ(predicted_unique_share({1, 2, 3, 4}, 1e6), 1.0);
+    // One equal pair among the 6 pairs of 4 graphs; a file of 4 graphs: exp(-(1/6) * 3).
+    EXPECT_NEAR(predicted_unique_share({7, 1, 7, 3}, 4), std::exp(-0.5), 1e-12);
+    EXPECT_LT(predicted_unique_share(std::vector<std::uint64_t>(100, 5), 100), 1e-9);
+    EXPECT_DOUBLE_EQ(predicted_unique_share({9}, 1e6), 1.0);
+}
+
+TEST(StreamOrbits, BadRecordsEmptyFilesAndSpillDirectoriesAreNamed) {
+    Rng rng(2);
+    const std::string good = to_graph6(testing::random_graph(6, 0.5, rng));
+    const std::string bad = write_temp("bad.g6", good + "\n" + good + "\nICZJv!sNg\n");
+    RunContext ctx;
+    const std::string e = error_of([&] { graph_file_orbits(bad, {}, ctx); });
+    EXPECT_NE(e.find("bad.g6:3"), std::string::npos) << e;
+    EXPECT_NE(e.find("bad character"), std::string::npos) << e;
+    const std::string empty = write_temp("empty.g6", "# nothing\n\n");
+    EXPECT_NE(error_of([&] { graph_file_orbits(empty, {}, ctx); }).find("no graphs"), std::string::npos);
+    const std::string ok = write_temp("ok.g6", good + "\n" + good + "\n");
+    StreamOrbitOptions opt;
+    opt.memory_budget = 1;
+    opt.spill_dir = "/nonexistent/dir";
+    opt.invariants = InvariantUse::never;
+    EXPECT_NE(error_of([&] { graph_file_orbits(ok, opt, ctx); }).find("/nonexistent/dir"), std::string::npos);
+}
+
+TEST(StreamOrbits, WholeRunEqualsTheInMemoryBaselineWithLabelsSplitAndCleanExport) {
+    Rng rng(5);
+    const std::string text = mixed_file(rng);
+    const std::string path = write_temp("run.g6", text);
+    std::string labels, test;
+    for (int k = 0; k < 400; ++k) labels += std::to_string(k % 7 == 0 ? 1 : 0) + "\n";
+    for (int k = 0; k < 400; k += 3) test += (test.empty() ? "" : " ") + std::to_string(k);
+    const std::string labels_path = write_temp("run_labels.txt", labels);
+    const std::string split_path = write_temp("run_split.txt", test + "\n");
+    auto run = [&](const std::string& method, const std::string& clean) {
+        DedupOptions opt;
+        opt.path = path;
+        opt.labels = labels_path;
+        opt.split = split_path;
+        opt.method = method;
+        opt.write_clean = clean;
+        opt.memory_budget = method == "certificate" ? 2000 : 0;  // sorted runs on disk
+        RunContext ctx;
+        ctx.set_threads(2);
+        return run_dedup(opt, ctx);
+    };
+    const std::string dir_stream = testing::temp_path("stream", "clean_stream"),
+                      dir_memory = testing::temp_path("stream", "clean_memory");
+    const DedupResult streamed = run("certificate", dir_stream);
+    const DedupResult memory = run("pairwise", dir_memory);
+    EXPECT_TRUE(streamed.streamed);
+    EXPECT_FALSE(memory.streamed);
+    EXPECT_GT(streamed.stream.runs, 1u);
+    auto comparable = [](nlohmann::json j) {
+        for (const char* k : {"method", "seconds", "seconds_load", "seconds_orbits", "stream", "comparisons", "clean"})
+            j.erase(k);
+        return j;
+    };
+    EXPECT_EQ(comparable(to_json(streamed)), comparable(to_json(memory)));
+    EXPECT_EQ(to_json(streamed)["clean"]["kept"], to_json(memory)["clean"]["kept"]);
+    // The cleaned datasets are the same files (the streamed one reads its kept graphs back).
+    auto file_in = [](const std::string& dir, const std::string& suffix) {
+        return dir + dir.substr(dir.find_last_of('/')) + suffix;  // DIR/NAME_suffix, NAME = base name of DIR
+    };
+    for (const char* f : {"_A.txt", "_graph_indicator.txt", "_graph_labels.txt", "_mapping.tsv"})
+        EXPECT_EQ(read_text_file(file_in(dir_stream, f)), read_text_file(file_in(dir_memory, f))) << f;
+    EXPECT_NE(dedup_text(streamed).find("file read as a stream"), std::string::npos);
+    // A labels file with a bad line fails before the graphs are read; a count mismatch names both files.
+    const std::string short_labels = write_temp("short_labels.txt", "1\n0\n");
+    DedupOptions opt;
+    opt.path = path;
+    opt.labels = short_labels;
+    RunContext ctx;
+    const std::string e = error_of([&] { run_dedup(opt, ctx); });
+    EXPECT_NE(e.find("short_labels.txt:2"), std::string::npos) << e;
+    EXPECT_NE(e.find("2 labels for 400 graphs"), std::string::npos) << e;
+}
+
+}  // namespace
+}  // namespace brec
