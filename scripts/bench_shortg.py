@@ -4,22 +4,27 @@ nauty-shortg: canonical labelling, then GNU sort), as whole processes on the sam
 
 Inputs (made once in --work, deterministic):
   * molecules: `brec generate --molecules N --seed 3`, converted to graph6 (10-40 vertices, 30 %
-    renumbered copies; invariants separate almost everything);
+    renumbered copies);
   * geng9: the first --geng-classes graphs on 9 vertices (nauty-geng 9) plus --geng-copies randomly
     relabeled copies of them (nauty-ranlabg), shuffled: every class needs a canonical form;
   * adversarial: both graphs of every CFI and strongly regular BREC pair, --adv-copies relabeled
-    copies each: graphs where refinement cannot split vertices and canonical labelling dominates.
+    copies each: graphs where refinement cannot split vertices and canonical labelling dominates;
+  * scale (--scale N,N,...): molecule-like files of N graphs, made of blocks of 10^6 generated with
+    seeds 11, 12, ... (each block 10^6 distinct draws), run in memory and as a stream with
+    --memory-budget (--budget MiB) to show time and peak memory growing with N.
 
 For each input it runs `nauty-shortg -q IN OUT` and `brec dedup IN --format graph6 --jobs J` for
-J in --jobs, checks that the class counts are equal (exit 1 if not), and prints wall time, CPU time
-(user + sys), peak RSS (from wait4) and the ratio shortg / brec of wall time (> 1: brec faster).
+J in --jobs (the text report; its "orbits, all" row gives the class count), checks that the class
+counts are equal (exit 1 if not), and prints wall time, CPU time (user + sys), peak RSS, the ratio
+shortg / brec of wall time (> 1: brec faster) and, for brec, its peak RSS above that of a one-graph
+run (the process's constant part) divided by the size of the graph6 file ("mem/g6").
 Each figure is the best of --repeat runs (peak RSS the largest).
 
 Usage: scripts/bench_shortg.py [--brec PATH] [--work DIR] [--molecules N] [--geng-classes N]
        [--geng-copies N] [--adv-copies N] [--jobs 1,2] [--repeat K] [--inputs molecules,geng9,adversarial]
+       [--scale N,N] [--budget MiB]
 """
 import argparse
-import json
 import os
 import random
 import shutil
@@ -102,7 +107,41 @@ def make_inputs(args, brec):
             with open(path, "w") as f:
                 f.write("\n".join(lines) + "\n")
         files["adversarial"] = path
+    for n in [int(x) for x in args.scale.split(",") if x]:
+        path = os.path.join(args.work, "molecules_scale_%d.g6" % n)
+        if not os.path.exists(path):
+            blocks = []
+            for b in range((n + 999999) // 1000000):
+                block = os.path.join(args.work, "molecules_1m_seed%d.g6" % (11 + b))
+                if not os.path.exists(block):
+                    tu = os.path.join(args.work, "mol_block")
+                    shutil.rmtree(tu, ignore_errors=True)
+                    subprocess.run([brec, "generate", "--molecules", "1000000", "--seed", str(11 + b), "--out", tu,
+                                    "-q"], check=True)
+                    subprocess.run([brec, "convert", tu, "--to", "graph6", "-o", block], check=True,
+                                   stdout=subprocess.DEVNULL)
+                    shutil.rmtree(tu)
+                blocks.append(block)
+            with open(path + ".tmp", "w") as out:
+                left = n
+                for block in blocks:
+                    with open(block) as f:
+                        for line in f:
+                            if left == 0:
+                                break
+                            out.write(line)
+                            left -= 1
+            os.replace(path + ".tmp", path)
+        files["scale_%d" % n] = path
     return files
+
+
+def orbit_count(text):
+    """The class count of brec dedup's text report (its "orbits, all" row)."""
+    for line in text.splitlines():
+        if line.startswith("orbits, all"):
+            return int(line.split()[-1])
+    sys.exit("no 'orbits, all' row in brec's report:\n" + text[:2000])
 
 
 def main() -> int:
@@ -116,13 +155,20 @@ def main() -> int:
     p.add_argument("--jobs", default="1,2")
     p.add_argument("--repeat", type=int, default=1)
     p.add_argument("--inputs", default="molecules,geng9,adversarial")
+    p.add_argument("--scale", default="", help="molecule-like files of these sizes (e.g. 1000000,10000000)")
+    p.add_argument("--budget", type=int, default=256, help="--memory-budget (MiB) of the streaming runs")
     args = p.parse_args()
     if not shutil.which("nauty-shortg"):
         sys.exit("nauty-shortg not found (Debian package nauty)")
     files = make_inputs(args, args.brec)
     ok = True
-    print("%-12s %9s %-16s %8s %8s %9s %8s %s" % ("input", "graphs", "tool", "wall s", "cpu s", "RSS MiB", "classes",
-                                                "shortg/brec wall"))
+    one = os.path.join(args.work, "one.g6")
+    with open(one, "w") as f:
+        f.write("Bw\n")
+    base_rss = run_measured([args.brec, "dedup", one, "--quiet"], args.work)[2]
+    print("brec's peak RSS for one graph: %.1f MiB" % base_rss)
+    print("%-18s %9s %-22s %8s %8s %9s %6s %8s %s" % ("input", "graphs", "tool", "wall s", "cpu s", "RSS MiB", "mem/g6",
+                                                     "classes", "shortg/brec wall"))
     for name, path in files.items():
         graphs = sum(1 for _ in open(path))
         out = os.path.join(args.work, name + ".shortg.g6")
@@ -137,12 +183,19 @@ def main() -> int:
 
         best("nauty-shortg", ["nauty-shortg", "-q", path, out], lambda _: sum(1 for _ in open(out)))
         for j in args.jobs.split(","):
-            best("brec --jobs " + j, [args.brec, "dedup", path, "--format", "graph6", "--jobs", j, "--json", "--quiet"],
-                 lambda text: json.loads(text)["orbits"]["total_including_trivial"])
+            best("brec --jobs " + j, [args.brec, "dedup", path, "--format", "graph6", "--jobs", j, "--quiet"],
+                 orbit_count)
+            if name.startswith("scale_"):
+                best("brec --jobs %s stream" % j, [args.brec, "dedup", path, "--format", "graph6", "--jobs", j,
+                                                    "--memory-budget", str(args.budget), "--quiet"], orbit_count)
         ref = rows["nauty-shortg"]
+        size_mib = os.path.getsize(path) / 2**20
         for label, (wall, cpu, rss, classes) in rows.items():
             ratio = "" if label == "nauty-shortg" else "%.2fx" % (ref[0] / wall)
-            print("%-12s %9d %-16s %8.2f %8.2f %9.1f %8d %s" % (name, graphs, label, wall, cpu, rss, classes, ratio))
+            mem = "" if label == "nauty-shortg" else "%.2f" % ((rss - base_rss) / size_mib)
+            print("%-18s %9d %-22s %8.2f %8.2f %9.1f %6s %8d %s" % (name, graphs, label, wall, cpu, rss, mem, classes,
+                                                                   ratio))
+            sys.stdout.flush()
             if classes != ref[3]:
                 ok = False
                 print("  class counts differ: %s %d, nauty-shortg %d" % (label, classes, ref[3]))

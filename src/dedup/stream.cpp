@@ -135,13 +135,23 @@ struct RunBuffer {
         put_varint(arena, f.size());
         arena.append(f.data(), f.size());
     }
-    /// Records ordered by (hash, form, index): equal forms end up next to each other, first index first.
-    void sort() {
-        std::sort(recs.begin(), recs.end(), [&](const Rec& a, const Rec& b) {
-            if (a.hash != b.hash) return a.hash < b.hash;
-            const int c = form(a.offset).compare(form(b.offset));
-            return c != 0 ? c < 0 : a.index < b.index;
+    /// Records ordered by (hash, index), in parallel over `threads` sorted slices merged pairwise.
+    /// Equal forms have equal hashes, so they end up in one run of equal hashes, first index first.
+    void sort(int threads) {
+        auto less = [](const Rec& a, const Rec& b) { return a.hash != b.hash ? a.hash < b.hash : a.index < b.index; };
+        const std::size_t parts = std::max<std::size_t>(1, std::min<std::size_t>(threads, recs.size() / 4096 + 1));
+        std::vector<std::size_t> cut(parts + 1);
+        for (std::size_t p = 0; p <= parts; ++p) cut[p] = recs.size() * p / parts;
+        parallel_for(parts, threads, [&](std::size_t p) {
+            std::sort(recs.begin() + static_cast<std::ptrdiff_t>(cut[p]),
+                      recs.begin() + static_cast<std::ptrdiff_t>(cut[p + 1]), less);
         });
+        for (std::size_t width = 1; width < parts; width *= 2)
+            for (std::size_t p = 0; p + width < parts; p += 2 * width)
+                std::inplace_merge(recs.begin() + static_cast<std::ptrdiff_t>(cut[p]),
+                                   recs.begin() + static_cast<std::ptrdiff_t>(cut[p + width]),
+                                   recs.begin() + static_cast<std::ptrdiff_t>(cut[std::min(parts, p + 2 * width)]),
+                                   less);
     }
     void clear() {
         arena.clear();
@@ -262,51 +272,77 @@ private:
     std::size_t pos_ = 0;
 };
 
-/// root[index] = the first index of its group of equal forms, over one sorted run in memory.
-void roots_from_run(const RunBuffer& run, std::vector<std::uint32_t>& root) {
-    for (std::size_t k = 0; k < run.recs.size();) {
-        const Rec& first = run.recs[k];
-        const std::string_view form = run.form(first.offset);
-        std::size_t e = k + 1;
-        while (e < run.recs.size() && run.recs[e].hash == first.hash && run.form(run.recs[e].offset) == form) ++e;
-        for (std::size_t j = k; j < e; ++j) root[run.recs[j].index] = first.index;
-        k = e;
+/// Graphs of one hash value, in index order: root[index] = the first index with the same form.
+/// Unequal forms under one 64-bit hash are rare; they are told apart here by comparing the bytes.
+void group_equal_hashes(const std::vector<std::pair<std::uint32_t, std::string_view>>& group,
+                        std::vector<std::uint32_t>& root) {
+    const std::string_view first = group[0].second;
+    if (std::all_of(group.begin(), group.end(), [&](const auto& g) { return g.second == first; })) {
+        for (const auto& g : group) root[g.first] = group[0].first;
+        return;
+    }
+    std::vector<std::size_t> order(group.size());
+    for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return group[a].second < group[b].second; });
+    for (std::size_t k = 0, head = 0; k < order.size(); ++k) {
+        if (group[order[k]].second != group[order[head]].second) head = k;
+        root[group[order[k]].first] = group[order[head]].first;
     }
 }
 
-/// The same over sorted runs on disk, merged.
+/// Roots over one run sorted in memory.
+void roots_from_run(const RunBuffer& run, std::vector<std::uint32_t>& root) {
+    std::vector<std::pair<std::uint32_t, std::string_view>> group;
+    for (std::size_t k = 0, e = 0; k < run.recs.size(); k = e) {
+        for (e = k + 1; e < run.recs.size() && run.recs[e].hash == run.recs[k].hash;) ++e;
+        if (e - k == 1) continue;  // a graph alone with its hash is its own root
+        group.clear();
+        for (std::size_t j = k; j < e; ++j) group.emplace_back(run.recs[j].index, run.form(run.recs[j].offset));
+        group_equal_hashes(group, root);
+    }
+}
+
+/// The same over sorted runs on disk, merged by (hash, index).
 void roots_from_files(const std::vector<std::string>& files, std::vector<std::uint32_t>& root, RunContext& ctx) {
     std::vector<std::unique_ptr<RunReader>> readers;
     for (const auto& f : files) readers.push_back(std::make_unique<RunReader>(f));
     auto later = [&](std::size_t a, std::size_t b) {  // heap order: the smallest record on top
         const RunReader& x = *readers[a];
         const RunReader& y = *readers[b];
-        if (x.hash != y.hash) return x.hash > y.hash;
-        const int c = x.form.compare(y.form);
-        return c != 0 ? c > 0 : x.index > y.index;
+        return x.hash != y.hash ? x.hash > y.hash : x.index > y.index;
     };
     std::priority_queue<std::size_t, std::vector<std::size_t>, decltype(later)> heap(later);
     for (std::size_t r = 0; r < readers.size(); ++r)
         if (readers[r]->next()) heap.push(r);
-    std::uint64_t group_hash = 0;
-    std::string group_form;
-    std::uint32_t group_root = 0;
-    bool any = false;
+    std::vector<std::string> forms;  // of the current hash value
+    std::vector<std::pair<std::uint32_t, std::string_view>> group;
+    std::vector<std::uint32_t> indices;
     std::uint64_t done = 0;
+    auto close_group = [&]() {
+        if (indices.size() > 1) {
+            group.clear();
+            for (std::size_t k = 0; k < indices.size(); ++k) group.emplace_back(indices[k], forms[k]);
+            group_equal_hashes(group, root);
+        }
+        indices.clear();
+    };
+    std::uint64_t hash = 0;
     while (!heap.empty()) {
         const std::size_t r = heap.top();
         heap.pop();
         RunReader& x = *readers[r];
-        if (!any || x.hash != group_hash || x.form != group_form) {
-            group_hash = x.hash;
-            group_form = x.form;
-            group_root = x.index;
-            any = true;
+        if (indices.empty() || x.hash != hash) {
+            close_group();
+            hash = x.hash;
         }
-        root[x.index] = group_root;
+        if (forms.size() <= indices.size()) forms.emplace_back();
+        forms[indices.size()].swap(x.form);
+        indices.push_back(x.index);
         if (++done % (1u << 16) == 0) ctx.throw_if_cancelled();
         if (x.next()) heap.push(r);
     }
+    close_group();
 }
 
 /// Invariants of the records of one batch, in parallel.
@@ -327,6 +363,7 @@ struct BlockForms {
     std::string bytes;
     std::vector<std::uint32_t> index;  // graph index of each form
     std::vector<std::uint32_t> end;    // end offset of each form in `bytes`
+    std::vector<std::uint64_t> hash;   // form_hash of each form
     std::uint64_t sparse = 0;
 };
 
@@ -414,6 +451,7 @@ Orbits graph_file_orbits(const std::string& path, const StreamOrbitOptions& opt,
                 out.bytes.clear();
                 out.index.clear();
                 out.end.clear();
+                out.hash.clear();
                 out.sparse = 0;
                 for (std::size_t k = b * kBlock; k < std::min(batch.size(), (b + 1) * kBlock); ++k) {
                     const std::size_t i = base + k;
@@ -422,9 +460,11 @@ Orbits graph_file_orbits(const std::string& path, const StreamOrbitOptions& opt,
                             throw IoError(path + " changed while it was read");
                         continue;
                     }
+                    const std::size_t from = out.bytes.size();
                     out.sparse += append_record_form(batch.record(k), SourcePos{path, batch.line[k]}, w, out.bytes);
                     out.index.push_back(static_cast<std::uint32_t>(i));
                     out.end.push_back(static_cast<std::uint32_t>(out.bytes.size()));
+                    out.hash.push_back(form_hash(std::string_view(out.bytes).substr(from)));
                 }
             });
         for (const BlockForms& b : blocks) {
@@ -433,12 +473,12 @@ Orbits graph_file_orbits(const std::string& path, const StreamOrbitOptions& opt,
                 const std::string_view form(b.bytes.data() + from, b.end[f] - from);
                 if (run.bytes() + form.size() + sizeof(Rec) + 10 > budget && !run.recs.empty()) {
                     if (!spill) spill = std::make_unique<SpillDir>(opt.spill_dir);
-                    run.sort();
+                    run.sort(ctx.threads());
                     stats.spilled_bytes += write_run(run, spill->new_file());
                     ++stats.runs;
                     run.clear();
                 }
-                run.add(form_hash(form), b.index[f], form);
+                run.add(b.hash[f], b.index[f], form);
             }
             stats.forms += b.index.size();
             stats.sparse_forms += b.sparse;
@@ -448,9 +488,10 @@ Orbits graph_file_orbits(const std::string& path, const StreamOrbitOptions& opt,
     if (root.empty()) throw ParseError(path, 0, "no graphs found (empty file)");
     if (use_invariants && root.size() != needed.size()) throw IoError(path + " changed while it was read");
     stats.graphs = root.size();
-    run.sort();
+    run.sort(ctx.threads());
     if (!spill) {
         roots_from_run(run, root);
+        run = RunBuffer{};  // the forms are not needed any more: free them before the orbits are built
     } else {
         if (!run.recs.empty()) {
             stats.spilled_bytes += write_run(run, spill->new_file());

@@ -2,9 +2,9 @@
 // Isomorphism orbits of a graph-line file (graph6 / sparse6, one graph per line) without holding
 // the graphs: the file is read in batches, every graph that needs one gets a canonical form (dense
 // nauty on graphs of up to kDenseFormMaxN vertices, as nauty's labelg does; sparse nauty above),
-// and graphs are grouped by sorting (hash, form, index) records. Memory is the forms of the graphs
-// that need them plus a few bytes per graph; beyond a memory budget, sorted runs of records go to
-// disk and are merged (as `sort` does), with the same orbits.
+// and graphs are grouped by sorting (hash, index) records and comparing the forms of equal hashes.
+// Memory is the forms of the graphs that need them plus a few bytes per graph; beyond a memory
+// budget, sorted runs of records go to disk and are merged (as `sort` does), with the same orbits.
 //
 // A cheap invariant (colour refinement) spares the canonical form of every graph whose invariant is
 // unique; it needs a first pass over the file and pays only when invariants separate the graphs, so
