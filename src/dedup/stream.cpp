@@ -39,17 +39,11 @@ struct Worker {
     DenseCanoniser canoniser;
 };
 
-/// The number of vertices a graph6 record declares when it is below 63, else 0 (sparse6, header or
-/// a long size field: the record is parsed into a Graph first).
-VertexId small_graph6_n(std::string_view rec) {
-    const auto c = static_cast<unsigned char>(rec[0]);
-    return c >= 63 && c < 126 ? static_cast<VertexId>(c - 63) : 0;
-}
-
 /// Parses a record into w.rows when it is a graph on at most kDenseFormMaxN vertices (true), else
-/// into `big` (false).
+/// into `big` (false). graph6 records of such graphs go straight into rows.
 bool parse_record(std::string_view rec, const SourcePos& pos, Worker& w, Graph& big) {
-    if (rec[0] != ':' && rec[0] != ';' && rec[0] != '>' && small_graph6_n(rec) > 0) {
+    const std::int64_t n = declared_order(rec);
+    if (rec[0] != ':' && rec[0] != ';' && n >= 0 && n <= static_cast<std::int64_t>(kDenseFormMaxN)) {
         parse_graph6_rows(rec, w.rows, pos);
         return true;
     }

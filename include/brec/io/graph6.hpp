@@ -28,6 +28,9 @@ Graph parse_graph6(std::string_view text, const SourcePos& pos = {});
 /// readers that never need the CSR form, such as canonical labelling by dense nauty). The same
 /// checks and errors as parse_graph6. Complexity: O(record length + n * ceil(n / 64)).
 void parse_graph6_rows(std::string_view text, DenseRows& out, const SourcePos& pos = {});
+/// The vertex count the size field of a graph6 or sparse6 record (no header) declares, or -1 when
+/// the field cannot be read; nothing else of the record is checked. Complexity: O(1).
+std::int64_t declared_order(std::string_view record);
 /// Parses one sparse6 record (leading ':'; optional ">>sparse6<<" header). Self-loops and
 /// multi-edges (legal in nauty's sparse6) are rejected: brec graphs are simple. Incremental
 /// sparse6 (';') is not supported.
