@@ -31,10 +31,12 @@
 // first appearance, and the first tuple of a class is the smallest tuple of its orbit, so scanning
 // the orbits in order of their smallest tuple meets the classes in the same order as scanning all
 // tuples. The results (distinguished, rounds, colours) are therefore identical, hash collisions
-// included. The generators of Aut(G) come from nauty; the orbits are found by a search over all n^k
-// tuples (O(n^k |generators|), once per graph), after which a round costs O(orbits k n) instead of
-// O(n^(k+1)). CFI graphs, with their many flip automorphisms, have 50 to 7000 times fewer orbits
-// on triples than triples. See use_orbits() for when a graph takes this path.
+// included. The generators of Aut(G) come from nauty; the orbits on triples are those of the
+// stabiliser of each vertex orbit's smallest vertex on pairs (nauty again, with that vertex
+// individualised), spread over the vertex orbit (tuple_orbits.hpp): O(n^3) and a few nauty runs,
+// once per graph. After that a round costs O(orbits k n) instead of O(n^(k+1)). CFI graphs, with
+// their many flip automorphisms, have 50 to 7000 times fewer orbits on triples than triples. See
+// use_orbits() for when a graph takes this path.
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -325,15 +327,16 @@ constexpr std::size_t kOrbitMinShrink = 4;
 /// least kOrbitMinVertices vertices (below, a whole run takes about as long as nauty), a
 /// non-trivial group, and at most 1 / kOrbitMinShrink as many orbits as tuples (a round on the
 /// orbit path reads its colours through the orbit table, which is slower per element than the
-/// plain path's contiguous rows). The cost of trying is one nauty run and O(n^k |generators|) for
-/// the orbits (at most n - 1 generators, so less than one plain round).
+/// plain path's contiguous rows). The cost of trying is one nauty run, and for the orbits O(n^k)
+/// and one nauty run per vertex orbit (or O(n^k |generators|) where that is smaller; at most
+/// n - 1 generators, so always less than one plain round).
 /// Returns whether the orbit path is taken.
 bool use_orbits(Side& s, int k, bool use_labels, TupleOrbitMode mode, const RunContext* ctx) {
     if (mode == TupleOrbitMode::never || k < 2 || s.n == 0) return false;
     if (mode == TupleOrbitMode::automatic && (k < 3 || s.n < kOrbitMinVertices)) return false;
     const auto generators = automorphism_generators(*s.g, IsoOptions().node_labels(use_labels));
     if (mode == TupleOrbitMode::automatic && generators.empty()) return false;
-    TupleOrbits orbits = tuple_orbits(s.n, k, generators, ctx);
+    TupleOrbits orbits = automorphism_tuple_orbits(*s.g, k, use_labels, generators, ctx);
     if (mode == TupleOrbitMode::automatic && orbits.count() * kOrbitMinShrink > s.tuples) return false;
     s.orbits = std::move(orbits);
     const std::size_t n = s.n, nn = n * n;

@@ -161,5 +161,56 @@ TEST(TupleOrbits, WithoutGeneratorsEveryTupleIsItsOwnOrbit) {
     EXPECT_THROW(detail::tuple_orbits(4, 3, {{0, 1, 2}}), InvalidArgument);
 }
 
+// The stabiliser route (forced with search_limit 0) against the plain search over all tuples: the
+// same orbits with the same numbers, for k = 2, 3, 4, with and without node labels.
+TEST(TupleOrbits, StabiliserRouteMatchesTheSearch) {
+    Rng rng(11);
+    std::vector<Label> periodic(40);
+    for (VertexId v = 0; v < 40; ++v) periodic[v] = v % 4 == 0 ? 7 : -3;
+    const Graph prism = make_graph(6, {{0, 1}, {1, 2}, {2, 0}, {3, 4}, {4, 5}, {5, 3}, {0, 3}, {1, 4}, {2, 5}});
+    const std::vector<Graph> graphs = {make_cycle(5),
+                                       make_petersen(),
+                                       testing::rook_4x4(),
+                                       testing::shrikhande(),
+                                       testing::cfi_graph(make_complete(4), false),
+                                       testing::cfi_graph(make_complete(4), true),
+                                       testing::cfi_graph(prism, true),
+                                       testing::with_labels(make_cycle(40), periodic),
+                                       disjoint_union(make_cycle(6), make_petersen()),
+                                       testing::random_graph(14, 0.3, rng)};
+    int stabiliser_runs = 0;
+    for (std::size_t i = 0; i < graphs.size(); ++i) {
+        const Graph& g = graphs[i];
+        for (bool labels : {false, true}) {
+            const auto gens = automorphism_generators(g, IsoOptions().node_labels(labels));
+            for (int k = 1; k <= (g.n() <= 16 ? 4 : 3); ++k) {
+                const detail::TupleOrbits want = detail::tuple_orbits(g.n(), k, gens);
+                const detail::TupleOrbits got = detail::automorphism_tuple_orbits(g, k, labels, gens, nullptr, 0);
+                const std::string what =
+                    "graph " + std::to_string(i) + " k = " + std::to_string(k) + (labels ? " with labels" : "");
+                EXPECT_EQ(got.orbit, want.orbit) << what;
+                EXPECT_EQ(got.first, want.first) << what;
+                EXPECT_EQ(got.size, want.size) << what;
+                stabiliser_runs += k >= 2 && !gens.empty();
+            }
+        }
+    }
+    EXPECT_GT(stabiliser_runs, 30);
+    // A BREC CFI graph (n = 156) at the default limit, where n^3 |generators| is large enough for
+    // the stabiliser route.
+    const auto data = testing::read_brec_v3();
+    for (const auto& p : data.pairs) {
+        if (p.id != 356) continue;
+        const auto gens = automorphism_generators(p.a);
+        ASSERT_GE(std::size_t{p.a.n()} * p.a.n() * p.a.n() * gens.size(), std::size_t{1} << 22);
+        const detail::TupleOrbits want = detail::tuple_orbits(p.a.n(), 3, gens);
+        const detail::TupleOrbits got = detail::automorphism_tuple_orbits(p.a, 3, false, gens);
+        EXPECT_EQ(got.orbit, want.orbit);
+        EXPECT_EQ(got.first, want.first);
+        EXPECT_EQ(got.size, want.size);
+        EXPECT_EQ(got.count(), 538u);
+    }
+}
+
 }  // namespace
 }  // namespace brec

@@ -7,6 +7,7 @@
 
 #include "brec/core/run_context.hpp"
 #include "brec/graph/algorithms.hpp"
+#include "brec/graph/graph.hpp"
 
 namespace brec::detail {
 
@@ -28,5 +29,19 @@ struct TupleOrbits {
 /// every generator are looked at), 4 n^k bytes for `orbit` plus the stack of one orbit.
 TupleOrbits tuple_orbits(std::size_t n, int k, const std::vector<Permutation>& generators,
                          const RunContext* ctx = nullptr);
+
+/// The orbits of Aut(G) on k-tuples (label-preserving automorphisms when `use_labels`), exactly as
+/// tuple_orbits(g.n(), k, generators) numbers them, where `generators` generate that group (as
+/// automorphism_generators(g, IsoOptions().node_labels(use_labels)) returns them). For k >= 2 it
+/// goes through the stabilisers: the tuples starting with a vertex of the orbit of a (its smallest
+/// vertex) fall into orbits as the (k-1)-tuples after a do under the stabiliser of a, which nauty
+/// gives for g with a individualised; a transversal of a's orbit then maps them onto every first
+/// vertex. When n^k |generators| < search_limit, tuple_orbits() is used instead (the default keeps
+/// it below a few milliseconds).
+/// Complexity: O(n^k + r (nauty run + n^(k-1) |stabiliser generators|) + n^2) for r vertex
+/// orbits, against O(n^k |generators|) for tuple_orbits().
+TupleOrbits automorphism_tuple_orbits(const Graph& g, int k, bool use_labels,
+                                      const std::vector<Permutation>& generators, const RunContext* ctx = nullptr,
+                                      std::size_t search_limit = std::size_t{1} << 22);
 
 }  // namespace brec::detail
