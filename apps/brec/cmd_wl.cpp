@@ -19,6 +19,7 @@ struct WlArgs {
     bool mark_root = false;
     std::uint64_t seed = 0;
     int threads_per_pair = 1;
+    bool no_orbits = false;
     std::string out;
     bool resume = false;
 };
@@ -30,6 +31,7 @@ int wl_command(const WlArgs& args, RunContext& ctx) {
     opt.wl.method.mark_root = args.mark_root;
     opt.wl.max_rounds = args.rounds;
     opt.wl.threads = args.threads_per_pair;
+    opt.wl.use_automorphisms = !args.no_orbits;
     opt.reliability = args.reliability;
     opt.seed = args.seed;
     opt.jobs = args.pairs.jobs;
@@ -98,6 +100,9 @@ void add_wl(CLI::App& root, Action& action) {
     add_seed_flag(sub, args->seed, "Seed of the relabelings of --reliability");
     add_threads_per_pair_flag(sub, args->threads_per_pair,
                               "Threads inside one k-WL/k-FWL comparison (useful for 3fwl on large pairs)");
+    sub->add_flag("--no-orbits", args->no_orbits,
+                  "3wl/3fwl: refine every tuple, not one per orbit of the automorphism group (same results, "
+                  "slower on symmetric graphs such as CFI; for timings and cross-checks)");
     add_results_file_flags(sub, args->out, args->resume,
                            "Append one JSON line per finished pair to this file (fields as with --json)",
                            "Skip pairs already in --out (a file of another method, --rounds or --seed is refused)");

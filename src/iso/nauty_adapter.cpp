@@ -94,7 +94,8 @@ struct NautyRun {
     std::vector<std::uint32_t> canon_offsets;
 };
 
-NautyRun run_nauty(const Prepared& p, bool want_canon) {
+// autom, when given, is nauty's userautomproc: called once per generator of the group found.
+NautyRun run_nauty(const Prepared& p, bool want_canon, void (*autom)(int, int*, int*, int, int, int) = nullptr) {
     NautyRun r;
     const int n = static_cast<int>(p.n);
     r.lab.resize(std::max(n, 1));
@@ -138,6 +139,7 @@ NautyRun run_nauty(const Prepared& p, bool want_canon) {
     DEFAULTOPTIONS_SPARSEGRAPH(options);
     options.defaultptn = FALSE;
     options.getcanon = want_canon ? TRUE : FALSE;
+    options.userautomproc = autom;
     const int m = SETWORDSNEEDED(n);
     nauty_check(WORDSIZE, m, n, NAUTYVERSIONID);
     sparsenauty(&sg, r.lab.data(), r.ptn.data(), r.orbits.data(), &options, &r.stats, want_canon ? &canon : nullptr);
@@ -302,6 +304,33 @@ AutomorphismInfo automorphisms(const Graph& g, const IsoOptions& opt) {
     }
     info.num_orbits = static_cast<std::size_t>(std::count(rep.begin(), rep.end(), true));
     return info;
+}
+
+namespace {
+
+// nauty's userautomproc takes no user pointer, so the generators of the call in progress on this
+// thread are collected through this pointer; automorphism_generators() sets it for the duration of
+// one nauty call only (nauty itself keeps its state thread-local too).
+thread_local std::vector<Permutation>* t_generators = nullptr;
+
+void collect_generator(int /*count*/, int* perm, int* /*orbits*/, int /*numorbits*/, int /*stabvertex*/, int n) {
+    if (t_generators) t_generators->emplace_back(perm, perm + n);
+}
+
+}  // namespace
+
+std::vector<Permutation> automorphism_generators(const Graph& g, const IsoOptions& opt) {
+    const Prepared p = prepare(g, opt);
+    std::vector<Permutation> gens;
+    struct Scope {
+        std::vector<Permutation>* saved;
+        ~Scope() { t_generators = saved; }
+    } scope{t_generators};
+    t_generators = &gens;
+    run_nauty(p, false, &collect_generator);
+    // Subdivision vertices (edge labels) come after the original ones and never map onto them.
+    for (Permutation& perm : gens) perm.resize(g.n());
+    return gens;
 }
 
 }  // namespace brec

@@ -18,6 +18,25 @@
 // For speed, each round writes the R-values into k copies of the tuple array, laid out so that the
 // loop over w reads contiguous memory; the loops over w are compiled for AVX-512 / AVX2 / generic
 // x86-64 (function multi-versioning with GCC on Linux) and picked at run time.
+//
+// Orbit reduction (k >= 2). Tuples in one orbit of Aut(G) acting on k-tuples have the same colour
+// in every round, and the very same 64-bit H: the atomic type is invariant under automorphisms
+// (node labels too, when they are used, as the group then preserves them), and if c is invariant
+// after round r, then for an automorphism s, H(s t) = sum over w of mix(... Ri[c(s(t)[i<-w])] ...)
+// = sum over u = s^-1(w) of mix(... Ri[c(s(t[i<-u]))] ...) = H(t), since w -> s^-1(w) is a
+// bijection and c(s x) = c(x); so (old colour, H) and the new colour agree too. Hence each round
+// needs H only once per orbit (at its smallest tuple), reading the colours of the k n replaced
+// tuples through the orbit of every tuple, and a histogram counts each orbit with its size. Colour
+// numbers are the same as without the reduction, bit for bit: classes are numbered in order of
+// first appearance, and the first tuple of a class is the smallest tuple of its orbit, so scanning
+// the orbits in order of their smallest tuple meets the classes in the same order as scanning all
+// tuples. The results (distinguished, rounds, colours) are therefore identical, hash collisions
+// included. The generators of Aut(G) come from nauty; the orbits on triples are those of the
+// stabiliser of each vertex orbit's smallest vertex on pairs (nauty again, with that vertex
+// individualised), spread over the vertex orbit (tuple_orbits.hpp): O(n^3) and a few nauty runs,
+// once per graph. After that a round costs O(orbits k n) instead of O(n^(k+1)). CFI graphs, with
+// their many flip automorphisms, have 50 to 7000 times fewer orbits on triples than triples. See
+// use_orbits() for when a graph takes this path.
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -25,7 +44,9 @@
 #include "brec/core/error.hpp"
 #include "brec/core/parallel.hpp"
 #include "brec/core/rng.hpp"
+#include "brec/iso/iso.hpp"
 #include "detail/refine.hpp"
+#include "detail/tuple_orbits.hpp"
 #include "detail/tuple_wl.hpp"
 
 namespace brec::detail {
@@ -78,26 +99,61 @@ BREC_WL_KERNEL std::uint64_t sum_mix_each3(const std::uint64_t* __restrict p1, c
     for (std::size_t w = 0; w < n; ++w) acc += fmix64(p1[w]) + fmix64(p2[w]) + fmix64(p3[w]);
     return acc;
 }
+// The same sums on the orbit path: o_i[w] is the orbit of the tuple with position i replaced by w,
+// r_i[orbit] that orbit's R-value at position i.
+BREC_WL_KERNEL std::uint64_t gather_mix2(const std::uint64_t* __restrict r1, const std::uint64_t* __restrict r2,
+                                         const std::uint32_t* __restrict o1, const std::uint32_t* __restrict o2,
+                                         std::size_t n) {
+    std::uint64_t acc = 0;
+    for (std::size_t w = 0; w < n; ++w) acc += fmix64(r1[o1[w]] + r2[o2[w]]);
+    return acc;
+}
+BREC_WL_KERNEL std::uint64_t gather_mix3(const std::uint64_t* __restrict r1, const std::uint64_t* __restrict r2,
+                                         const std::uint64_t* __restrict r3, const std::uint32_t* __restrict o1,
+                                         const std::uint32_t* __restrict o2, const std::uint32_t* __restrict o3,
+                                         std::size_t n) {
+    std::uint64_t acc = 0;
+    for (std::size_t w = 0; w < n; ++w) acc += fmix64(r1[o1[w]] + r2[o2[w]] + r3[o3[w]]);
+    return acc;
+}
+BREC_WL_KERNEL std::uint64_t gather_mix_each2(const std::uint64_t* __restrict r1, const std::uint64_t* __restrict r2,
+                                              const std::uint32_t* __restrict o1, const std::uint32_t* __restrict o2,
+                                              std::size_t n) {
+    std::uint64_t acc = 0;
+    for (std::size_t w = 0; w < n; ++w) acc += fmix64(r1[o1[w]]) + fmix64(r2[o2[w]]);
+    return acc;
+}
+BREC_WL_KERNEL std::uint64_t gather_mix_each3(const std::uint64_t* __restrict r1, const std::uint64_t* __restrict r2,
+                                              const std::uint64_t* __restrict r3, const std::uint32_t* __restrict o1,
+                                              const std::uint32_t* __restrict o2, const std::uint32_t* __restrict o3,
+                                              std::size_t n) {
+    std::uint64_t acc = 0;
+    for (std::size_t w = 0; w < n; ++w) acc += fmix64(r1[o1[w]]) + fmix64(r2[o2[w]]) + fmix64(r3[o3[w]]);
+    return acc;
+}
 
 /// Assigns new colours to (old colour, hash) signatures by first appearance: an open-addressing
 /// hash table whose size follows the number of classes (not the number of tuples).
 class Relabeler {
 public:
-    /// Relabels colours[i] := class of (colours[i], hashes[i]) for both graphs at once (their
-    /// tuples and hashes are laid out G first, then H); returns the number of classes.
-    std::size_t relabel(std::vector<ColorId>& colours, const std::uint64_t* hashes, std::size_t old_classes) {
+    /// Starts a round: forgets every signature.
+    void start(std::size_t old_classes) {
         reset(std::max<std::size_t>(4 * old_classes, 1024));
-        std::size_t classes = 0;
-        for (std::size_t i = 0; i < colours.size(); ++i) {
+        classes_ = 0;
+    }
+    /// Relabels colours[i] := class of (colours[i], hashes[i]) for i < count, numbering classes not
+    /// seen before in this round by first appearance (G's entries go first, then H's).
+    void relabel(ColorId* colours, const std::uint64_t* hashes, std::size_t count) {
+        for (std::size_t i = 0; i < count; ++i) {
             const std::uint64_t h = hashes[i];
             const ColorId c = colours[i];
             std::size_t pos = fmix64(h ^ (static_cast<std::uint64_t>(c) * 0x9e3779b97f4a7c15ULL)) & mask_;
             for (;;) {
                 Slot& s = slots_[pos];
                 if (s.id == kEmpty) {
-                    s = {h, c, static_cast<ColorId>(classes++)};
+                    s = {h, c, static_cast<ColorId>(classes_++)};
                     colours[i] = s.id;
-                    if (2 * classes > slots_.size()) grow();
+                    if (2 * classes_ > slots_.size()) grow();
                     break;
                 }
                 if (s.hash == h && s.colour == c) {
@@ -107,8 +163,9 @@ public:
                 pos = (pos + 1) & mask_;
             }
         }
-        return classes;
     }
+    /// Classes numbered in this round so far.
+    std::size_t classes() const { return classes_; }
 
 private:
     static constexpr ColorId kEmpty = ~ColorId{0};
@@ -119,6 +176,7 @@ private:
     };
     std::vector<Slot> slots_;
     std::size_t mask_ = 0;
+    std::size_t classes_ = 0;
 
     void reset(std::size_t want) {
         std::size_t cap = 1024;
@@ -164,6 +222,17 @@ struct Side {
     std::size_t n;
     std::size_t tuples;
     std::vector<std::uint8_t> adj;  // dense adjacency (k = 1 folklore only)
+    // The orbit path (orbits.count() > 0): orbits.orbit[t] is the orbit of tuple t, so that for a
+    // tuple (a, b, c) the orbits of (a, b, w) over w are a contiguous row of it; replaced[j] holds
+    // the orbits of the tuples with position j replaced by w as contiguous rows too:
+    //   k = 3: replaced[0][(b*n+c)*n+w] = orbit(w,b,c), replaced[1][(a*n+c)*n+w] = orbit(a,w,c);
+    //   k = 2: replaced[0][b*n+w] = orbit(w,b).
+    TupleOrbits orbits;
+    std::vector<std::uint32_t> replaced[2];
+
+    bool reduced() const { return orbits.count() > 0; }
+    /// Colours kept for this graph: one per orbit, or one per tuple.
+    std::size_t entries() const { return reduced() ? orbits.count() : tuples; }
 };
 
 /// Throws Cancelled when the run has been cancelled; cheap enough for every block of tuples.
@@ -249,10 +318,103 @@ void compute_hashes(const Side& s, int k, bool folklore, const std::vector<Color
     });
 }
 
+// Orbit path thresholds (see use_orbits()).
+constexpr std::size_t kOrbitMinVertices = 32;
+constexpr std::size_t kOrbitMinShrink = 4;
+
+/// Decides whether graph s runs on the orbits of Aut(G) on k-tuples and, if so, prepares them.
+/// Automatic rule (deterministic, per graph): k = 3 (2-FWL's n^3 rounds are cheap already), at
+/// least kOrbitMinVertices vertices (below, a whole run takes about as long as nauty), a
+/// non-trivial group, and at most 1 / kOrbitMinShrink as many orbits as tuples (a round on the
+/// orbit path reads its colours through the orbit table, which is slower per element than the
+/// plain path's contiguous rows). The cost of trying is one nauty run, and for the orbits O(n^k)
+/// and one nauty run per vertex orbit (or O(n^k |generators|) where that is smaller; at most
+/// n - 1 generators, so always less than one plain round).
+/// Returns whether the orbit path is taken.
+bool use_orbits(Side& s, int k, bool use_labels, TupleOrbitMode mode, const RunContext* ctx) {
+    if (mode == TupleOrbitMode::never || k < 2 || s.n == 0) return false;
+    if (mode == TupleOrbitMode::automatic && (k < 3 || s.n < kOrbitMinVertices)) return false;
+    const auto generators = automorphism_generators(*s.g, IsoOptions().node_labels(use_labels));
+    if (mode == TupleOrbitMode::automatic && generators.empty()) return false;
+    TupleOrbits orbits = automorphism_tuple_orbits(*s.g, k, use_labels, generators, ctx);
+    if (mode == TupleOrbitMode::automatic && orbits.count() * kOrbitMinShrink > s.tuples) return false;
+    s.orbits = std::move(orbits);
+    const std::size_t n = s.n, nn = n * n;
+    const std::uint32_t* orbit = s.orbits.orbit.data();
+    if (k == 2) {
+        s.replaced[0].resize(nn);
+        for (std::size_t a = 0; a < n; ++a)
+            for (std::size_t b = 0; b < n; ++b) s.replaced[0][b * n + a] = orbit[a * n + b];
+        return true;
+    }
+    s.replaced[0].resize(s.tuples);
+    s.replaced[1].resize(s.tuples);
+    for (std::size_t a = 0; a < n; ++a)
+        for (std::size_t b = 0; b < n; ++b)
+            for (std::size_t c = 0; c < n; ++c) {
+                const std::uint32_t o = orbit[a * nn + b * n + c];
+                s.replaced[1][a * nn + c * n + b] = o;
+                s.replaced[0][b * nn + c * n + a] = o;
+            }
+    return true;
+}
+
+// One round's H values of a graph on the orbit path: hashes[i] for orbit i, from the colours of the
+// orbits (colours[i]); r_values is scratch space.
+void compute_orbit_hashes(const Side& s, int k, bool folklore, const ColorId* colours, std::uint64_t* hashes,
+                          std::vector<std::uint64_t> (&r_values)[3], int threads, const RunContext* ctx) {
+    const std::size_t n = s.n, nn = n * n, count = s.orbits.count();
+    for (int i = 0; i < k; ++i) {
+        r_values[i].resize(count);
+        for (std::size_t o = 0; o < count; ++o) r_values[i][o] = position_value(colours[o], i);
+    }
+    const std::uint64_t* r0 = r_values[0].data();
+    const std::uint64_t* r1 = r_values[1].data();
+    const std::uint64_t* r2 = r_values[2].data();
+    const std::uint32_t* orbit = s.orbits.orbit.data();
+    constexpr std::size_t kBlock = 256;
+    parallel_for((count + kBlock - 1) / kBlock, threads, [&](std::size_t block) {
+        check_cancelled(ctx);
+        const std::size_t end = std::min(count, (block + 1) * kBlock);
+        for (std::size_t o = block * kBlock; o < end; ++o) {
+            const std::size_t t = s.orbits.first[o];
+            if (k == 2) {
+                const std::size_t a = t / n, b = t % n;
+                const std::uint32_t* o1 = s.replaced[0].data() + b * n;
+                const std::uint32_t* o2 = orbit + a * n;
+                hashes[o] = folklore ? gather_mix2(r0, r1, o1, o2, n) : gather_mix_each2(r0, r1, o1, o2, n);
+            } else {
+                const std::size_t a = t / nn, b = (t / n) % n, c = t % n;
+                const std::uint32_t* o1 = s.replaced[0].data() + b * nn + c * n;
+                const std::uint32_t* o2 = s.replaced[1].data() + a * nn + c * n;
+                const std::uint32_t* o3 = orbit + a * nn + b * n;
+                hashes[o] =
+                    folklore ? gather_mix3(r0, r1, r2, o1, o2, o3, n) : gather_mix_each3(r0, r1, r2, o1, o2, o3, n);
+            }
+        }
+    });
+}
+
+/// Do the colour histograms of the two graphs agree? colours[side] has one entry per tuple, or per
+/// orbit on the orbit path, where an orbit counts with its size. O(entries + classes).
+bool histograms_agree(const Side (&sides)[2], const std::vector<ColorId> (&colours)[2], std::size_t classes) {
+    std::vector<std::int64_t> diff(classes, 0);
+    for (int side = 0; side < 2; ++side) {
+        const std::int64_t sign = side == 0 ? 1 : -1;
+        const Side& s = sides[side];
+        const std::vector<ColorId>& c = colours[side];
+        if (s.reduced())
+            for (std::size_t o = 0; o < c.size(); ++o) diff[c[o]] += sign * s.orbits.size[o];
+        else
+            for (ColorId x : c) diff[x] += sign;
+    }
+    return std::all_of(diff.begin(), diff.end(), [](std::int64_t d) { return d == 0; });
+}
+
 }  // namespace
 
 WlResult run_tuple_wl(const Graph& g, const Graph& h, int k, bool folklore, int max_rounds, bool use_labels,
-                      int threads, const RunContext* ctx) {
+                      int threads, const RunContext* ctx, TupleOrbitMode orbit_mode, TupleOrbitUse* orbit_use) {
     const auto start = std::chrono::steady_clock::now();
     if (k < 1 || k > 3)
         throw InvalidArgument(std::string(folklore ? "k-FWL" : "k-WL") +
@@ -261,17 +423,28 @@ WlResult run_tuple_wl(const Graph& g, const Graph& h, int k, bool folklore, int 
     const std::size_t max_n = std::max(g.n(), h.n());
     const std::size_t tuples = power(max_n, k);
     // Peak memory: about 28 + 8k bytes per tuple of one graph (colours of both graphs, a copy of
-    // one side, hashes of both, k R-value copies), e.g. 0.4 GB for 3-FWL at n = 198.
+    // one side, hashes of both, k R-value copies), e.g. 0.4 GB for 3-FWL at n = 198; a graph on the
+    // orbit path needs 4k bytes per tuple (the orbit tables) instead.
     if (tuples > (std::size_t{1} << 28))
         throw ResourceLimit(std::to_string(k) + (folklore ? "-FWL" : "-WL") + " on " + std::to_string(max_n) +
                             " vertices needs " + std::to_string(tuples) + " tuples per graph; the limit is 2^28");
     WlResult result;
-    Side sides[2] = {{&g, g.n(), power(g.n(), k), {}}, {&h, h.n(), power(h.n(), k), {}}};
+    if (orbit_use) *orbit_use = TupleOrbitUse{};
+    Side sides[2] = {{&g, g.n(), power(g.n(), k), {}, {}, {}}, {&h, h.n(), power(h.n(), k), {}, {}, {}}};
     if (sides[0].tuples != sides[1].tuples) {
         result.distinguished = true;  // different vertex counts
         result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         return result;
     }
+    const std::string name = std::to_string(k) + (folklore ? "-FWL" : "-WL");
+    for (int side = 0; side < 2; ++side)
+        if (use_orbits(sides[side], k, use_labels, orbit_mode, ctx)) {
+            if (orbit_use) orbit_use->orbits[side] = sides[side].orbits.count();
+            if (ctx)
+                ctx->debug(name + ": " + (side == 0 ? "G" : "H") + " runs on " +
+                           std::to_string(sides[side].orbits.count()) + " orbits of Aut on its " +
+                           std::to_string(sides[side].tuples) + " tuples");
+        }
     // Dense ids of node labels shared by both graphs.
     std::vector<std::uint64_t> label_ids[2];
     if (use_labels && (g.has_node_labels() || h.has_node_labels())) {
@@ -283,52 +456,58 @@ WlResult run_tuple_wl(const Graph& g, const Graph& h, int k, bool folklore, int 
         for (int side = 0; side < 2; ++side)
             for (VertexId v = 0; v < sides[side].g->n(); ++v) label_ids[side].push_back(ranked[pos++]);
     }
-    const std::size_t N = sides[0].tuples;
-    // Initial colours: atomic types, ranked jointly.
-    std::vector<std::uint64_t> keys(2 * N);
+    const std::size_t entries[2] = {sides[0].entries(), sides[1].entries()};
+    // Initial colours: atomic types (of every tuple, or of every orbit's smallest tuple), ranked
+    // jointly; the ranks depend only on the set of types, which the orbits do not change.
+    std::vector<std::uint64_t> keys(entries[0] + entries[1]);
     for (int side = 0; side < 2; ++side) {
         const Side& s = sides[side];
         VertexId t[3] = {0, 0, 0};
-        for (std::size_t id = 0; id < N; ++id) {
-            std::size_t rest = id;
+        for (std::size_t e = 0; e < entries[side]; ++e) {
+            std::size_t rest = s.reduced() ? s.orbits.first[e] : e;
             for (int i = k - 1; i >= 0; --i) {
                 t[i] = static_cast<VertexId>(rest % s.n);
                 rest /= s.n;
             }
-            keys[side * N + id] = atomic_type(*s.g, t, k, label_ids[side]);
+            keys[side * entries[0] + e] = atomic_type(*s.g, t, k, label_ids[side]);
         }
         if (k == 1 && folklore) sides[side].adj = s.g->adjacency_matrix();
     }
     std::size_t classes = 0;
-    std::vector<ColorId> colours = dense_rank(keys, &classes);
+    std::vector<ColorId> colours[2];
+    {
+        std::vector<ColorId> ranked = dense_rank(keys, &classes);
+        colours[0].assign(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(entries[0]));
+        colours[1].assign(ranked.begin() + static_cast<std::ptrdiff_t>(entries[0]), ranked.end());
+    }
     keys.clear();
     keys.shrink_to_fit();
-    auto histograms_differ = [&]() { return !histograms_equal(colours, static_cast<VertexId>(N), classes); };
-    // colours holds both graphs: [0, N) for G, [N, 2N) for H. histograms_equal takes VertexId split;
-    // tuple counts are below 2^28, so they fit.
-    if (histograms_differ()) {
+    if (!histograms_agree(sides, colours, classes)) {
         result.distinguished = true;
     } else {
-        // The hashes of both graphs in one array (G's tuples, then H's), as the colours.
-        std::vector<std::uint64_t> hashes(2 * N);
+        std::vector<std::uint64_t> hashes[2];
         std::vector<std::uint64_t> copies[3];
-        std::vector<ColorId> own;
         Relabeler relabeler;
         // A round of 3-FWL on n = 198 takes seconds: each one is a progress step.
-        const std::string task =
-            std::to_string(k) + (folklore ? "-FWL" : "-WL") + " (n = " + std::to_string(max_n) + ") round";
+        const std::string task = name + " (n = " + std::to_string(max_n) + ") round";
         while (max_rounds < 0 || result.rounds < max_rounds) {
             if (ctx) ctx->progress(task, static_cast<std::size_t>(result.rounds) + 1, 0);
             for (int side = 0; side < 2; ++side) {
-                own.assign(colours.begin() + static_cast<std::ptrdiff_t>(side * N),
-                           colours.begin() + static_cast<std::ptrdiff_t>((side + 1) * N));
-                compute_hashes(sides[side], k, folklore, own, hashes.data() + side * N, copies, threads, ctx);
+                hashes[side].resize(entries[side]);
+                if (sides[side].reduced())
+                    compute_orbit_hashes(sides[side], k, folklore, colours[side].data(), hashes[side].data(), copies,
+                                         threads, ctx);
+                else
+                    compute_hashes(sides[side], k, folklore, colours[side], hashes[side].data(), copies, threads, ctx);
             }
-            const std::size_t new_classes = relabeler.relabel(colours, hashes.data(), classes);
+            relabeler.start(classes);
+            for (int side = 0; side < 2; ++side)
+                relabeler.relabel(colours[side].data(), hashes[side].data(), entries[side]);
+            const std::size_t new_classes = relabeler.classes();
             ++result.rounds;
             const bool stable = new_classes == classes;
             classes = new_classes;
-            if (histograms_differ()) {
+            if (!histograms_agree(sides, colours, classes)) {
                 result.distinguished = true;
                 break;
             }

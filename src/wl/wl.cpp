@@ -415,6 +415,7 @@ std::string WlMethod::name() const {
 
 WlResult compare_pair(const Graph& g, const Graph& h, const WlOptions& opt, const RunContext* ctx) {
     const auto start = std::chrono::steady_clock::now();
+    const auto orbit_mode = opt.use_automorphisms ? detail::TupleOrbitMode::automatic : detail::TupleOrbitMode::never;
     WlResult r;
     switch (opt.method.kind) {
         case WlKind::wl1:
@@ -422,10 +423,12 @@ WlResult compare_pair(const Graph& g, const Graph& h, const WlOptions& opt, cons
                                                   opt.max_rounds));
             break;
         case WlKind::kwl:
-            r = detail::run_tuple_wl(g, h, opt.method.k, false, opt.max_rounds, opt.use_node_labels, opt.threads, ctx);
+            r = detail::run_tuple_wl(g, h, opt.method.k, false, opt.max_rounds, opt.use_node_labels, opt.threads, ctx,
+                                     orbit_mode);
             break;
         case WlKind::kfwl:
-            r = detail::run_tuple_wl(g, h, opt.method.k, true, opt.max_rounds, opt.use_node_labels, opt.threads, ctx);
+            r = detail::run_tuple_wl(g, h, opt.method.k, true, opt.max_rounds, opt.use_node_labels, opt.threads, ctx,
+                                     orbit_mode);
             break;
         case WlKind::spd:
             r = run_distance_wl(g, h, opt, false);

@@ -89,4 +89,10 @@ struct AutomorphismInfo {
 };
 AutomorphismInfo automorphisms(const Graph& g, const IsoOptions& opt = {});
 
+/// Generators of Aut(G) as nauty finds them (they generate the whole group; none when it is
+/// trivial): perm[v] is the image of vertex v. Options as for automorphisms(); with edge labels the
+/// generators are restricted to the vertices of g. At most n - 1 generators.
+/// Complexity: one nauty run (as automorphisms()) plus O(n) per generator.
+std::vector<Permutation> automorphism_generators(const Graph& g, const IsoOptions& opt = {});
+
 }  // namespace brec
