@@ -131,6 +131,41 @@ void parse_graph6_rows(std::string_view text, DenseRows& out, const SourcePos& p
     const std::uint64_t bits = f.n * (f.n - (f.n > 0 ? 1 : 0)) / 2;
     if (s.size() - i != (bits + 5) / 6) reject();
     out.reset(static_cast<VertexId>(f.n));
+    if (f.n <= 64) {
+        // One word per row. Column j of the upper triangle is j consecutive bits (rows 0..j-1, row 0
+        // first), which is row j's word below the diagonal as it stands; the other half is set bit
+        // by bit.
+        unsigned bad = 0;
+        for (std::size_t k = i; k < s.size(); ++k) {
+            const unsigned c = static_cast<unsigned char>(s[k]);
+            bad |= static_cast<unsigned>(c < 63 || c > 126);
+        }
+        const unsigned pad = static_cast<unsigned>((6 - bits % 6) % 6);
+        if (bad || (pad > 0 && ((static_cast<unsigned char>(s.back()) - 63u) & ((1u << pad) - 1)) != 0)) reject();
+        std::uint64_t acc = 0;  // the low `have` bits are unread
+        int have = 0;
+        std::size_t k = i;
+        auto take = [&](int count) {  // the next count <= 32 bits, first bit highest
+            while (have < count) {
+                acc = (acc << 6) | (static_cast<unsigned char>(s[k++]) - 63u);
+                have += 6;
+            }
+            have -= count;
+            return (acc >> have) & ((std::uint64_t{1} << count) - 1);
+        };
+        for (VertexId j = 1; j < f.n; ++j) {
+            std::uint64_t column = 0;  // rows 0..j-1, row 0 in bit j-1
+            for (int left = static_cast<int>(j); left > 0;) {
+                const int part = std::min(left, 32);
+                column = (column << part) | take(part);
+                left -= part;
+            }
+            out.bits[j] = column << (64 - j);
+            for (std::uint64_t w = column; w != 0; w &= w - 1)
+                out.bits[j - 1 - static_cast<VertexId>(__builtin_ctzll(w))] |= DenseRows::mask(j);
+        }
+        return;
+    }
     std::uint64_t bit = 0;
     VertexId row = 0, col = 1;
     for (std::size_t k = i; k < s.size(); ++k) {
