@@ -23,7 +23,7 @@
 namespace brec {
 namespace {
 
-constexpr std::size_t kBatch = 1 << 15;  // records read at a time
+constexpr std::size_t kBatch = 1 << 14;  // records read at a time
 constexpr std::size_t kBlock = 256;      // records per parallel task
 constexpr std::size_t kSample = 4096;    // graphs that decide InvariantUse::automatic
 // The invariant pass pays when at least this share of graphs is predicted to have a unique
@@ -113,43 +113,72 @@ struct Rec {
     std::uint32_t offset;
 };
 
+// Forms of at most kInlineForm bytes (graphs on up to 9 vertices) are their own sort key: the bytes
+// and the length packed into 64 bits, exact, with no arena and no hash. 12 bytes per graph.
+constexpr std::size_t kInlineForm = 7;
+#pragma pack(push, 4)
+struct SmallRec {
+    std::uint64_t key;
+    std::uint32_t index;
+};
+#pragma pack(pop)
+static_assert(sizeof(SmallRec) == 12, "SmallRec must be packed");
+
+std::uint64_t inline_key(std::string_view f) {
+    std::uint64_t key = static_cast<std::uint64_t>(f.size()) << 56;
+    for (std::size_t k = 0; k < f.size(); ++k)
+        key |= static_cast<std::uint64_t>(static_cast<unsigned char>(f[k])) << (8 * k);
+    return key;
+}
+
+/// Sorts in place on `threads` threads without extra memory: nth_element cuts the array into
+/// `threads` ranges whose elements all precede the next range's, then each range is sorted alone.
+template <typename T, typename Less>
+void parallel_sort(std::vector<T>& v, int threads, Less less) {
+    const std::size_t parts = std::max<std::size_t>(1, std::min<std::size_t>(threads, v.size() / 4096 + 1));
+    std::vector<std::size_t> cut(parts + 1);
+    for (std::size_t p = 0; p <= parts; ++p) cut[p] = v.size() * p / parts;
+    auto at = [&](std::size_t k) { return v.begin() + static_cast<std::ptrdiff_t>(k); };
+    for (std::size_t p = 1; p < parts; ++p) std::nth_element(at(cut[p - 1]), at(cut[p]), v.end(), less);
+    parallel_for(parts, threads, [&](std::size_t p) { std::sort(at(cut[p]), at(cut[p + 1]), less); });
+}
+
 /// Forms and records of a run in memory.
 struct RunBuffer {
     std::string arena;
     std::vector<Rec> recs;
+    std::vector<SmallRec> small;
 
-    std::uint64_t bytes() const { return arena.size() + recs.size() * sizeof(Rec); }
+    std::uint64_t bytes() const { return arena.size() + recs.size() * sizeof(Rec) + small.size() * sizeof(SmallRec); }
+    bool empty() const { return recs.empty() && small.empty(); }
     std::string_view form(std::uint32_t offset) const {
         const char* p = arena.data() + offset;
         const std::uint64_t len = get_varint(p);
         return {p, static_cast<std::size_t>(len)};
     }
     void add(std::uint64_t hash, std::uint32_t index, std::string_view f) {
+        if (f.size() <= kInlineForm) {
+            small.push_back({inline_key(f), index});
+            return;
+        }
         recs.push_back({hash, index, static_cast<std::uint32_t>(arena.size())});
         put_varint(arena, f.size());
         arena.append(f.data(), f.size());
     }
-    /// Records ordered by (hash, index), in parallel over `threads` sorted slices merged pairwise.
-    /// Equal forms have equal hashes, so they end up in one run of equal hashes, first index first.
+    /// Records ordered by (hash or key, index). Equal forms have equal hashes (keys), so they end up
+    /// in one run of equal hashes, first index first.
     void sort(int threads) {
-        auto less = [](const Rec& a, const Rec& b) { return a.hash != b.hash ? a.hash < b.hash : a.index < b.index; };
-        const std::size_t parts = std::max<std::size_t>(1, std::min<std::size_t>(threads, recs.size() / 4096 + 1));
-        std::vector<std::size_t> cut(parts + 1);
-        for (std::size_t p = 0; p <= parts; ++p) cut[p] = recs.size() * p / parts;
-        parallel_for(parts, threads, [&](std::size_t p) {
-            std::sort(recs.begin() + static_cast<std::ptrdiff_t>(cut[p]),
-                      recs.begin() + static_cast<std::ptrdiff_t>(cut[p + 1]), less);
+        parallel_sort(recs, threads, [](const Rec& a, const Rec& b) {
+            return a.hash != b.hash ? a.hash < b.hash : a.index < b.index;
         });
-        for (std::size_t width = 1; width < parts; width *= 2)
-            for (std::size_t p = 0; p + width < parts; p += 2 * width)
-                std::inplace_merge(recs.begin() + static_cast<std::ptrdiff_t>(cut[p]),
-                                   recs.begin() + static_cast<std::ptrdiff_t>(cut[p + width]),
-                                   recs.begin() + static_cast<std::ptrdiff_t>(cut[std::min(parts, p + 2 * width)]),
-                                   less);
+        parallel_sort(small, threads, [](const SmallRec& a, const SmallRec& b) {
+            return a.key != b.key ? a.key < b.key : a.index < b.index;
+        });
     }
     void clear() {
         arena.clear();
         recs.clear();
+        small.clear();
     }
 };
 
@@ -192,7 +221,9 @@ FilePtr open_file(const std::string& path, const char* mode) {
     return f;
 }
 
-/// Writes a sorted run: per record hash (8 bytes), index (4), varint length, form. Returns its bytes.
+/// Writes a sorted run: per record hash (8 bytes), index (4), varint length, form, in (hash, index)
+/// order. An inline form is written as its key with an empty form: a key never shares a group with
+/// a longer form, whose bytes differ. Returns the bytes written.
 std::uint64_t write_run(const RunBuffer& run, const std::string& path) {
     FilePtr f = open_file(path, "wb");
     std::string out;
@@ -203,13 +234,26 @@ std::uint64_t write_run(const RunBuffer& run, const std::string& path) {
         total += out.size();
         out.clear();
     };
-    for (const Rec& r : run.recs) {
-        out.append(reinterpret_cast<const char*>(&r.hash), 8);
-        out.append(reinterpret_cast<const char*>(&r.index), 4);
-        const std::string_view form = run.form(r.offset);
+    auto put = [&](std::uint64_t hash, std::uint32_t index, std::string_view form) {
+        out.append(reinterpret_cast<const char*>(&hash), 8);
+        out.append(reinterpret_cast<const char*>(&index), 4);
         put_varint(out, form.size());
         out.append(form.data(), form.size());
         if (out.size() >= (1u << 20)) flush();
+    };
+    std::size_t a = 0, b = 0;
+    while (a < run.recs.size() || b < run.small.size()) {
+        const bool large =
+            b == run.small.size() ||
+            (a < run.recs.size() && (run.recs[a].hash != run.small[b].key ? run.recs[a].hash < run.small[b].key
+                                                                          : run.recs[a].index < run.small[b].index));
+        if (large) {
+            put(run.recs[a].hash, run.recs[a].index, run.form(run.recs[a].offset));
+            ++a;
+        } else {
+            put(run.small[b].key, run.small[b].index, {});
+            ++b;
+        }
     }
     flush();
     if (std::fflush(f.get()) != 0) throw IoError("cannot write " + path + " (disk full?)");
@@ -287,6 +331,10 @@ void group_equal_hashes(const std::vector<std::pair<std::uint32_t, std::string_v
 
 /// Roots over one run sorted in memory.
 void roots_from_run(const RunBuffer& run, std::vector<std::uint32_t>& root) {
+    for (std::size_t k = 0, e = 0; k < run.small.size(); k = e) {  // equal keys are equal forms
+        for (e = k + 1; e < run.small.size() && run.small[e].key == run.small[k].key;) ++e;
+        for (std::size_t j = k + 1; j < e; ++j) root[run.small[j].index] = run.small[k].index;
+    }
     std::vector<std::pair<std::uint32_t, std::string_view>> group;
     for (std::size_t k = 0, e = 0; k < run.recs.size(); k = e) {
         for (e = k + 1; e < run.recs.size() && run.recs[e].hash == run.recs[k].hash;) ++e;
@@ -360,6 +408,21 @@ struct BlockForms {
     std::vector<std::uint64_t> hash;   // form_hash of each form
     std::uint64_t sparse = 0;
 };
+
+/// After the first batch of an in-memory run: room for the whole file as the batch predicts it
+/// (its bytes per record, its share of inline forms), so that the arrays do not grow by doubling
+/// (up to twice the memory, and a copy, at the last doubling).
+void reserve_for_file(const GraphLineReader& reader, std::size_t records, std::vector<std::uint32_t>& root,
+                      RunBuffer& run) {
+    if (records == 0 || reader.bytes_consumed() == 0) return;
+    const double scale = 1.02 * static_cast<double>(reader.file_size()) / static_cast<double>(reader.bytes_consumed());
+    const double graphs = scale * static_cast<double>(records);
+    if (graphs >= static_cast<double>(std::numeric_limits<std::uint32_t>::max())) return;
+    root.reserve(static_cast<std::size_t>(graphs));
+    run.small.reserve(static_cast<std::size_t>(scale * static_cast<double>(run.small.size())));
+    run.recs.reserve(static_cast<std::size_t>(scale * static_cast<double>(run.recs.size())));
+    run.arena.reserve(static_cast<std::size_t>(scale * static_cast<double>(run.arena.size())));
+}
 
 }  // namespace
 
@@ -465,7 +528,7 @@ Orbits graph_file_orbits(const std::string& path, const StreamOrbitOptions& opt,
             for (std::size_t f = 0; f < b.index.size(); ++f) {
                 const std::uint32_t from = f == 0 ? 0 : b.end[f - 1];
                 const std::string_view form(b.bytes.data() + from, b.end[f] - from);
-                if (run.bytes() + form.size() + sizeof(Rec) + 10 > budget && !run.recs.empty()) {
+                if (run.bytes() + form.size() + sizeof(Rec) + 10 > budget && !run.empty()) {
                     if (!spill) spill = std::make_unique<SpillDir>(opt.spill_dir);
                     run.sort(ctx.threads());
                     stats.spilled_bytes += write_run(run, spill->new_file());
@@ -477,6 +540,7 @@ Orbits graph_file_orbits(const std::string& path, const StreamOrbitOptions& opt,
             stats.forms += b.index.size();
             stats.sparse_forms += b.sparse;
         }
+        if (base == 0 && opt.memory_budget == 0 && !reader.at_end()) reserve_for_file(reader, batch.size(), root, run);
         ctx.progress("dedup", root.size(), 0);
     }
     if (root.empty()) throw ParseError(path, 0, "no graphs found (empty file)");
@@ -487,7 +551,7 @@ Orbits graph_file_orbits(const std::string& path, const StreamOrbitOptions& opt,
         roots_from_run(run, root);
         run = RunBuffer{};  // the forms are not needed any more: free them before the orbits are built
     } else {
-        if (!run.recs.empty()) {
+        if (!run.empty()) {
             stats.spilled_bytes += write_run(run, spill->new_file());
             ++stats.runs;
         }

@@ -22,7 +22,7 @@ namespace brec {
 inline constexpr VertexId kDenseFormMaxN = 1024;
 
 enum class InvariantUse {
-    automatic,  ///< decided from the first graphs (sample_invariant_use)
+    automatic,  ///< decided from the first graphs (predicted_unique_share)
     always,     ///< an invariant pass, then forms only where invariants collide
     never,      ///< a canonical form for every graph
 };
