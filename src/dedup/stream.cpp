@@ -26,9 +26,10 @@ using detail::RunBuffer;
 using detail::SpillDir;
 using detail::write_run;
 
-constexpr std::size_t kBatch = 1 << 14;  // records read at a time
-constexpr std::size_t kBlock = 256;      // records per parallel task
-constexpr std::size_t kSample = 4096;    // graphs that decide InvariantUse::automatic
+constexpr std::size_t kBatch = 1 << 14;       // records read at a time
+constexpr std::size_t kBatchBytes = 1 << 20;  // and at most about this much of their text
+constexpr std::size_t kBlock = 256;           // records per parallel task
+constexpr std::size_t kSample = 4096;         // graphs that decide InvariantUse::automatic
 // The invariant pass pays when at least this share of graphs is predicted to have a unique
 // invariant: on molecule-like graphs an invariant costs about a tenth of a dense canonical form,
 // on 9-vertex graphs a fifth, and the pass reads and parses the file once more.
@@ -164,7 +165,7 @@ Orbits graph_file_orbits(const std::string& path, const StreamOrbitOptions& opt,
             use_invariants = stats.predicted_unique >= kInvariantPays;
         }
         if (use_invariants) {
-            while (reader.next(kBatch, batch)) {
+            while (reader.next(kBatch, batch, kBatchBytes)) {
                 ctx.throw_if_cancelled();
                 batch_invariants(batch, path, ctx, invariants);
                 ctx.progress("invariants", invariants.size(), 0);
@@ -196,7 +197,7 @@ Orbits graph_file_orbits(const std::string& path, const StreamOrbitOptions& opt,
         opt.memory_budget == 0 ? kMaxRunArena : std::min<std::uint64_t>(opt.memory_budget, kMaxRunArena);
     GraphLineReader reader(path);
     std::vector<BlockForms> blocks;
-    while (reader.next(kBatch, batch)) {
+    while (reader.next(kBatch, batch, kBatchBytes)) {
         ctx.throw_if_cancelled();
         const std::size_t base = root.size();
         if (base + batch.size() > std::numeric_limits<std::uint32_t>::max())

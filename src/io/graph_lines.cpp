@@ -44,11 +44,11 @@ bool GraphLineReader::fill() {
     return got > 0;
 }
 
-bool GraphLineReader::next(std::size_t max_records, Batch& out) {
+bool GraphLineReader::next(std::size_t max_records, Batch& out, std::size_t max_bytes) {
     out.text.clear();
     out.begin.assign(1, 0);
     out.line.clear();
-    while (out.line.size() < max_records) {
+    while (out.line.size() < max_records && out.text.size() < max_bytes) {
         std::size_t end = buffer_.find('\n', pos_);
         if (end == std::string::npos) {
             if (fill()) continue;

@@ -78,6 +78,11 @@ TEST(GraphLineReader, RecordsAndLineNumbersMatchTheWholeFileReader) {
         }
     }
     EXPECT_EQ(seen, all.size());
+    // A byte cap ends a batch after the record that reaches it.
+    GraphLineReader capped(path);
+    ASSERT_TRUE(capped.next(1000, batch, 50));
+    EXPECT_GE(batch.text.size(), 50u);
+    EXPECT_LT(batch.text.size() - (batch.begin[batch.size()] - batch.begin[batch.size() - 1]), 50u);
     EXPECT_TRUE(reader.at_end());
     EXPECT_EQ(reader.bytes_consumed(), text.size());
     EXPECT_EQ(reader.file_size(), text.size());

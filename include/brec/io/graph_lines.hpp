@@ -31,9 +31,9 @@ public:
 
     /// Opens `path`; throws IoError when it cannot be read or is a directory.
     explicit GraphLineReader(const std::string& path);
-    /// Replaces `out` with the next records (at most `max_records`); false when none are left.
-    /// Throws IoError on a read error.
-    bool next(std::size_t max_records, Batch& out);
+    /// Replaces `out` with the next records (at most `max_records`, and no more once their text
+    /// reaches `max_bytes`); false when none are left. Throws IoError on a read error.
+    bool next(std::size_t max_records, Batch& out, std::size_t max_bytes = static_cast<std::size_t>(-1));
     /// Records returned so far.
     std::uint64_t records() const { return records_; }
     /// Bytes of the file behind the records returned so far.
