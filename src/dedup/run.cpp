@@ -175,6 +175,10 @@ DedupResult run_dedup(const DedupOptions& opt, RunContext& ctx) {
         r.seconds_orbits = seconds_since(t0);
         for (const auto& w : input_warnings(r.data, r.mode)) ctx.warn(w);
     } else {
+        if (opt.memory_budget > 0 || !opt.spill_dir.empty())
+            ctx.warn(
+                "a memory budget applies to graph6/sparse6 files read as a stream only; this input is read "
+                "into memory");
         r.data = load_input(opt, r.format);
         r.seconds_load = seconds_since(t0);
         for (const auto& w : input_warnings(r.data, r.mode)) ctx.warn(w);

@@ -166,6 +166,19 @@ TEST(StreamOrbits, WholeRunEqualsTheInMemoryBaselineWithLabelsSplitAndCleanExpor
     for (const char* f : {"_A.txt", "_graph_indicator.txt", "_graph_labels.txt", "_mapping.tsv"})
         EXPECT_EQ(read_text_file(file_in(dir_stream, f)), read_text_file(file_in(dir_memory, f))) << f;
     EXPECT_NE(dedup_text(streamed).find("file read as a stream"), std::string::npos);
+    // A budget where nothing is streamed is said, not dropped silently.
+    {
+        DedupOptions pairwise;
+        pairwise.path = path;
+        pairwise.method = "pairwise";
+        pairwise.memory_budget = 1 << 20;
+        RunContext ctx;
+        std::vector<std::string> warnings;
+        ctx.set_log([&](LogLevel, const std::string& m) { warnings.push_back(m); }, LogLevel::warn);
+        run_dedup(pairwise, ctx);
+        ASSERT_EQ(warnings.size(), 1u);
+        EXPECT_NE(warnings[0].find("read into memory"), std::string::npos) << warnings[0];
+    }
     // A labels file with a bad line fails before the graphs are read; a count mismatch names both files.
     const std::string short_labels = write_temp("short_labels.txt", "1\n0\n");
     DedupOptions opt;
