@@ -14,11 +14,6 @@
 namespace brec {
 namespace {
 
-/// Orbits from representatives given as size_t (the in-memory paths).
-Orbits orbits_from_roots(const std::vector<std::size_t>& root) {
-    return Orbits::from_roots(std::vector<std::uint32_t>(root.begin(), root.end()));
-}
-
 /// Calls progress(task, done, total) about 200 times over a parallel loop (any thread).
 class ProgressCounter {
 public:
@@ -106,9 +101,10 @@ IsoOptions iso_options(OrbitMode mode) {
 Orbits orbits_from_certificates(const std::vector<Certificate>& certificates) {
     std::unordered_map<Certificate, std::size_t, CertificateHash> first;
     first.reserve(certificates.size());
-    std::vector<std::size_t> root(certificates.size());
-    for (std::size_t i = 0; i < certificates.size(); ++i) root[i] = first.emplace(certificates[i], i).first->second;
-    return orbits_from_roots(root);
+    std::vector<std::uint32_t> root(certificates.size());
+    for (std::size_t i = 0; i < certificates.size(); ++i)
+        root[i] = static_cast<std::uint32_t>(first.emplace(certificates[i], i).first->second);
+    return Orbits::from_roots(root);
 }
 
 Orbits compute_orbits_all_certificates(const std::vector<Graph>& graphs, OrbitMode mode, RunContext& ctx) {
@@ -160,8 +156,8 @@ Orbits compute_orbits(const std::vector<Graph>& graphs, OrbitMode mode, RunConte
         progress.add(end - c * 64);
     });
     // 3. Within a run, equal certificates form an orbit; its representative is its first graph.
-    std::vector<std::size_t> root(n);
-    std::iota(root.begin(), root.end(), 0);
+    std::vector<std::uint32_t> root(n);
+    std::iota(root.begin(), root.end(), 0u);
     std::vector<std::size_t> order;
     for (const auto& [b, e] : runs) {
         order.resize(e - b);
@@ -175,7 +171,7 @@ Orbits compute_orbits(const std::vector<Graph>& graphs, OrbitMode mode, RunConte
             if (certs[cert_at[order[k]]] == certs[cert_at[order[k - 1]]])
                 root[keyed[order[k]].second] = root[keyed[order[k - 1]].second];
     }
-    return orbits_from_roots(root);
+    return Orbits::from_roots(root);
 }
 
 Orbits compute_orbits_pairwise(const std::vector<Graph>& graphs, OrbitMode mode, RunContext& ctx,
@@ -202,9 +198,9 @@ Orbits compute_orbits_pairwise(const std::vector<Graph>& graphs, OrbitMode mode,
         const std::size_t a = find_root(parent, tests[t].first), b = find_root(parent, tests[t].second);
         if (a != b) parent[std::max(a, b)] = std::min(a, b);
     }
-    std::vector<std::size_t> root(graphs.size());
-    for (std::size_t i = 0; i < graphs.size(); ++i) root[i] = find_root(parent, i);
-    return orbits_from_roots(root);
+    std::vector<std::uint32_t> root(graphs.size());
+    for (std::size_t i = 0; i < graphs.size(); ++i) root[i] = static_cast<std::uint32_t>(find_root(parent, i));
+    return Orbits::from_roots(root);
 }
 
 BiasReport bias_report(const Orbits& orbits, const std::vector<Label>& labels) {

@@ -40,7 +40,8 @@ std::string resolve_format(const DedupOptions& opt) {
     }
 }
 
-LabelledGraphs load_input(const DedupOptions& opt, const std::string& format) {
+/// Options that apply to one input format only, given for another: InvalidArgument.
+void check_input_options(const DedupOptions& opt, const std::string& format) {
     const bool selection = !opt.selection.categories.empty() || !opt.selection.id_ranges.empty();
     if (format != "pairs" && selection)
         throw InvalidArgument("a pair selection (categories, ids) applies to pair files only");
@@ -48,6 +49,9 @@ LabelledGraphs load_input(const DedupOptions& opt, const std::string& format) {
         throw InvalidArgument("a target labels file applies to graph6/sparse6 input only");
     if (format != "tu" && !opt.tu_name.empty())
         throw InvalidArgument("a TU dataset name applies to TU directories only");
+}
+
+LabelledGraphs load_input(const DedupOptions& opt, const std::string& format) {
     if (format == "tu") {
         TuReadOptions ro;
         ro.edge_labels = opt.edge_labels;
@@ -154,14 +158,12 @@ DedupResult run_dedup(const DedupOptions& opt, RunContext& ctx) {
     DedupResult r;
     r.method = opt.method;
     r.format = resolve_format(opt);
+    check_input_options(opt, r.format);
     r.mode = opt.edge_labels ? OrbitMode::edge_labels : opt.node_labels ? OrbitMode::node_labels : OrbitMode::topology;
     // Graph lines carry no labels: every mode is plain isomorphism there, and the file is read as a
     // stream of canonical forms instead of being held (the pairwise baseline needs the graphs).
     r.streamed = r.format == "graph6" && opt.method != "pairwise";
     if (r.streamed) {
-        if (!opt.selection.categories.empty() || !opt.selection.id_ranges.empty())
-            throw InvalidArgument("a pair selection (categories, ids) applies to pair files only");
-        if (!opt.tu_name.empty()) throw InvalidArgument("a TU dataset name applies to TU directories only");
         StreamOrbitOptions so;
         so.invariants = opt.method == "all-certificates" ? InvariantUse::never
                         : opt.invariants == "always"     ? InvariantUse::always
@@ -187,9 +189,7 @@ DedupResult run_dedup(const DedupOptions& opt, RunContext& ctx) {
         const auto t1 = std::chrono::steady_clock::now();
         if (opt.method == "pairwise")
             r.orbits = compute_orbits_pairwise(r.data.graphs, r.mode, ctx, &r.comparisons);
-        else if (opt.method == "all-certificates")
-            r.orbits = compute_orbits_all_certificates(r.data.graphs, r.mode, ctx);
-        else if (opt.invariants == "never")
+        else if (opt.method == "all-certificates" || opt.invariants == "never")
             r.orbits = compute_orbits_all_certificates(r.data.graphs, r.mode, ctx);
         else
             r.orbits = compute_orbits(r.data.graphs, r.mode, ctx);
