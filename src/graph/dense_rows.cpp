@@ -27,11 +27,9 @@ DenseRows dense_rows(const Graph& g) {
 Graph graph_from_rows(const DenseRows& rows) {
     GraphBuilder b(rows.n);
     for (VertexId u = 0; u < rows.n; ++u)
-        for (std::size_t k = 0; k < rows.words; ++k)
-            for (std::uint64_t w = rows.bits[u * rows.words + k]; w != 0; w &= w - 1) {
-                const auto v = static_cast<VertexId>(64 * k + 63 - static_cast<std::size_t>(__builtin_ctzll(w)));
-                if (u < v) b.add_edge(u, v);
-            }
+        rows.for_each_neighbour(u, [&](VertexId v) {
+            if (u < v) b.add_edge(u, v);
+        });
     return b.build();
 }
 

@@ -23,6 +23,19 @@ struct DenseRows {
         bits[u * words + (v >> 6)] |= mask(v);
         bits[v * words + (u >> 6)] |= mask(u);
     }
+    std::uint32_t degree(VertexId v) const {
+        std::uint32_t d = 0;
+        for (std::size_t k = 0; k < words; ++k)
+            d += static_cast<std::uint32_t>(__builtin_popcountll(bits[v * words + k]));
+        return d;
+    }
+    /// Calls f(w) for every neighbour w of v (within a word, the last vertex first).
+    template <typename F>
+    void for_each_neighbour(VertexId v, F f) const {
+        for (std::size_t k = 0; k < words; ++k)
+            for (std::uint64_t w = bits[v * words + k]; w != 0; w &= w - 1)
+                f(static_cast<VertexId>(64 * k + 63 - static_cast<std::size_t>(__builtin_ctzll(w))));
+    }
     std::size_t edge_count() const;
 };
 
