@@ -25,11 +25,12 @@ void put_varint(std::string& out, std::uint64_t x) {
     out.push_back(static_cast<char>(x));
 }
 
-/// Reads a varint at p; advances p.
-std::uint64_t get_varint(const char*& p) {
+/// Decodes a varint from next_byte(), which returns the next byte as unsigned char.
+template <typename NextByte>
+std::uint64_t decode_varint(NextByte next_byte) {
     std::uint64_t x = 0;
     for (int shift = 0;; shift += 7) {
-        const auto b = static_cast<unsigned char>(*p++);
+        const unsigned char b = next_byte();
         x |= static_cast<std::uint64_t>(b & 127) << shift;
         if (b < 128) return x;
     }
@@ -62,8 +63,6 @@ FilePtr open_file(const std::string& path, const char* mode) {
     return f;
 }
 
-// An inline form is written as its key with an empty form: a key never shares a group with a longer
-// form, whose bytes differ.
 /// Sequential reader of one run file.
 class RunReader {
 public:
@@ -74,13 +73,11 @@ public:
         if (!read(head, 12)) return false;
         std::memcpy(&hash, head, 8);
         std::memcpy(&index, head + 8, 4);
-        std::uint64_t len = 0;
-        for (int shift = 0;; shift += 7) {
+        const std::uint64_t len = decode_varint([&]() {
             char b;
             if (!read(&b, 1)) throw IoError(path_ + ": truncated sorted run");
-            len |= static_cast<std::uint64_t>(static_cast<unsigned char>(b) & 127) << shift;
-            if (static_cast<unsigned char>(b) < 128) break;
-        }
+            return static_cast<unsigned char>(b);
+        });
         form.resize(static_cast<std::size_t>(len));
         if (len > 0 && !read(&form[0], form.size())) throw IoError(path_ + ": truncated sorted run");
         return true;
@@ -137,7 +134,7 @@ void group_equal_hashes(const std::vector<std::pair<std::uint32_t, std::string_v
 
 std::string_view RunBuffer::form(std::uint32_t offset) const {
     const char* p = arena.data() + offset;
-    const std::uint64_t len = get_varint(p);
+    const std::uint64_t len = decode_varint([&]() { return static_cast<unsigned char>(*p++); });
     return {p, static_cast<std::size_t>(len)};
 }
 
@@ -187,6 +184,8 @@ std::string SpillDir::new_file() {
     return files_.back();
 }
 
+// An inline form is written as its key with an empty form: a key never shares a group with a longer
+// form, whose bytes differ.
 std::uint64_t write_run(const RunBuffer& run, const std::string& path) {
     FilePtr f = open_file(path, "wb");
     std::string out;

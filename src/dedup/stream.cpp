@@ -226,7 +226,8 @@ Orbits graph_file_orbits(const std::string& path, const StreamOrbitOptions& opt,
                     out.sparse += append_record_form(batch.record(k), SourcePos{path, batch.line[k]}, w, out.bytes);
                     out.index.push_back(static_cast<std::uint32_t>(i));
                     out.end.push_back(static_cast<std::uint32_t>(out.bytes.size()));
-                    out.hash.push_back(form_hash(std::string_view(out.bytes).substr(from)));
+                    const std::string_view form = std::string_view(out.bytes).substr(from);
+                    out.hash.push_back(form.size() > detail::kInlineForm ? form_hash(form) : 0);  // inline: its own key
                 }
             });
         for (const BlockForms& b : blocks) {

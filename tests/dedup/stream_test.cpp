@@ -82,11 +82,21 @@ TEST(StreamOrbits, EqualTheInMemoryOrbitsForEveryChoice) {
                 EXPECT_EQ(got.member_begin, want.member_begin) << what;
                 EXPECT_EQ(st.graphs, 400u);
                 EXPECT_GT(st.sparse_forms, 0u) << what;  // the graph above the dense limit
-                if (use == InvariantUse::never) EXPECT_EQ(st.forms, 400u) << what;
-                if (use == InvariantUse::always) EXPECT_LT(st.forms, 400u) << what;
-                if (budget == 1) EXPECT_EQ(st.runs, st.forms) << what;  // one form per run
-                if (budget == 0) EXPECT_EQ(st.runs, 0u) << what;
-                if (budget == 3000) EXPECT_GT(st.runs, 1u) << what;
+                if (use == InvariantUse::never) {
+                    EXPECT_EQ(st.forms, 400u) << what;
+                }
+                if (use == InvariantUse::always) {
+                    EXPECT_LT(st.forms, 400u) << what;
+                }
+                if (budget == 1) {
+                    EXPECT_EQ(st.runs, st.forms) << what;
+                }  // one form per run
+                if (budget == 0) {
+                    EXPECT_EQ(st.runs, 0u) << what;
+                }
+                if (budget == 3000) {
+                    EXPECT_GT(st.runs, 1u) << what;
+                }
             }
 }
 
