@@ -7,6 +7,7 @@
 #include "brec/core/error.hpp"
 #include "brec/io/files.hpp"
 #include "brec/io/graph6.hpp"
+#include "brec/io/graph_lines.hpp"
 #include "brec/io/tu.hpp"
 
 namespace brec {
@@ -115,12 +116,11 @@ GraphFormat detect_format(const std::string& path) {
 
 std::vector<Graph> read_graph_lines(const std::string& path) {
     std::vector<Graph> out;
-    const auto lines = split_lines(read_text_file(path));
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-        const std::string t = trim(lines[i]);
-        if (t.empty() || t[0] == '#') continue;
-        out.push_back(parse_graph6_or_sparse6(t, SourcePos{path, static_cast<std::int64_t>(i + 1)}));
-    }
+    GraphLineReader reader(path);
+    GraphLineReader::Batch batch;
+    while (reader.next(1 << 14, batch))
+        for (std::size_t k = 0; k < batch.size(); ++k)
+            out.push_back(parse_graph6_or_sparse6(batch.record(k), SourcePos{path, batch.line[k]}));
     if (out.empty()) throw ParseError(path, 0, "no graphs found (empty file)");
     return out;
 }

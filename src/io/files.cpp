@@ -27,15 +27,20 @@ bool parse_int64(std::string_view text, std::int64_t& value) {
     return true;
 }
 
-std::string read_text_file(const std::string& path) {
+std::uint64_t readable_file_size(const std::string& path) {
     struct stat st {};
     if (stat(path.c_str(), &st) != 0) throw IoError("cannot open " + path + ": " + std::strerror(errno));
     if (S_ISDIR(st.st_mode)) throw IoError("cannot read " + path + ": it is a directory");
+    return static_cast<std::uint64_t>(st.st_size);
+}
+
+std::string read_text_file(const std::string& path) {
+    const std::uint64_t size = readable_file_size(path);
     std::ifstream in(path, std::ios::binary);
     if (!in) throw IoError("cannot open " + path + ": " + std::strerror(errno));
     // Reserved from the size (no regrowth copies); read to the end in case the size was not known.
     std::string text;
-    if (st.st_size > 0) text.reserve(static_cast<std::size_t>(st.st_size));
+    if (size > 0) text.reserve(static_cast<std::size_t>(size));
     std::vector<char> buf(1 << 16);
     while (in.read(buf.data(), static_cast<std::streamsize>(buf.size())) || in.gcount() > 0)
         text.append(buf.data(), static_cast<std::size_t>(in.gcount()));

@@ -1,7 +1,5 @@
 #include "brec/io/graph_lines.hpp"
 
-#include <sys/stat.h>
-
 #include <cerrno>
 #include <cstring>
 
@@ -18,13 +16,10 @@ bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' |
 
 }  // namespace
 
-GraphLineReader::GraphLineReader(const std::string& path) : path_(path), file_(nullptr, &std::fclose) {
-    struct stat st {};
-    if (stat(path.c_str(), &st) != 0) throw IoError("cannot open " + path + ": " + std::strerror(errno));
-    if (S_ISDIR(st.st_mode)) throw IoError("cannot read " + path + ": it is a directory");
+GraphLineReader::GraphLineReader(const std::string& path)
+    : path_(path), file_(nullptr, &std::fclose), file_size_(readable_file_size(path)) {
     file_.reset(std::fopen(path.c_str(), "rb"));
     if (!file_) throw IoError("cannot open " + path + ": " + std::strerror(errno));
-    file_size_ = static_cast<std::uint64_t>(st.st_size);
 }
 
 bool GraphLineReader::fill() {

@@ -4,6 +4,7 @@
 
 #include <fstream>
 #include <set>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,6 +15,9 @@ namespace brec {
 
 /// Reads a whole file. Throws IoError("cannot open PATH: reason").
 std::string read_text_file(const std::string& path);
+/// The size of a file about to be read. Throws IoError("cannot open PATH: reason") when it cannot
+/// be, and IoError("cannot read PATH: it is a directory") for a directory.
+std::uint64_t readable_file_size(const std::string& path);
 /// Splits text into lines (without the newline; a trailing '\r' is removed).
 std::vector<std::string> split_lines(const std::string& text);
 bool file_exists(const std::string& path);

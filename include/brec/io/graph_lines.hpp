@@ -14,8 +14,8 @@
 namespace brec {
 
 /// Records of a graph-line file in file order. Lines are trimmed of surrounding whitespace; blank
-/// lines and lines starting with '#' are skipped, exactly as read_graph_lines skips them, so record
-/// k here is graph k there.
+/// lines and lines starting with '#' are skipped. read_graph_lines reads its records through this
+/// reader, so record k here is graph k there.
 class GraphLineReader {
 public:
     /// Up to a requested number of records, with their 1-based line numbers (for errors).
