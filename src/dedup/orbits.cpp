@@ -42,16 +42,6 @@ std::size_t find_root(std::vector<std::size_t>& parent, std::size_t x) {
     return x;
 }
 
-/// Whether the certificate is taken of the complement: for graphs with more than half of all
-/// possible edges (nauty's refinements and search cost grow with the edges; a complete graph becomes
-/// an edgeless one). Graphs that share an invariant share n and m, hence this choice, and two graphs
-/// are isomorphic iff their complements are (node labels are kept). Not in edge-label mode, whose
-/// labels a complement would lose.
-bool use_complement(const Graph& g, OrbitMode mode) {
-    const std::uint64_t n = g.n();
-    return mode != OrbitMode::edge_labels && n > 1 && 4 * static_cast<std::uint64_t>(g.m()) > n * (n - 1);
-}
-
 }  // namespace
 
 Orbits Orbits::from_roots(const std::vector<std::uint32_t>& root) {
@@ -89,6 +79,11 @@ std::string mode_name(OrbitMode mode) {
             return "edge-labels";
     }
     return "?";
+}
+
+bool use_complement(const Graph& g, OrbitMode mode) {
+    const std::uint64_t n = g.n();
+    return mode != OrbitMode::edge_labels && n > 1 && 4 * static_cast<std::uint64_t>(g.m()) > n * (n - 1);
 }
 
 IsoOptions iso_options(OrbitMode mode) {

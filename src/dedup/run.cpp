@@ -160,32 +160,45 @@ DedupResult run_dedup(const DedupOptions& opt, RunContext& ctx) {
     r.format = resolve_format(opt);
     check_input_options(opt, r.format);
     r.mode = opt.edge_labels ? OrbitMode::edge_labels : opt.node_labels ? OrbitMode::node_labels : OrbitMode::topology;
-    // Graph lines carry no labels: every mode is plain isomorphism there, and the file is read as a
-    // stream of canonical forms instead of being held (the pairwise baseline needs the graphs).
-    r.streamed = r.format == "graph6" && opt.method != "pairwise";
-    if (r.streamed) {
-        StreamOrbitOptions so;
-        so.invariants = opt.method == "all-certificates" ? InvariantUse::never
-                        : opt.invariants == "always"     ? InvariantUse::always
-                        : opt.invariants == "never"      ? InvariantUse::never
-                                                         : InvariantUse::automatic;
-        so.memory_budget = opt.memory_budget;
-        so.spill_dir = opt.spill_dir;
+    // Graph-line files and TU datasets are read as a stream of canonical forms instead of being
+    // held (graph lines carry no labels: every mode is plain isomorphism there). The pairwise
+    // baseline needs the graphs, and so does a cleaned TU dataset (its graphs and attributes are
+    // written back).
+    r.streamed = opt.method != "pairwise" && (r.format == "graph6" || (r.format == "tu" && opt.write_clean.empty()));
+    StreamOrbitOptions so;
+    so.invariants = opt.method == "all-certificates" ? InvariantUse::never
+                    : opt.invariants == "always"     ? InvariantUse::always
+                    : opt.invariants == "never"      ? InvariantUse::never
+                                                     : InvariantUse::automatic;
+    so.memory_budget = opt.memory_budget;
+    so.spill_dir = opt.spill_dir;
+    if (r.streamed && r.format == "graph6") {
         TargetLabels labels = read_target_labels(opt.labels);  // a bad labels file fails before the long work
         r.orbits = graph_file_orbits(opt.path, so, ctx, &r.stream);
         r.data = graph_lines_without_graphs(opt.path, std::move(labels), r.orbits.orbit_of.size());
+    } else if (r.streamed) {
+        try {
+            r.orbits = tu_dataset_orbits(opt.path, opt.tu_name, r.mode, so, ctx, r.data, &r.stream);
+        } catch (const TuOrderError& e) {
+            ctx.info(std::string(e.what()) + "; the dataset is read into memory");
+            r.streamed = false;
+        } catch (const ParseError&) {
+            // The whole-file reader names the problem exactly (file, line, what was expected).
+            r.data = load_input(opt, r.format);
+            r.streamed = false;
+        }
+    }
+    if (r.streamed) {
         r.seconds_orbits = seconds_since(t0);
         for (const auto& w : input_warnings(r.data, r.mode)) ctx.warn(w);
     } else {
         if (opt.memory_budget > 0 || !opt.spill_dir.empty())
             ctx.warn(
-                "a memory budget applies to graph6/sparse6 files read as a stream only; this input is read "
-                "into memory");
-        r.data = load_input(opt, r.format);
+                "a memory budget applies to graph6/sparse6 files and TU datasets read as a stream only; this "
+                "input is read into memory");
+        if (r.data.graphs.empty()) r.data = load_input(opt, r.format);
         r.seconds_load = seconds_since(t0);
         for (const auto& w : input_warnings(r.data, r.mode)) ctx.warn(w);
-        if (r.data.source == DedupSource::tu && r.data.tu_stats.max_nodes >= 1000)
-            ctx.info("largest graph has " + std::to_string(r.data.tu_stats.max_nodes) + " nodes");
         const auto t1 = std::chrono::steady_clock::now();
         if (opt.method == "pairwise")
             r.orbits = compute_orbits_pairwise(r.data.graphs, r.mode, ctx, &r.comparisons);
@@ -195,6 +208,8 @@ DedupResult run_dedup(const DedupOptions& opt, RunContext& ctx) {
             r.orbits = compute_orbits(r.data.graphs, r.mode, ctx);
         r.seconds_orbits = seconds_since(t1);
     }
+    if (r.data.source == DedupSource::tu && r.data.tu_stats.max_nodes >= 1000)
+        ctx.info("largest graph has " + std::to_string(r.data.tu_stats.max_nodes) + " nodes");
     r.report = bias_report(r.orbits, r.data.labels);
     r.largest = largest_orbits(r.orbits, opt.top);
 
@@ -378,8 +393,8 @@ std::string dedup_text(const DedupResult& r, const std::string& svg_path) {
     if (!svg_path.empty()) out << "\nhistogram SVG: " << svg_path << "\n";
     if (r.streamed) {
         const StreamOrbitStats& st = r.stream;
-        out << "\ntime: " << format_seconds(r.seconds) << " (file read as a stream: " << st.forms
-            << " canonical forms for " << st.graphs << " graphs, invariant pass: " << (st.invariants ? "yes" : "no")
+        out << "\ntime: " << format_seconds(r.seconds) << " (read as a stream: " << st.forms << " canonical forms for "
+            << st.graphs << " graphs, invariant pass: " << (st.invariants ? "yes" : "no")
             << (st.runs > 0 ? ", " + std::to_string(st.runs) + " sorted runs on disk" : "") << ")\n";
         return out.str();
     }

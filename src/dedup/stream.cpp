@@ -12,7 +12,9 @@
 #include "brec/core/rng.hpp"
 #include "brec/dedup/invariant.hpp"
 #include "brec/io/graph6.hpp"
+#include "brec/graph/algorithms.hpp"
 #include "brec/io/graph_lines.hpp"
+#include "brec/io/tu.hpp"
 #include "brec/iso/iso.hpp"
 #include "detail/sorted_runs.hpp"
 
@@ -92,17 +94,84 @@ std::uint64_t form_hash(std::string_view s) {
     return splitmix64(h ^ tail);
 }
 
-/// Invariants of the records of one batch, in parallel.
-void batch_invariants(const GraphLineReader::Batch& batch, const std::string& path, RunContext& ctx,
+/// A graph6/sparse6 file, read a batch of records at a time; forms by dense nauty.
+class GraphLineSource {
+public:
+    using Batch = GraphLineReader::Batch;
+    explicit GraphLineSource(std::string path) : path_(std::move(path)) {}
+    const std::string& name() const { return path_; }
+    void restart() { reader_ = std::make_unique<GraphLineReader>(path_); }
+    bool next(std::size_t max, Batch& b) { return reader_->next(max, b, kBatchBytes); }
+    bool at_end() const { return reader_->at_end(); }
+    /// The file's size over the bytes read so far (> 1 while there is more to read).
+    double growth() const {
+        return static_cast<double>(reader_->file_size()) /
+               static_cast<double>(std::max<std::uint64_t>(1, reader_->bytes_consumed()));
+    }
+    Worker worker() const { return {}; }
+    std::uint64_t invariant(const Batch& b, std::size_t k, Worker& w) const {
+        return record_invariant(b.record(k), SourcePos{path_, b.line[k]}, w);
+    }
+    bool append_form(const Batch& b, std::size_t k, Worker& w, std::string& out) const {
+        return append_record_form(b.record(k), SourcePos{path_, b.line[k]}, w, out);
+    }
+
+private:
+    std::string path_;
+    std::unique_ptr<GraphLineReader> reader_;
+};
+
+/// A TU dataset, read a batch of graphs at a time; compact forms under the orbit mode's labels.
+class TuSource {
+public:
+    using Batch = std::vector<Graph>;
+    TuSource(std::string dir, std::string name, OrbitMode mode)
+        : dir_(std::move(dir)), name_(std::move(name)), mode_(mode) {
+        options_.edge_labels = mode == OrbitMode::edge_labels;
+        options_.node_labels = mode != OrbitMode::topology;
+        options_.node_attributes = false;
+    }
+    const std::string& name() const { return dir_; }
+    void restart() { reader_ = std::make_unique<TuGraphReader>(dir_, name_, options_); }
+    bool next(std::size_t max, Batch& b) { return reader_->next(max, b, kBatchBytes); }
+    bool at_end() const { return reader_->edge_bytes_read() >= reader_->edge_file_size(); }
+    double growth() const {
+        return static_cast<double>(reader_->edge_file_size()) /
+               static_cast<double>(std::max<std::uint64_t>(1, reader_->edge_bytes_read()));
+    }
+    const TuGraphReader& reader() const { return *reader_; }
+    Worker worker() const { return {}; }
+    std::uint64_t invariant(const Batch& b, std::size_t k, Worker&) const { return refinement_invariant(b[k], mode_); }
+    bool append_form(const Batch& b, std::size_t k, Worker&, std::string& out) const {
+        const Graph& g = b[k];
+        if (use_complement(g, mode_)) {
+            out.push_back('~');
+            append_compact_form(complement(g), iso_options(mode_), out);
+        } else {
+            append_compact_form(g, iso_options(mode_), out);
+        }
+        return false;
+    }
+
+private:
+    std::string dir_, name_;
+    OrbitMode mode_;
+    TuReadOptions options_;
+    std::unique_ptr<TuGraphReader> reader_;
+};
+
+/// Invariants of the graphs of one batch, in parallel.
+template <typename Source>
+void batch_invariants(const Source& src, const typename Source::Batch& batch, RunContext& ctx,
                       std::vector<std::uint64_t>& out) {
+    const std::size_t size = batch.size();
     const std::size_t base = out.size();
-    out.resize(base + batch.size());
-    parallel_for_each_worker(
-        (batch.size() + kBlock - 1) / kBlock, ctx.threads(), [] { return Worker{}; },
-        [&](Worker& w, std::size_t b) {
-            for (std::size_t k = b * kBlock; k < std::min(batch.size(), (b + 1) * kBlock); ++k)
-                out[base + k] = record_invariant(batch.record(k), SourcePos{path, batch.line[k]}, w);
-        });
+    out.resize(base + size);
+    parallel_for_each_worker((size + kBlock - 1) / kBlock, ctx.threads(), [&] { return src.worker(); },
+                             [&](Worker& w, std::size_t b) {
+                                 for (std::size_t k = b * kBlock; k < std::min(size, (b + 1) * kBlock); ++k)
+                                     out[base + k] = src.invariant(batch, k, w);
+                             });
 }
 
 /// Forms of the records of one batch that `needed` selects (all when it is empty), in parallel.
@@ -114,13 +183,12 @@ struct BlockForms {
     std::uint64_t sparse = 0;
 };
 
-/// After the first batch of an in-memory run: room for the whole file as the batch predicts it
-/// (its bytes per record, its share of inline forms), so that the arrays do not grow by doubling
-/// (up to twice the memory, and a copy, at the last doubling).
-void reserve_for_file(const GraphLineReader& reader, std::size_t records, std::vector<std::uint32_t>& root,
-                      RunBuffer& run) {
-    if (records == 0 || reader.bytes_consumed() == 0) return;
-    const double scale = 1.02 * static_cast<double>(reader.file_size()) / static_cast<double>(reader.bytes_consumed());
+/// After the first batch of an in-memory run: room for the whole input as the batch predicts it
+/// (`growth` = input size over the bytes read), so that the arrays do not grow by doubling (up to
+/// twice the memory, and a copy, at the last doubling).
+void reserve_for_input(double growth, std::size_t records, std::vector<std::uint32_t>& root, RunBuffer& run) {
+    if (records == 0) return;
+    const double scale = 1.02 * growth;
     const double graphs = scale * static_cast<double>(records);
     if (graphs >= static_cast<double>(std::numeric_limits<std::uint32_t>::max())) return;
     root.reserve(static_cast<std::size_t>(graphs));
@@ -129,45 +197,28 @@ void reserve_for_file(const GraphLineReader& reader, std::size_t records, std::v
     run.arena.reserve(static_cast<std::size_t>(scale * static_cast<double>(run.arena.size())));
 }
 
-}  // namespace
-
-double predicted_unique_share(std::vector<std::uint64_t> sample, double estimated_graphs) {
-    const double s = static_cast<double>(sample.size());
-    if (sample.size() < 2) return 1.0;
-    std::sort(sample.begin(), sample.end());
-    double equal_pairs = 0;
-    for (std::size_t b = 0, e = 0; b < sample.size(); b = e) {
-        for (e = b + 1; e < sample.size() && sample[e] == sample[b];) ++e;
-        const double g = static_cast<double>(e - b);
-        equal_pairs += g * (g - 1) / 2;
-    }
-    const double p = equal_pairs / (s * (s - 1) / 2);
-    return std::exp(-p * std::max(0.0, std::max(estimated_graphs, s) - 1));
-}
-
-Orbits graph_file_orbits(const std::string& path, const StreamOrbitOptions& opt, RunContext& ctx,
-                         StreamOrbitStats* stats_out) {
+/// The orbits of a source's graphs (see graph_file_orbits); `src` is left at its end.
+template <typename Source>
+Orbits source_orbits(Source& src, const StreamOrbitOptions& opt, RunContext& ctx, StreamOrbitStats* stats_out) {
     StreamOrbitStats stats;
-    GraphLineReader::Batch batch;
-    // 1. Invariants: from a sample (automatic), then for the whole file when they pay.
+    typename Source::Batch batch;
+    // 1. Invariants: from a sample (automatic), then for the whole input when they pay.
     std::vector<std::uint64_t> invariants;
     bool use_invariants = opt.invariants == InvariantUse::always;
     if (opt.invariants != InvariantUse::never) {
-        GraphLineReader reader(path);
+        src.restart();
         if (opt.invariants == InvariantUse::automatic) {
-            reader.next(kSample, batch);
-            batch_invariants(batch, path, ctx, invariants);
-            const double per_graph = static_cast<double>(reader.bytes_consumed()) /
-                                     static_cast<double>(std::max<std::size_t>(1, batch.size()));
-            const double estimate = reader.at_end() ? static_cast<double>(batch.size())
-                                                    : static_cast<double>(reader.file_size()) / per_graph;
+            src.next(kSample, batch);
+            batch_invariants(src, batch, ctx, invariants);
+            const double estimate =
+                src.at_end() ? static_cast<double>(batch.size()) : src.growth() * static_cast<double>(batch.size());
             stats.predicted_unique = predicted_unique_share(invariants, estimate);
             use_invariants = stats.predicted_unique >= kInvariantPays;
         }
         if (use_invariants) {
-            while (reader.next(kBatch, batch, kBatchBytes)) {
+            while (src.next(kBatch, batch)) {
                 ctx.throw_if_cancelled();
-                batch_invariants(batch, path, ctx, invariants);
+                batch_invariants(src, batch, ctx, invariants);
                 ctx.progress("invariants", invariants.size(), 0);
             }
         }
@@ -195,19 +246,21 @@ Orbits graph_file_orbits(const std::string& path, const StreamOrbitOptions& opt,
     std::unique_ptr<SpillDir> spill;
     const std::uint64_t budget =
         opt.memory_budget == 0 ? kMaxRunArena : std::min<std::uint64_t>(opt.memory_budget, kMaxRunArena);
-    GraphLineReader reader(path);
+    const std::string& path = src.name();
+    src.restart();
     std::vector<BlockForms> blocks;
-    while (reader.next(kBatch, batch, kBatchBytes)) {
+    while (src.next(kBatch, batch)) {
         ctx.throw_if_cancelled();
+        const std::size_t size = batch.size();
         const std::size_t base = root.size();
-        if (base + batch.size() > std::numeric_limits<std::uint32_t>::max())
+        if (base + size > std::numeric_limits<std::uint32_t>::max())
             throw ResourceLimit(path + ": more than 2^32 - 1 graphs");
-        root.resize(base + batch.size());
-        for (std::size_t k = 0; k < batch.size(); ++k) root[base + k] = static_cast<std::uint32_t>(base + k);
-        const std::size_t nblocks = (batch.size() + kBlock - 1) / kBlock;
+        root.resize(base + size);
+        for (std::size_t k = 0; k < size; ++k) root[base + k] = static_cast<std::uint32_t>(base + k);
+        const std::size_t nblocks = (size + kBlock - 1) / kBlock;
         blocks.resize(nblocks);
         parallel_for_each_worker(
-            nblocks, ctx.threads(), [] { return Worker{}; },
+            nblocks, ctx.threads(), [&] { return src.worker(); },
             [&](Worker& w, std::size_t b) {
                 BlockForms& out = blocks[b];
                 out.bytes.clear();
@@ -215,15 +268,15 @@ Orbits graph_file_orbits(const std::string& path, const StreamOrbitOptions& opt,
                 out.end.clear();
                 out.hash.clear();
                 out.sparse = 0;
-                for (std::size_t k = b * kBlock; k < std::min(batch.size(), (b + 1) * kBlock); ++k) {
+                for (std::size_t k = b * kBlock; k < std::min(size, (b + 1) * kBlock); ++k) {
                     const std::size_t i = base + k;
                     if (use_invariants && (i >= needed.size() || !needed[i])) {
-                        if (i >= needed.size())  // the file grew since the invariant pass
+                        if (i >= needed.size())  // the input grew since the invariant pass
                             throw IoError(path + " changed while it was read");
                         continue;
                     }
                     const std::size_t from = out.bytes.size();
-                    out.sparse += append_record_form(batch.record(k), SourcePos{path, batch.line[k]}, w, out.bytes);
+                    out.sparse += src.append_form(batch, k, w, out.bytes);
                     out.index.push_back(static_cast<std::uint32_t>(i));
                     out.end.push_back(static_cast<std::uint32_t>(out.bytes.size()));
                     const std::string_view form = std::string_view(out.bytes).substr(from);
@@ -246,7 +299,7 @@ Orbits graph_file_orbits(const std::string& path, const StreamOrbitOptions& opt,
             stats.forms += b.index.size();
             stats.sparse_forms += b.sparse;
         }
-        if (base == 0 && opt.memory_budget == 0 && !reader.at_end()) reserve_for_file(reader, batch.size(), root, run);
+        if (base == 0 && opt.memory_budget == 0 && !src.at_end()) reserve_for_input(src.growth(), size, root, run);
         ctx.progress("dedup", root.size(), 0);
     }
     if (root.empty()) throw ParseError(path, 0, "no graphs found (empty file)");
@@ -266,6 +319,45 @@ Orbits graph_file_orbits(const std::string& path, const StreamOrbitOptions& opt,
     }
     if (stats_out) *stats_out = stats;
     return Orbits::from_roots(root);
+}
+
+}  // namespace
+
+double predicted_unique_share(std::vector<std::uint64_t> sample, double estimated_graphs) {
+    const double s = static_cast<double>(sample.size());
+    if (sample.size() < 2) return 1.0;
+    std::sort(sample.begin(), sample.end());
+    double equal_pairs = 0;
+    for (std::size_t b = 0, e = 0; b < sample.size(); b = e) {
+        for (e = b + 1; e < sample.size() && sample[e] == sample[b];) ++e;
+        const double g = static_cast<double>(e - b);
+        equal_pairs += g * (g - 1) / 2;
+    }
+    const double p = equal_pairs / (s * (s - 1) / 2);
+    return std::exp(-p * std::max(0.0, std::max(estimated_graphs, s) - 1));
+}
+
+Orbits graph_file_orbits(const std::string& path, const StreamOrbitOptions& opt, RunContext& ctx,
+                         StreamOrbitStats* stats) {
+    GraphLineSource src(path);
+    return source_orbits(src, opt, ctx, stats);
+}
+
+Orbits tu_dataset_orbits(const std::string& dir, const std::string& name, OrbitMode mode, const StreamOrbitOptions& opt,
+                         RunContext& ctx, LabelledGraphs& data, StreamOrbitStats* stats) {
+    TuSource src(dir, name, mode);
+    Orbits orbits = source_orbits(src, opt, ctx, stats);
+    const TuGraphReader& r = src.reader();
+    data = LabelledGraphs{};
+    data.path = dir;
+    data.source = DedupSource::tu;
+    data.name = r.name();
+    data.graph_count = orbits.orbit_of.size();
+    data.labels = r.graph_labels();
+    data.has_node_labels = r.has_node_labels();
+    data.has_edge_labels = r.has_edge_labels();
+    data.tu_stats = r.stats();
+    return orbits;
 }
 
 }  // namespace brec

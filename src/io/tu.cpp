@@ -13,6 +13,7 @@
 #include <sstream>
 #include <string_view>
 #include <tuple>
+#include <unordered_map>
 
 #include "brec/core/error.hpp"
 #include "brec/io/dir_writer.hpp"
@@ -266,6 +267,92 @@ struct Arc {
     std::uint8_t dir = 0;  ///< 1: listed as lo,hi; 2: listed as hi,lo
 };
 
+/// Groups the arcs of nodes 0..n_nodes-1 (node ids `lo`, `hi` below n_nodes) into undirected
+/// edges: add_edge(lo, hi, forward, backward, label) once per edge with the number of its lines in
+/// each direction. With `labels` (the label of data line `index`; nullptr = none), repeated lines
+/// of one edge must carry equal labels: conflict(first arc, arc) is called (and must throw) when
+/// they do not. Arcs are reordered.
+template <typename AddEdge, typename Conflict>
+void group_arcs(std::vector<Arc>& arcs, std::size_t n_nodes, const Label* labels, AddEdge&& add_edge,
+                Conflict&& conflict) {
+    // Arcs grouped by lo: an in-place counting sort (linear, no second array: each arc is swapped
+    // into its node's range).
+    std::vector<std::uint32_t> range_end;  // the arcs of node v end at range_end[v]
+    {
+        std::vector<std::uint32_t> bucket(n_nodes + 1, 0);
+        for (const Arc& a : arcs) ++bucket[a.lo + 1];
+        for (std::size_t v = 0; v < n_nodes; ++v) bucket[v + 1] += bucket[v];
+        std::vector<std::uint32_t> next(bucket.begin(), bucket.end() - 1);  // first unplaced slot per node
+        for (std::size_t v = 0; v < n_nodes; ++v)
+            while (next[v] < bucket[v + 1]) {
+                Arc a = arcs[next[v]];
+                while (a.lo != v) std::swap(a, arcs[next[a.lo]++]);  // place a, pick up the arc it displaces
+                arcs[next[v]++] = a;
+            }
+        // With edge labels, each node's arcs are sorted by (hi, dir, line) for the label checks below.
+        if (labels)
+            for (std::size_t v = 0; v < n_nodes; ++v)
+                std::sort(arcs.begin() + bucket[v], arcs.begin() + bucket[v + 1], [](const Arc& x, const Arc& y) {
+                    return std::tie(x.hi, x.dir, x.index) < std::tie(y.hi, y.dir, y.index);
+                });
+        range_end = std::move(next);  // once every arc is placed, next[v] ends node v's range
+    }
+    if (!labels) {
+        // Repeated lines of one edge carry nothing to check: group each node's arcs by hi in linear
+        // time (first_of[hi] = the group of hi at node lo, valid while seen_at[hi] == lo + 1).
+        std::vector<std::uint32_t> seen_at(n_nodes, 0), first_of(n_nodes, 0);
+        struct Group {
+            std::uint32_t hi;
+            std::uint32_t count[3];
+        };
+        std::vector<Group> groups;
+        std::uint32_t begin = 0;
+        for (std::uint32_t lo = 0; lo < n_nodes; ++lo) {
+            groups.clear();
+            for (std::uint32_t k = begin; k < range_end[lo]; ++k) {
+                const Arc& a = arcs[k];
+                if (seen_at[a.hi] != lo + 1) {
+                    seen_at[a.hi] = lo + 1;
+                    first_of[a.hi] = static_cast<std::uint32_t>(groups.size());
+                    groups.push_back({a.hi, {0, 0, 0}});
+                }
+                ++groups[first_of[a.hi]].count[a.dir];
+            }
+            for (const Group& e : groups) add_edge(lo, e.hi, e.count[1], e.count[2], Label{0});
+            begin = range_end[lo];
+        }
+        return;
+    }
+    for (std::size_t i = 0; i < arcs.size();) {
+        std::size_t j = i;
+        std::size_t count[3] = {0, 0, 0};
+        while (j < arcs.size() && arcs[j].lo == arcs[i].lo && arcs[j].hi == arcs[i].hi) {
+            if (labels[arcs[j].index] != labels[arcs[i].index]) conflict(arcs[i], arcs[j]);
+            ++count[arcs[j].dir];
+            ++j;
+        }
+        add_edge(arcs[i].lo, arcs[i].hi, count[1], count[2], labels[arcs[i].index]);
+        i = j;
+    }
+}
+
+/// Counts a finished graph into the reader's statistics.
+void count_graph(const Graph& h, TuStats& stats) {
+    stats.edges += h.m();
+    stats.max_nodes = std::max<std::size_t>(stats.max_nodes, h.n());
+    stats.max_edges = std::max(stats.max_edges, h.m());
+    for (VertexId v = 0; v < h.n(); ++v)
+        if (h.degree(v) == 0) ++stats.isolated_nodes;
+}
+
+/// The message of repeated lines of one edge with different labels.
+std::string label_conflict(std::size_t lo, std::size_t hi, const std::vector<std::vector<Label>>& rows, Label here,
+                           Label first, std::int64_t first_line) {
+    return "edge " + std::to_string(lo) + "," + std::to_string(hi) + " has label " + label_row_text(rows, here) +
+           " here but label " + label_row_text(rows, first) + " at line " + std::to_string(first_line) +
+           " (expected equal labels on repeated lines of one edge)";
+}
+
 }  // namespace
 
 bool looks_like_tu_dir(const std::string& dir) {
@@ -275,7 +362,10 @@ bool looks_like_tu_dir(const std::string& dir) {
     return false;
 }
 
-TuDataset read_tu_dataset(const std::string& dir_in, const std::string& name_in, const TuReadOptions& opt) {
+namespace {
+
+/// The directory (without trailing '/') and the dataset name: `name`, or the single DS of a DS_A.txt.
+std::pair<std::string, std::string> resolve_dataset(const std::string& dir_in, const std::string& name_in) {
     std::string dir = dir_in;
     while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
     if (!is_directory(dir)) throw IoError("cannot open TU dataset directory " + dir + ": not a directory");
@@ -289,6 +379,13 @@ TuDataset read_tu_dataset(const std::string& dir_in, const std::string& name_in,
             throw InvalidArgument(dir + ": several TU datasets (" + found[0] + ", " + found[1] + ", ...); name one");
         name = found[0];
     }
+    return {dir, name};
+}
+
+}  // namespace
+
+TuDataset read_tu_dataset(const std::string& dir_in, const std::string& name_in, const TuReadOptions& opt) {
+    const auto [dir, name] = resolve_dataset(dir_in, name_in);
     const std::string prefix = dir + "/" + name + "_";
     TuDataset ds;
     ds.dir = dir;
@@ -430,29 +527,6 @@ TuDataset read_tu_dataset(const std::string& dir_in, const std::string& name_in,
     ds.stats.edge_lines = lines;
     std::string().swap(a_text);  // parsed: release it before the arcs are sorted
     for (auto x : graph_loops) ds.stats.graphs_with_self_loops += x;
-    // Arcs grouped by lo: an in-place counting sort (linear, no second array: each arc is swapped
-    // into its node's range).
-    std::vector<std::uint32_t> range_end;  // the arcs of node v end at range_end[v]
-    {
-        std::vector<std::uint32_t> bucket(n_nodes + 1, 0);
-        for (const Arc& a : arcs) ++bucket[a.lo + 1];
-        for (std::size_t v = 0; v < n_nodes; ++v) bucket[v + 1] += bucket[v];
-        std::vector<std::uint32_t> next(bucket.begin(), bucket.end() - 1);  // first unplaced slot per node
-        for (std::size_t v = 0; v < n_nodes; ++v)
-            while (next[v] < bucket[v + 1]) {
-                Arc a = arcs[next[v]];
-                while (a.lo != v) std::swap(a, arcs[next[a.lo]++]);  // place a, pick up the arc it displaces
-                arcs[next[v]++] = a;
-            }
-        // With edge labels, each node's arcs are sorted by (hi, dir, line) for the label checks below.
-        if (!edge_labels.empty())
-            for (std::size_t v = 0; v < n_nodes; ++v)
-                std::sort(arcs.begin() + bucket[v], arcs.begin() + bucket[v + 1], [](const Arc& x, const Arc& y) {
-                    return std::tie(x.hi, x.dir, x.index) < std::tie(y.hi, y.dir, y.index);
-                });
-        range_end = std::move(next);  // once every arc is placed, next[v] ends node v's range
-    }
-    auto label_of = [&](const Arc& a) { return edge_labels.empty() ? Label{0} : edge_labels[a.index]; };
     std::vector<GraphBuilder> builders;
     builders.reserve(sizes.size());
     for (VertexId s : sizes) builders.emplace_back(s);
@@ -469,49 +543,12 @@ TuDataset read_tu_dataset(const std::string& dir_in, const std::string& name_in,
         else
             builders[g].add_edge(local[lo], local[hi]);
     };
-    if (edge_labels.empty()) {
-        // Repeated lines of one edge carry nothing to check: group each node's arcs by hi in linear
-        // time (first_of[hi] = the group of hi at node lo, valid while seen_at[hi] == lo + 1).
-        std::vector<std::uint32_t> seen_at(n_nodes, 0), first_of(n_nodes, 0);
-        struct Group {
-            std::uint32_t hi;
-            std::uint32_t count[3];
-        };
-        std::vector<Group> groups;
-        std::uint32_t begin = 0;
-        for (std::uint32_t lo = 0; lo < n_nodes; ++lo) {
-            groups.clear();
-            for (std::uint32_t k = begin; k < range_end[lo]; ++k) {
-                const Arc& a = arcs[k];
-                if (seen_at[a.hi] != lo + 1) {
-                    seen_at[a.hi] = lo + 1;
-                    first_of[a.hi] = static_cast<std::uint32_t>(groups.size());
-                    groups.push_back({a.hi, {0, 0, 0}});
-                }
-                ++groups[first_of[a.hi]].count[a.dir];
-            }
-            for (const Group& e : groups) add_edge(lo, e.hi, e.count[1], e.count[2], 0);
-            begin = range_end[lo];
-        }
-    } else {
-        for (std::size_t i = 0; i < arcs.size();) {
-            std::size_t j = i;
-            std::size_t count[3] = {0, 0, 0};
-            while (j < arcs.size() && arcs[j].lo == arcs[i].lo && arcs[j].hi == arcs[i].hi) {
-                if (label_of(arcs[j]) != label_of(arcs[i]))
-                    throw ParseError(el_path, el_line[arcs[j].index],
-                                     "edge " + std::to_string(arcs[i].lo + 1) + "," + std::to_string(arcs[i].hi + 1) +
-                                         " has label " + label_row_text(ds.label_rows.edge, label_of(arcs[j])) +
-                                         " here but label " + label_row_text(ds.label_rows.edge, label_of(arcs[i])) +
-                                         " at line " + std::to_string(el_line[arcs[i].index]) +
-                                         " (expected equal labels on repeated lines of one edge)");
-                ++count[arcs[j].dir];
-                ++j;
-            }
-            add_edge(arcs[i].lo, arcs[i].hi, count[1], count[2], label_of(arcs[i]));
-            i = j;
-        }
-    }
+    group_arcs(arcs, n_nodes, edge_labels.empty() ? nullptr : edge_labels.data(), add_edge,
+               [&](const Arc& first, const Arc& a) {
+                   throw ParseError(el_path, el_line[a.index],
+                                    label_conflict(first.lo + 1, first.hi + 1, ds.label_rows.edge, edge_labels[a.index],
+                                                   edge_labels[first.index], el_line[first.index]));
+               });
     for (auto x : graph_dups) ds.stats.graphs_with_duplicates += x;
     std::vector<std::vector<Label>> labels_of(ds.has_node_labels ? sizes.size() : 0);
     if (ds.has_node_labels) {
@@ -522,16 +559,308 @@ TuDataset read_tu_dataset(const std::string& dir_in, const std::string& name_in,
     for (std::size_t g = 0; g < builders.size(); ++g) {
         if (ds.has_node_labels) builders[g].set_node_labels(std::move(labels_of[g]));
         ds.graphs.push_back(builders[g].build());
-        const Graph& h = ds.graphs.back();
-        ds.stats.edges += h.m();
-        ds.stats.max_nodes = std::max<std::size_t>(ds.stats.max_nodes, h.n());
-        ds.stats.max_edges = std::max(ds.stats.max_edges, h.m());
-        for (VertexId v = 0; v < h.n(); ++v)
-            if (h.degree(v) == 0) ++ds.stats.isolated_nodes;
+        count_graph(ds.graphs.back(), ds.stats);
         builders[g] = GraphBuilder();  // release memory early
     }
     return ds;
 }
+
+namespace {
+
+/// The non-blank lines of a file, read a chunk at a time.
+class ChunkedLines {
+public:
+    explicit ChunkedLines(std::string path) : path_(std::move(path)) {
+        size_ = readable_file_size(path_);
+        file_ = std::fopen(path_.c_str(), "rb");
+        if (!file_) throw IoError("cannot open " + path_ + ": " + std::strerror(errno));
+    }
+    ~ChunkedLines() { std::fclose(file_); }
+    ChunkedLines(const ChunkedLines&) = delete;
+    ChunkedLines& operator=(const ChunkedLines&) = delete;
+
+    /// The next non-blank line (trimmed; valid until the next call) and its 1-based physical line
+    /// number; false at the end of the file.
+    bool next(std::string_view& line, std::int64_t& number) {
+        for (;;) {
+            const char* base = buf_.data();
+            const void* nl = std::memchr(base + pos_, '\n', buf_.size() - pos_);
+            if (!nl && !eof_) {
+                refill();
+                continue;
+            }
+            if (!nl && pos_ >= buf_.size()) return false;
+            const std::size_t end = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - base) : buf_.size();
+            ++line_;
+            line = trim(std::string_view(base + pos_, end - pos_));
+            consumed_ += std::min(end + 1, buf_.size()) - pos_;
+            pos_ = std::min(end + 1, buf_.size());
+            if (!line.empty()) {
+                number = line_;
+                return true;
+            }
+        }
+    }
+    const std::string& path() const { return path_; }
+    std::uint64_t consumed() const { return consumed_; }
+    std::uint64_t size() const { return size_; }
+
+private:
+    void refill() {
+        constexpr std::size_t kChunk = 1 << 20;
+        buf_.erase(0, pos_);
+        pos_ = 0;
+        const std::size_t have = buf_.size();
+        buf_.resize(have + kChunk);
+        const std::size_t got = std::fread(&buf_[have], 1, kChunk, file_);
+        buf_.resize(have + got);
+        if (got < kChunk) {
+            if (std::ferror(file_)) throw IoError("cannot read " + path_ + ": " + std::strerror(errno));
+            eof_ = true;
+        }
+    }
+
+    std::string path_;
+    std::FILE* file_ = nullptr;
+    std::string buf_;
+    std::size_t pos_ = 0;
+    bool eof_ = false;
+    std::int64_t line_ = 0;
+    std::uint64_t consumed_ = 0, size_ = 0;
+};
+
+}  // namespace
+
+struct TuGraphReader::Impl {
+    std::string dir, name;
+    std::unique_ptr<ChunkedLines> ind, a, nl, el;  // nl, el: when read
+    std::vector<Label> graph_labels;
+    std::string gl_path;
+    std::int64_t gl_last_line = 0;
+    TuStats stats;
+    bool finished = false;
+    // Label ids: rows numbered by first appearance, one counter for single integers and longer rows.
+    std::unordered_map<Label, Label> single_id;
+    std::map<std::vector<Label>, Label> row_id;
+    Label next_id = 0;
+    std::vector<std::string_view> fields;
+    std::vector<Label> row;
+    // The indicator line read ahead, and the DS_A.txt line read ahead (it belongs to a later graph).
+    bool ind_ahead = false, arc_ahead = false;
+    std::int64_t gid = 0, gid_line = 0;
+    std::int64_t arc_r = 0, arc_c = 0, arc_line = 0, arc_label_line = 0;
+    Label arc_label = 0;
+    std::uint64_t nodes = 0;
+    // One graph's arcs (local ids), their labels and label lines, and its node labels.
+    std::vector<Arc> arcs;
+    std::vector<Label> arc_labels, node_labels;
+    std::vector<std::int64_t> arc_label_lines;
+
+    /// `k` integer columns of `line` into out; ParseError naming the file and line otherwise.
+    void columns(const ChunkedLines& f, std::string_view line, std::int64_t ln, int k, std::int64_t* out,
+                 const char* what) {
+        const char* p = line.data();
+        if (plain_columns(p, line.data() + line.size(), k, out)) return;
+        split_fields(line, fields);
+        if (fields.size() != static_cast<std::size_t>(k))
+            throw ParseError(
+                f.path(), ln,
+                k == 2 ? "expected 2 columns 'row, col', found " + std::to_string(fields.size())
+                       : "expected 1 column (" + std::string(what) + "), found " + std::to_string(fields.size()));
+        for (int c = 0; c < k; ++c) out[c] = parse_int(fields[static_cast<std::size_t>(c)], f.path(), ln, what);
+    }
+
+    /// The id of the label row on the next line of `f`; ParseError when there is none.
+    Label label_id(ChunkedLines& f, const char* what, const std::string& counted, std::int64_t* line_out = nullptr) {
+        std::string_view line;
+        std::int64_t ln = 0;
+        if (!f.next(line, ln)) throw ParseError(f.path(), 0, std::string("fewer ") + what + " lines than " + counted);
+        if (line_out) *line_out = ln;
+        std::int64_t v = 0;
+        const char* p = line.data();
+        if (!plain_columns(p, line.data() + line.size(), 1, &v)) {
+            split_fields(line, fields);
+            row.clear();
+            for (const auto& x : fields) row.push_back(parse_int(x, f.path(), ln, what));
+            if (row.size() > 1) return row_id.emplace(row, row_id.size() + single_id.size()).first->second;
+            v = row[0];
+        }
+        return single_id.emplace(v, static_cast<Label>(row_id.size() + single_id.size())).first->second;
+    }
+
+    bool read_indicator() {
+        std::string_view line;
+        if (!ind->next(line, gid_line)) return false;
+        columns(*ind, line, gid_line, 1, &gid, "graph id");
+        if (gid < 1) throw ParseError(ind->path(), gid_line, "graph id " + std::to_string(gid) + " must be >= 1");
+        return true;
+    }
+
+    bool read_arc() {
+        std::string_view line;
+        if (!a->next(line, arc_line)) return false;
+        std::int64_t rc[2];
+        columns(*a, line, arc_line, 2, rc, "node id");
+        for (std::int64_t x : rc)
+            if (x < 1)
+                throw ParseError(a->path(), arc_line,
+                                 "node id " + std::to_string(x) + " out of range (ids start at 1)");
+        arc_r = rc[0] - 1;
+        arc_c = rc[1] - 1;
+        ++stats.edge_lines;
+        if (el) arc_label = label_id(*el, "edge label", "edge lines of " + a->path(), &arc_label_line);
+        return true;
+    }
+
+    Graph next_graph() {
+        const std::int64_t expected = static_cast<std::int64_t>(stats.graphs) + 1;
+        if (gid != expected)
+            throw TuOrderError(ind->path() + ":" + std::to_string(gid_line) + ": graph id " + std::to_string(gid) +
+                               " where " + std::to_string(expected) +
+                               " was expected: the nodes are not stored graph by graph");
+        const std::uint64_t first = nodes;
+        node_labels.clear();
+        while (ind_ahead && gid == expected) {
+            if (nl) node_labels.push_back(label_id(*nl, "node label", "nodes in " + ind->path()));
+            ++nodes;
+            ind_ahead = read_indicator();
+        }
+        const std::uint64_t end = nodes;
+        if (end - first > std::numeric_limits<std::uint32_t>::max())
+            throw ResourceLimit(ind->path() + ": a graph of more than 2^32 - 1 nodes");
+        arcs.clear();
+        arc_labels.clear();
+        arc_label_lines.clear();
+        bool loops = false;
+        for (;;) {
+            if (!arc_ahead && !(arc_ahead = read_arc())) break;
+            const auto r = static_cast<std::uint64_t>(arc_r), c = static_cast<std::uint64_t>(arc_c);
+            if (r >= end && c >= end) break;  // a later graph's
+            arc_ahead = false;
+            if (r < first && c < first)
+                throw TuOrderError(a->path() + ":" + std::to_string(arc_line) +
+                                   ": an edge of an earlier graph after graph " + std::to_string(expected) +
+                                   "'s nodes: the edges are not stored graph by graph");
+            if (r < first || c < first || r >= end || c >= end)
+                throw ParseError(a->path(), arc_line,
+                                 "edge " + std::to_string(r + 1) + "," + std::to_string(c + 1) + " joins graph " +
+                                     std::to_string(expected) + " and another graph");
+            if (r == c) {
+                ++stats.self_loops;
+                loops = true;
+                continue;
+            }
+            Arc x;
+            x.lo = static_cast<std::uint32_t>(std::min(r, c) - first);
+            x.hi = static_cast<std::uint32_t>(std::max(r, c) - first);
+            x.dir = r < c ? 1 : 2;
+            x.index = static_cast<std::uint32_t>(arcs.size());
+            arcs.push_back(x);
+            if (el) {
+                arc_labels.push_back(arc_label);
+                arc_label_lines.push_back(arc_label_line);
+            }
+        }
+        GraphBuilder builder(static_cast<VertexId>(end - first));
+        bool dups = false;
+        group_arcs(
+            arcs, end - first, el ? arc_labels.data() : nullptr,
+            [&](std::uint32_t lo, std::uint32_t hi, std::size_t forward, std::size_t backward, Label label) {
+                const std::size_t d = (forward > 1 ? forward - 1 : 0) + (backward > 1 ? backward - 1 : 0);
+                stats.duplicate_edge_lines += d;
+                dups = dups || d > 0;
+                if (forward == 0 || backward == 0) ++stats.one_direction_edges;
+                if (el)
+                    builder.add_edge(lo, hi, label);
+                else
+                    builder.add_edge(lo, hi);
+            },
+            [&](const Arc& f, const Arc& x) {
+                throw ParseError(el->path(), arc_label_lines[x.index],
+                                 label_conflict(first + f.lo + 1, first + f.hi + 1, {}, arc_labels[x.index],
+                                                arc_labels[f.index], arc_label_lines[f.index]));
+            });
+        stats.graphs_with_self_loops += loops;
+        stats.graphs_with_duplicates += dups;
+        if (nl) builder.set_node_labels(node_labels);
+        Graph g = builder.build();
+        count_graph(g, stats);
+        ++stats.graphs;
+        return g;
+    }
+
+    /// The end of the indicator: nothing may be left in the other files.
+    void finish() {
+        finished = true;
+        stats.nodes = nodes;
+        if (arc_ahead || read_arc()) {
+            const std::int64_t x = static_cast<std::uint64_t>(arc_r) >= nodes ? arc_r + 1 : arc_c + 1;
+            throw ParseError(a->path(), arc_line,
+                             "node id " + std::to_string(x) + " out of range [1," + std::to_string(nodes) +
+                                 "] (nodes of " + ind->path() + ")");
+        }
+        std::string_view line;
+        std::int64_t ln = 0;
+        if (nl && nl->next(line, ln))
+            throw ParseError(nl->path(), ln,
+                             "more lines than the " + std::to_string(nodes) + " nodes of " + ind->path());
+        if (el && stats.edge_lines > 0 && el->next(line, ln))
+            throw ParseError(el->path(), ln,
+                             "more lines than the " + std::to_string(stats.edge_lines) + " edge lines of " + a->path());
+        if (!graph_labels.empty() && graph_labels.size() != stats.graphs)
+            throw ParseError(
+                gl_path, gl_last_line,
+                count_mismatch(graph_labels.size(), "labels", stats.graphs, "graphs") + " of " + ind->path());
+    }
+};
+
+TuGraphReader::TuGraphReader(const std::string& dir_in, const std::string& name_in, const TuReadOptions& opt)
+    : impl_(std::make_unique<Impl>()) {
+    Impl& m = *impl_;
+    std::tie(m.dir, m.name) = resolve_dataset(dir_in, name_in);
+    const std::string prefix = m.dir + "/" + m.name + "_";
+    m.ind = std::make_unique<ChunkedLines>(prefix + "graph_indicator.txt");
+    m.a = std::make_unique<ChunkedLines>(prefix + "A.txt");
+    if (opt.node_labels && file_exists(prefix + "node_labels.txt"))
+        m.nl = std::make_unique<ChunkedLines>(prefix + "node_labels.txt");
+    if (opt.edge_labels && file_exists(prefix + "edge_labels.txt"))
+        m.el = std::make_unique<ChunkedLines>(prefix + "edge_labels.txt");
+    m.gl_path = prefix + "graph_labels.txt";
+    if (file_exists(m.gl_path)) {
+        const auto gl = int_lines(m.gl_path, "graph label");
+        m.gl_last_line = gl.back().first;
+        m.graph_labels.reserve(gl.size());
+        for (const auto& x : gl) m.graph_labels.push_back(x.second);
+    }
+    m.ind_ahead = m.read_indicator();
+    if (!m.ind_ahead) throw ParseError(m.ind->path(), 0, "file is empty");
+}
+
+TuGraphReader::~TuGraphReader() = default;
+
+bool TuGraphReader::next(std::size_t max_graphs, std::vector<Graph>& out, std::size_t max_bytes) {
+    Impl& m = *impl_;
+    out.clear();
+    const std::uint64_t start = m.a->consumed();
+    while (!m.finished && out.size() < std::max<std::size_t>(1, max_graphs) &&
+           (out.empty() || m.a->consumed() - start < max_bytes)) {
+        if (!m.ind_ahead) {
+            m.finish();
+            break;
+        }
+        out.push_back(m.next_graph());
+    }
+    return !out.empty();
+}
+
+const std::string& TuGraphReader::dir() const { return impl_->dir; }
+const std::string& TuGraphReader::name() const { return impl_->name; }
+bool TuGraphReader::has_node_labels() const { return impl_->nl != nullptr; }
+bool TuGraphReader::has_edge_labels() const { return impl_->el != nullptr && impl_->stats.edge_lines > 0; }
+const std::vector<Label>& TuGraphReader::graph_labels() const { return impl_->graph_labels; }
+const TuStats& TuGraphReader::stats() const { return impl_->stats; }
+std::uint64_t TuGraphReader::edge_bytes_read() const { return impl_->a->consumed(); }
+std::uint64_t TuGraphReader::edge_file_size() const { return impl_->a->size(); }
 
 void write_tu_dataset(const std::string& dir_in, const std::string& name, const std::vector<Graph>& graphs,
                       const std::vector<Label>& graph_labels, const TuWriteOptions& opt) {

@@ -164,6 +164,14 @@ void put_i64(std::string& s, std::int64_t x) {
     for (int i = 0; i < 8; ++i) s.push_back(static_cast<char>((u >> (8 * i)) & 0xff));
 }
 
+void put_varint(std::string& s, std::uint64_t x) {
+    while (x >= 0x80) {
+        s.push_back(static_cast<char>((x & 0x7f) | 0x80));
+        x >>= 7;
+    }
+    s.push_back(static_cast<char>(x));
+}
+
 }  // namespace
 
 std::uint64_t Certificate::hash() const { return fnv1a(bytes); }
@@ -198,6 +206,64 @@ Certificate canonical_certificate(const Graph& g, const IsoOptions& opt) {
     for (VertexId i = 0; i < p.n; ++i) put_u32(s, r.canon_offsets.empty() ? 0 : r.canon_offsets[i + 1]);
     for (VertexId x : r.canon_adj) put_u32(s, x);
     return c;
+}
+
+void append_compact_form(const Graph& g, const IsoOptions& opt, std::string& out) {
+    const Prepared p = prepare(g, opt);
+    const NautyRun r = run_nauty(p, true);
+    out.push_back('c');
+    put_varint(out, p.n);
+    put_varint(out, p.original_n);
+    // Colour classes (kind, colour) in canonical order, as runs of equal classes.
+    auto kind_of = [&](int v) { return p.kind.empty() ? std::uint8_t{0} : p.kind[v]; };
+    std::size_t runs = 0;
+    for (VertexId i = 0; i < p.n; ++i)
+        if (i == 0 || kind_of(r.lab[i]) != kind_of(r.lab[i - 1]) || p.colour[r.lab[i]] != p.colour[r.lab[i - 1]])
+            ++runs;
+    put_varint(out, runs);
+    for (VertexId i = 0; i < p.n;) {
+        const int v = r.lab[i];
+        VertexId j = i + 1;
+        while (j < p.n && kind_of(r.lab[j]) == kind_of(v) && p.colour[r.lab[j]] == p.colour[v]) ++j;
+        out.push_back(static_cast<char>(kind_of(v)));
+        const auto c = static_cast<std::uint64_t>(p.colour[v]);
+        put_varint(out, (c << 1) ^ (p.colour[v] < 0 ? ~std::uint64_t{0} : 0));  // zigzag
+        put_varint(out, j - i);
+        i = j;
+    }
+    // The canonical graph: sparse lists (later neighbours, first as itself, then as deltas) when
+    // they are shorter than the packed triangle. Isomorphic graphs have the same canonical graph,
+    // so they make the same choice.
+    std::string lists;
+    for (VertexId i = 0; i < p.n; ++i) {
+        const auto b = r.canon_adj.begin() + r.canon_offsets[i], e = r.canon_adj.begin() + r.canon_offsets[i + 1];
+        auto later = std::upper_bound(b, e, i);
+        put_varint(lists, static_cast<std::uint64_t>(e - later));
+        VertexId prev = i;
+        for (; later != e; ++later) {
+            put_varint(lists, *later - prev);
+            prev = *later;
+        }
+    }
+    const std::uint64_t n = p.n;
+    const std::uint64_t triangle = (n * (n - (n > 0)) / 2 + 7) / 8;
+    if (lists.size() < triangle) {
+        out.push_back('l');
+        out += lists;
+        return;
+    }
+    out.push_back('t');
+    const std::size_t base = out.size();
+    out.append(triangle, '\0');
+    for (VertexId i = 0; i < p.n; ++i)
+        for (std::uint32_t k = r.canon_offsets[i]; k < r.canon_offsets[i + 1]; ++k) {
+            const VertexId j = r.canon_adj[k];
+            if (j <= i) continue;
+            // Bit of (i, j) in the row-by-row upper triangle.
+            const std::uint64_t bit = static_cast<std::uint64_t>(i) * (2 * n - i - 1) / 2 + (j - i - 1);
+            out[base + bit / 8] =
+                static_cast<char>(static_cast<unsigned char>(out[base + bit / 8]) | (0x80u >> (bit % 8)));
+        }
 }
 
 void DenseCanoniser::append_form(const DenseRows& g, std::string& out) {

@@ -8,10 +8,13 @@
 #include <fstream>
 #include <functional>
 #include <limits>
+#include <map>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 #include "brec/core/error.hpp"
+#include "brec/core/rng.hpp"
 #include "brec/io/files.hpp"
 #include "brec/iso/iso.hpp"
 #include "common/test_util.hpp"
@@ -30,6 +33,60 @@ std::string fresh_dir(const std::string& name) {
 }
 
 void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+/// Every graph of a dataset through TuGraphReader, `batch` graphs at a time.
+struct Streamed {
+    std::vector<Graph> graphs;
+    TuStats stats;
+    std::vector<Label> graph_labels;
+    bool node_labels = false, edge_labels = false;
+};
+Streamed read_streamed(const std::string& dir, std::size_t batch, const TuReadOptions& opt = {}) {
+    TuGraphReader reader(dir, "", opt);
+    Streamed s;
+    std::vector<Graph> part;
+    while (reader.next(batch, part, 64))
+        for (auto& g : part) s.graphs.push_back(std::move(g));
+    EXPECT_TRUE(part.empty());
+    s.stats = reader.stats();
+    s.graph_labels = reader.graph_labels();
+    s.node_labels = reader.has_node_labels();
+    s.edge_labels = reader.has_edge_labels();
+    return s;
+}
+
+/// The streamed dataset is the whole-file one: same graphs and edges, labels equal up to one
+/// renaming of the label values across the dataset, same statistics.
+void expect_same_dataset(const TuDataset& ds, const Streamed& s) {
+    ASSERT_EQ(s.graphs.size(), ds.graphs.size());
+    EXPECT_EQ(s.graph_labels, ds.graph_labels);
+    EXPECT_EQ(s.node_labels, ds.has_node_labels);
+    EXPECT_EQ(s.edge_labels, ds.has_edge_labels);
+    std::map<Label, Label> node_map, edge_map, node_back, edge_back;  // both directions: a bijection
+    auto same = [](std::map<Label, Label>& to, std::map<Label, Label>& back, Label x, Label y) {
+        return to.emplace(x, y).first->second == y && back.emplace(y, x).first->second == x;
+    };
+    for (std::size_t i = 0; i < ds.graphs.size(); ++i) {
+        const Graph &g = ds.graphs[i], &h = s.graphs[i];
+        ASSERT_EQ(h.n(), g.n()) << i;
+        ASSERT_EQ(h.edges(), g.edges()) << i;
+        ASSERT_EQ(h.has_node_labels(), g.has_node_labels()) << i;
+        ASSERT_EQ(h.has_edge_labels(), g.has_edge_labels()) << i;
+        for (VertexId v = 0; g.has_node_labels() && v < g.n(); ++v)
+            ASSERT_TRUE(same(node_map, node_back, g.node_label(v), h.node_label(v))) << i << " " << v;
+        for (const auto& [u, v] : g.edges()) {
+            if (g.has_edge_labels()) {
+                ASSERT_TRUE(same(edge_map, edge_back, g.edge_label(u, v), h.edge_label(u, v))) << i;
+            }
+        }
+    }
+    const TuStats &a = ds.stats, &b = s.stats;
+    EXPECT_EQ(
+        std::tie(a.graphs, a.nodes, a.edge_lines, a.edges, a.self_loops, a.duplicate_edge_lines, a.one_direction_edges,
+                 a.isolated_nodes, a.graphs_with_self_loops, a.graphs_with_duplicates, a.max_nodes, a.max_edges),
+        std::tie(b.graphs, b.nodes, b.edge_lines, b.edges, b.self_loops, b.duplicate_edge_lines, b.one_direction_edges,
+                 b.isolated_nodes, b.graphs_with_self_loops, b.graphs_with_duplicates, b.max_nodes, b.max_edges));
+}
 
 TEST(TuFormat, ReadsHandMadeFixtureWithIsolatedNodesLoopsAndDuplicates) {
     const TuDataset ds = read_tu_dataset(kSmall);
@@ -128,6 +185,9 @@ TEST(TuFormat, MalformedFilesNameFileLineAndProblem) {
     const std::string gid = make("gid", "1, 2\n", "1\n0\n", "0\n");
     EXPECT_NE(error_of([&] { read_tu_dataset(gid); }).find("X_graph_indicator.txt:2: graph id 0 must be >= 1"),
               std::string::npos);
+    // The streaming reader rejects each of them too (the attributes it does not read).
+    for (const std::string& bad : {cols, range, negative, across, labels, word, empty, gap, nl, el, gid})
+        EXPECT_ANY_THROW(read_streamed(bad, 3)) << bad;
     const std::string noind = make("noind", "1, 2\n", "", "");
     EXPECT_NE(error_of([&] { read_tu_dataset(noind); }).find("cannot open"), std::string::npos);
     EXPECT_THROW(read_tu_dataset("/nonexistent/dir"), IoError);
@@ -268,6 +328,65 @@ TEST(TuFormat, AttributesExtraFilesAndOverwriteWithoutStaleFiles) {
     ro.node_labels = false;
     ro.node_attributes = false;
     EXPECT_FALSE(read_tu_dataset(kSmall, "", ro).has_node_labels);
+}
+
+TEST(TuStream, GraphByGraphEqualsTheWholeFileRead) {
+    const std::string dedup = std::string(BREC_SOURCE_DIR) + "/tests/data/tu_dedup";
+    for (const std::string& dir : {kSmall, dedup})
+        for (std::size_t batch : {1u, 2u, 1000u}) expect_same_dataset(read_tu_dataset(dir), read_streamed(dir, batch));
+    // Many random graphs with isolated nodes, node labels and multi-column edge labels, plus
+    // repeated, one-direction and self-loop lines and blank lines in the edge file.
+    Rng rng(8);
+    std::vector<Graph> graphs;
+    std::vector<Label> labels;
+    for (int k = 0; k < 300; ++k) {
+        const auto n = static_cast<VertexId>(1 + rng.below(25));
+        GraphBuilder b(n);
+        for (VertexId u = 0; u < n; ++u)
+            for (VertexId v = u + 1; v < n; ++v)
+                if (rng.bernoulli(0.2)) b.add_edge(u, v, static_cast<Label>(rng.below(3)));
+        std::vector<Label> nl(n);
+        for (auto& x : nl) x = static_cast<Label>(rng.below(4)) * 10 - 5;
+        b.set_node_labels(nl);
+        graphs.push_back(b.build());
+        labels.push_back(static_cast<Label>(rng.below(2)));
+    }
+    TuWriteOptions wo;
+    wo.label_rows.edge = {{1, 1}, {2, 0}, {0, 7}};
+    const std::string d = fresh_dir("stream");
+    write_tu_dataset(d, "R", graphs, labels, wo);
+    std::string a = read_text_file(d + "/R_A.txt"), el = read_text_file(d + "/R_edge_labels.txt");
+    // Graph 1's first line repeated (same label), a self-loop of its node 1, a blank line.
+    const std::size_t first_end = a.find('\n') + 1, el_end = el.find('\n') + 1;
+    a = a.substr(0, first_end) + a.substr(0, first_end) + "1, 1\n\n" + a.substr(first_end);
+    el = el.substr(0, el_end) + el.substr(0, el_end) + "0, 7\n\n" + el.substr(el_end);
+    write(d + "/R_A.txt", a);
+    write(d + "/R_edge_labels.txt", el);
+    const TuDataset whole = read_tu_dataset(d);
+    EXPECT_EQ(whole.stats.self_loops, 1u);
+    EXPECT_EQ(whole.stats.duplicate_edge_lines, 1u);
+    for (std::size_t batch : {1u, 7u, 100000u}) expect_same_dataset(whole, read_streamed(d, batch));
+    TuReadOptions no_labels;
+    no_labels.node_labels = no_labels.edge_labels = false;
+    expect_same_dataset(read_tu_dataset(d, "", no_labels), read_streamed(d, 5, no_labels));
+}
+
+TEST(TuStream, FilesNotStoredGraphByGraphAreAnOrderErrorNotAParseError) {
+    const std::string d = fresh_dir("order");
+    ::mkdir(d.c_str(), 0755);
+    // Graph ids 2, 1, 2: valid for the whole-file reader, which numbers nodes per graph.
+    write(d + "/X_graph_indicator.txt", "2\n1\n2\n");
+    write(d + "/X_A.txt", "1, 3\n3, 1\n");
+    EXPECT_EQ(read_tu_dataset(d).graphs[1].m(), 1u);
+    EXPECT_THROW(read_streamed(d, 10), TuOrderError);
+    // Nodes in graph order, but an edge of graph 1 after one of graph 2.
+    write(d + "/X_graph_indicator.txt", "1\n1\n2\n2\n");
+    write(d + "/X_A.txt", "3, 4\n1, 2\n");
+    EXPECT_EQ(read_tu_dataset(d).stats.edges, 2u);
+    EXPECT_THROW(read_streamed(d, 10), TuOrderError);
+    // In order: read.
+    write(d + "/X_A.txt", "1, 2\n3, 4\n");
+    EXPECT_EQ(read_streamed(d, 10).stats.edges, 2u);
 }
 
 }  // namespace

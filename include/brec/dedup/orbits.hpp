@@ -29,6 +29,12 @@ enum class OrbitMode {
 };
 std::string mode_name(OrbitMode mode);  ///< "topology", "node-labels", "edge-labels"
 IsoOptions iso_options(OrbitMode mode);
+/// Whether a canonical form is taken of the complement: for graphs with more than half of all
+/// possible edges (nauty's refinements and search cost grow with the edges; a complete graph becomes
+/// an edgeless one). Graphs that share an invariant share n and m, hence this choice, and two graphs
+/// are isomorphic iff their complements are (node labels are kept). Not in edge-label mode, whose
+/// labels a complement would lose.
+bool use_complement(const Graph& g, OrbitMode mode);
 
 /// A partition of the graph indices 0..N-1 into isomorphism classes, orbits numbered by first
 /// member. Members are kept as one flat list (4 bytes per graph), not a list per orbit: a dataset

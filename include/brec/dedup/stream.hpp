@@ -14,6 +14,7 @@
 #include <string>
 
 #include "brec/core/run_context.hpp"
+#include "brec/dedup/dataset.hpp"
 #include "brec/dedup/orbits.hpp"
 
 namespace brec {
@@ -62,5 +63,14 @@ double predicted_unique_share(std::vector<std::uint64_t> sample, double estimate
 /// (form bytes + 17) per graph with a form plus 5 bytes per graph, or the budget.
 Orbits graph_file_orbits(const std::string& path, const StreamOrbitOptions& opt, RunContext& ctx,
                          StreamOrbitStats* stats = nullptr);
+
+/// Orbits of a TU dataset (see TuGraphReader) under `mode`, read graph by graph as
+/// graph_file_orbits reads a graph-line file: compact canonical forms (append_compact_form) under
+/// the mode's labels, the same invariant choice, memory budget and spilling; equal to the orbits of
+/// compute_orbits on read_tu_dataset's graphs. `data` receives everything but the graphs (their
+/// count, the target labels, the label flags and the reader's statistics). Throws TuOrderError
+/// when the files are not stored graph by graph, and what TuGraphReader throws.
+Orbits tu_dataset_orbits(const std::string& dir, const std::string& name, OrbitMode mode, const StreamOrbitOptions& opt,
+                         RunContext& ctx, LabelledGraphs& data, StreamOrbitStats* stats = nullptr);
 
 }  // namespace brec

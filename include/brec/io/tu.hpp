@@ -20,6 +20,8 @@
 //   Graph Representation Learning and Beyond (GRL+)}, year={2020}}
 
 #include <cstdint>
+#include <memory>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -75,6 +77,52 @@ struct TuDataset {
 /// between files, conflicting labels on repeated edge lines, empty files).
 /// Complexity: O(L log L) for L lines of DS_A.txt, O(nodes) for the other files.
 TuDataset read_tu_dataset(const std::string& dir, const std::string& name = "", const TuReadOptions& options = {});
+
+/// Thrown by TuGraphReader when the files are not stored graph by graph (see there); the dataset
+/// may still be valid for read_tu_dataset.
+class TuOrderError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// Reads a TU dataset graph by graph without holding it: the files are read in lockstep, a chunk at
+/// a time, and only the graphs of one batch are in memory. Needs the layout every TU dataset has:
+/// graph ids in DS_graph_indicator.txt ascending 1, 1, ..., 2, ... without gaps, and the lines of
+/// DS_A.txt (with DS_edge_labels.txt) grouped by graph in that order; otherwise next() throws
+/// TuOrderError. A graph is the one read_tu_dataset builds (same vertices, edges and what is
+/// dropped), except that node and edge labels are ids of their rows numbered by first appearance
+/// (equal rows, equal ids, across the whole dataset), and node attributes are never read. Other
+/// problems of the files throw ParseError (not always with read_tu_dataset's message: read the
+/// dataset with it to learn the exact problem) or IoError.
+class TuGraphReader {
+public:
+    /// Opens the files; reads the graph labels. `name` and `options` as for read_tu_dataset.
+    TuGraphReader(const std::string& dir, const std::string& name = "", const TuReadOptions& options = {});
+    ~TuGraphReader();
+    TuGraphReader(const TuGraphReader&) = delete;
+    TuGraphReader& operator=(const TuGraphReader&) = delete;
+
+    /// Replaces `out` with the next graphs: at most `max_graphs`, and fewer once about `max_bytes` of
+    /// DS_A.txt were read. Returns false (and `out` empty) at the end, after checking that the files
+    /// agree on the counts.
+    bool next(std::size_t max_graphs, std::vector<Graph>& out, std::size_t max_bytes = 1 << 20);
+
+    const std::string& dir() const;
+    const std::string& name() const;
+    bool has_node_labels() const;
+    bool has_edge_labels() const;
+    /// Target labels (empty without DS_graph_labels.txt); checked against the graph count at the end.
+    const std::vector<Label>& graph_labels() const;
+    /// Complete once next() returned false.
+    const TuStats& stats() const;
+    /// Bytes of DS_A.txt read so far and its size.
+    std::uint64_t edge_bytes_read() const;
+    std::uint64_t edge_file_size() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
 
 /// Optional content of a written dataset.
 struct TuWriteOptions {
