@@ -78,6 +78,16 @@ TargetLabels read_target_labels(const std::string& path) {
     return t;
 }
 
+LabelledGraphs pairs_without_graphs(const std::string& path, std::vector<PairId> pair_ids) {
+    LabelledGraphs d;
+    d.path = path;
+    d.source = DedupSource::pairs;
+    d.name = base_name(path);
+    d.graph_count = 2 * pair_ids.size();
+    d.pair_ids = std::move(pair_ids);
+    return d;
+}
+
 LabelledGraphs graph_lines_without_graphs(const std::string& path, TargetLabels labels, std::size_t count) {
     LabelledGraphs d;
     d.path = path;

@@ -160,11 +160,11 @@ DedupResult run_dedup(const DedupOptions& opt, RunContext& ctx) {
     r.format = resolve_format(opt);
     check_input_options(opt, r.format);
     r.mode = opt.edge_labels ? OrbitMode::edge_labels : opt.node_labels ? OrbitMode::node_labels : OrbitMode::topology;
-    // Graph-line files and TU datasets are read as a stream of canonical forms instead of being
-    // held (graph lines carry no labels: every mode is plain isomorphism there). The pairwise
-    // baseline needs the graphs, and so does a cleaned TU dataset (its graphs and attributes are
-    // written back).
-    r.streamed = opt.method != "pairwise" && (r.format == "graph6" || (r.format == "tu" && opt.write_clean.empty()));
+    // Every input is read as a stream of canonical forms instead of being held (graph lines and
+    // pair files carry no labels: every mode is plain isomorphism there). The pairwise baseline
+    // needs the graphs, and so does a cleaned TU dataset or pair file (its graphs and attributes
+    // are written back).
+    r.streamed = opt.method != "pairwise" && (r.format == "graph6" || opt.write_clean.empty());
     StreamOrbitOptions so;
     so.invariants = opt.method == "all-certificates" ? InvariantUse::never
                     : opt.invariants == "always"     ? InvariantUse::always
@@ -176,6 +176,8 @@ DedupResult run_dedup(const DedupOptions& opt, RunContext& ctx) {
         TargetLabels labels = read_target_labels(opt.labels);  // a bad labels file fails before the long work
         r.orbits = graph_file_orbits(opt.path, so, ctx, &r.stream);
         r.data = graph_lines_without_graphs(opt.path, std::move(labels), r.orbits.orbit_of.size());
+    } else if (r.streamed && r.format == "pairs") {
+        r.orbits = pair_file_orbits(opt.path, opt.selection, so, ctx, r.data, &r.stream);
     } else if (r.streamed) {
         try {
             r.orbits = tu_dataset_orbits(opt.path, opt.tu_name, r.mode, so, ctx, r.data, &r.stream);
@@ -194,8 +196,8 @@ DedupResult run_dedup(const DedupOptions& opt, RunContext& ctx) {
     } else {
         if (opt.memory_budget > 0 || !opt.spill_dir.empty())
             ctx.warn(
-                "a memory budget applies to graph6/sparse6 files and TU datasets read as a stream only; this "
-                "input is read into memory");
+                "a memory budget applies to inputs read as a stream only (not to --method pairwise or, but "
+                "for graph6/sparse6 files, --write-clean); this input is read into memory");
         if (r.data.graphs.empty()) r.data = load_input(opt, r.format);
         r.seconds_load = seconds_since(t0);
         for (const auto& w : input_warnings(r.data, r.mode)) ctx.warn(w);

@@ -14,6 +14,7 @@
 #include "brec/io/graph6.hpp"
 #include "brec/graph/algorithms.hpp"
 #include "brec/io/graph_lines.hpp"
+#include "brec/io/pairs.hpp"
 #include "brec/io/tu.hpp"
 #include "brec/iso/iso.hpp"
 #include "detail/sorted_runs.hpp"
@@ -45,6 +46,14 @@ struct Worker {
     DenseCanoniser canoniser;
 };
 
+/// The form of a graph above kDenseFormMaxN vertices: 's' and its sparse-nauty certificate. Returns
+/// true (a sparse form).
+bool append_sparse_form(const Graph& g, std::string& out) {
+    out.push_back('s');
+    out += canonical_certificate(g).bytes;
+    return true;
+}
+
 /// Parses a record into w.rows when it is a graph on at most kDenseFormMaxN vertices (true), else
 /// into `big` (false). graph6 records of such graphs go straight into rows.
 bool parse_record(std::string_view rec, const SourcePos& pos, Worker& w, Graph& big) {
@@ -75,9 +84,7 @@ bool append_record_form(std::string_view rec, const SourcePos& pos, Worker& w, s
         w.canoniser.append_form(w.rows, out);
         return false;
     }
-    out.push_back('s');
-    out += canonical_certificate(big).bytes;
-    return true;
+    return append_sparse_form(big, out);
 }
 
 std::uint64_t form_hash(std::string_view s) {
@@ -158,6 +165,54 @@ private:
     OrbitMode mode_;
     TuReadOptions options_;
     std::unique_ptr<TuGraphReader> reader_;
+};
+
+/// The selected pairs of a pair file, read a batch at a time: graphs a and b of each pair in turn;
+/// forms as for graph-line files (pair files hold graph6 records).
+class PairSource {
+public:
+    using Batch = std::vector<Graph>;
+    PairSource(std::string path, PairSelection selection) : path_(std::move(path)), selection_(std::move(selection)) {}
+    const std::string& name() const { return path_; }
+    void restart() {
+        reader_ = std::make_unique<PairFileReader>(path_, selection_);
+        ids_.clear();
+    }
+    bool next(std::size_t max, Batch& b) {
+        b.clear();
+        if (!reader_->next(std::max<std::size_t>(1, max / 2), pairs_, kBatchBytes)) return false;
+        for (GraphPairRecord& p : pairs_) {
+            b.push_back(std::move(p.a));
+            b.push_back(std::move(p.b));
+            ids_.push_back(p.id);
+        }
+        return true;
+    }
+    bool at_end() const { return reader_->at_end(); }
+    double growth() const {
+        return static_cast<double>(reader_->file_size()) /
+               static_cast<double>(std::max<std::uint64_t>(1, reader_->bytes_read()));
+    }
+    /// The ids of the pairs read since the last restart.
+    std::vector<PairId>& ids() { return ids_; }
+    Worker worker() const { return {}; }
+    std::uint64_t invariant(const Batch& b, std::size_t k, Worker&) const {
+        return refinement_invariant(b[k], OrbitMode::topology);
+    }
+    bool append_form(const Batch& b, std::size_t k, Worker& w, std::string& out) const {
+        const Graph& g = b[k];
+        if (g.n() > kDenseFormMaxN) return append_sparse_form(g, out);
+        w.rows = dense_rows(g);
+        w.canoniser.append_form(w.rows, out);
+        return false;
+    }
+
+private:
+    std::string path_;
+    PairSelection selection_;
+    std::unique_ptr<PairFileReader> reader_;
+    std::vector<GraphPairRecord> pairs_;
+    std::vector<PairId> ids_;
 };
 
 /// Invariants of the graphs of one batch, in parallel.
@@ -357,6 +412,14 @@ Orbits tu_dataset_orbits(const std::string& dir, const std::string& name, OrbitM
     data.has_node_labels = r.has_node_labels();
     data.has_edge_labels = r.has_edge_labels();
     data.tu_stats = r.stats();
+    return orbits;
+}
+
+Orbits pair_file_orbits(const std::string& path, const PairSelection& selection, const StreamOrbitOptions& opt,
+                        RunContext& ctx, LabelledGraphs& data, StreamOrbitStats* stats) {
+    PairSource src(path, selection);
+    Orbits orbits = source_orbits(src, opt, ctx, stats);
+    data = pairs_without_graphs(path, std::move(src.ids()));
     return orbits;
 }
 

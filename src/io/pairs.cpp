@@ -5,12 +5,14 @@
 #include <cctype>
 #include <iterator>
 #include <limits>
+#include <memory>
 #include <set>
 #include <sstream>
 
 #include "brec/core/error.hpp"
 #include "brec/io/files.hpp"
 #include "brec/io/graph6.hpp"
+#include "detail/chunked_lines.hpp"
 
 namespace brec {
 namespace {
@@ -29,30 +31,31 @@ std::vector<std::string> split(const std::string& s, char sep) {
 
 }  // namespace
 
-PairDataset parse_pair_text(const std::string& text, const std::string& source) {
-    PairDataset ds;
-    ds.path = source;
-    std::set<PairId> seen;
-    const auto lines = split_lines(text);
-    for (std::size_t li = 0; li < lines.size(); ++li) {
-        const auto line_no = static_cast<std::int64_t>(li + 1);
-        const std::string& line = lines[li];
+namespace {
+
+/// The data lines of a pair TSV, one at a time: blank and '#' lines are skipped, ids must be unique.
+class PairLineParser {
+public:
+    explicit PairLineParser(std::string source) : source_(std::move(source)) {}
+
+    /// Parses physical line `line_no` into `rec`; false for a blank or comment line. Throws
+    /// ParseError naming the source, line and problem.
+    bool parse(const std::string& line, std::int64_t line_no, GraphPairRecord& rec) {
         const std::string stripped = trim(line);
-        if (stripped.empty() || stripped[0] == '#') continue;
+        if (stripped.empty() || stripped[0] == '#') return false;
         const auto cols = split(line, '\t');
         if (cols.size() != 4)
-            throw ParseError(source, line_no,
+            throw ParseError(source_, line_no,
                              "expected 4 tab-separated columns (id, category, graph6_a, graph6_b), found " +
                                  std::to_string(cols.size()));
-        GraphPairRecord rec;
         rec.line = line_no;
         if (!parse_int64(trim(cols[0]), rec.id))
-            throw ParseError(source, line_no, "pair id '" + cols[0] + "' is not an integer");
-        if (rec.id < 0) throw ParseError(source, line_no, "pair id " + std::to_string(rec.id) + " is negative");
-        if (!seen.insert(rec.id).second)
-            throw ParseError(source, line_no, "pair id " + std::to_string(rec.id) + " is repeated");
+            throw ParseError(source_, line_no, "pair id '" + cols[0] + "' is not an integer");
+        if (rec.id < 0) throw ParseError(source_, line_no, "pair id " + std::to_string(rec.id) + " is negative");
+        if (!seen_.insert(rec.id).second)
+            throw ParseError(source_, line_no, "pair id " + std::to_string(rec.id) + " is repeated");
         rec.category = trim(cols[1]);
-        if (rec.category.empty()) throw ParseError(source, line_no, "empty category");
+        if (rec.category.empty()) throw ParseError(source_, line_no, "empty category");
         // Errors inside a graph name the column and the byte position within the line.
         auto parse_field = [&](std::size_t c, const char* what) {
             std::size_t start = 0;
@@ -61,20 +64,139 @@ PairDataset parse_pair_text(const std::string& text, const std::string& source) 
             std::size_t lead = 0;
             while (lead < field.size() && std::isspace(static_cast<unsigned char>(field[lead]))) ++lead;
             try {
-                return parse_graph6_or_sparse6(trim(field), SourcePos{source, line_no});
+                return parse_graph6_or_sparse6(trim(field), SourcePos{source_, line_no});
             } catch (const ParseError& e) {
                 const std::int64_t col = e.column() >= 0 ? static_cast<std::int64_t>(start + lead) + e.column() : -1;
-                throw ParseError(source, line_no, "column " + std::to_string(c + 1) + " (" + what + "): " + e.problem(),
-                                 col);
+                throw ParseError(source_, line_no,
+                                 "column " + std::to_string(c + 1) + " (" + what + "): " + e.problem(), col);
             }
         };
         rec.a = parse_field(2, "graph6_a");
         rec.b = parse_field(3, "graph6_b");
-        ds.pairs.push_back(std::move(rec));
+        return true;
     }
+    /// The ids seen so far, ascending.
+    const std::set<PairId>& ids() const { return seen_; }
+
+private:
+    std::string source_;
+    std::set<PairId> seen_;
+};
+
+/// A pair selection decided pair by pair, in file order, with the checks that need the whole file
+/// (unknown categories, ids that do not exist, an empty selection) at the end.
+class PairSelector {
+public:
+    PairSelector(const PairSelection& sel, std::string path) : sel_(sel), path_(std::move(path)) {
+        for (const std::string& raw : sel.categories) {
+            const std::string name = trim(raw);
+            // Capitalised names are the four report groups ("Regular" = all regular kinds);
+            // lower-case names are fine categories ("regular" = simple regular only).
+            if (std::find(brec_groups().begin(), brec_groups().end(), name) != brec_groups().end())
+                groups_.insert(name);
+            else if (fine_.insert(canonical_category(name)).second)
+                fine_given_.emplace_back(canonical_category(name), raw);
+        }
+        if (!sel.id_ranges.empty()) wanted_ = parse_id_ranges(sel.id_ranges);
+    }
+
+    /// Whether the next pair of the file is selected.
+    bool take(PairId id, const std::string& category) {
+        const std::string c = canonical_category(category);
+        present_.insert(c);
+        if (!wanted_.empty() && !wanted_.contains(id)) return false;
+        if ((!fine_.empty() || !groups_.empty()) && !fine_.count(c) && !groups_.count(brec_group_of(c))) return false;
+        if (sel_.shard_count > 0 &&
+            static_cast<int>(matched_++ % static_cast<std::uint64_t>(sel_.shard_count)) != sel_.shard_index - 1)
+            return false;
+        ++taken_;
+        return true;
+    }
+
+    /// After the last pair, `ids` = the ids of the file (ascending): throws InvalidArgument for an
+    /// unknown category, an id that does not exist, a shard out of range or an empty selection.
+    void finish(const std::vector<PairId>& ids) const {
+        for (const auto& [c, raw] : fine_given_)
+            if (!present_.count(c)) {
+                std::string known;
+                for (const auto& k : present_) known += (known.empty() ? "" : ", ") + k;
+                throw InvalidArgument("unknown category '" + raw + "' in " + path_ + " (categories present: " + known +
+                                      "; groups: Basic, Regular, Extension, CFI)");
+            }
+        PairId missing = 0;
+        if (!wanted_.empty() && wanted_.first_missing(ids, missing))
+            throw InvalidArgument("--pairs: id " + std::to_string(missing) + " is not in " + path_);
+        if (sel_.shard_count > 0 && (sel_.shard_index < 1 || sel_.shard_index > sel_.shard_count))
+            throw InvalidArgument("shard " + std::to_string(sel_.shard_index) + "/" + std::to_string(sel_.shard_count) +
+                                  " is out of range");
+        if (taken_ == 0) throw InvalidArgument("the selection matches no pairs in " + path_);
+    }
+
+private:
+    PairSelection sel_;
+    std::string path_;
+    std::set<std::string> groups_;
+    std::set<std::string> fine_;
+    std::vector<std::pair<std::string, std::string>> fine_given_;  // (canonical name, as given), in order
+    IdRanges wanted_;
+    std::set<std::string> present_;
+    std::uint64_t matched_ = 0, taken_ = 0;
+};
+
+}  // namespace
+
+PairDataset parse_pair_text(const std::string& text, const std::string& source) {
+    PairDataset ds;
+    ds.path = source;
+    PairLineParser parser(source);
+    const auto lines = split_lines(text);
+    GraphPairRecord rec;
+    for (std::size_t li = 0; li < lines.size(); ++li)
+        if (parser.parse(lines[li], static_cast<std::int64_t>(li + 1), rec)) ds.pairs.push_back(std::move(rec));
     if (ds.pairs.empty()) throw ParseError(source, 0, "no pairs found (empty pair file)");
     return ds;
 }
+
+struct PairFileReader::Impl {
+    detail::ChunkedLines lines;
+    PairLineParser parser;
+    PairSelector selector;
+    std::string line;
+    bool any = false, finished = false;
+    Impl(const std::string& path, const PairSelection& sel) : lines(path), parser(path), selector(sel, path) {}
+};
+
+PairFileReader::PairFileReader(const std::string& path, const PairSelection& selection)
+    : impl_(std::make_unique<Impl>(path, selection)) {}
+
+PairFileReader::~PairFileReader() = default;
+
+bool PairFileReader::next(std::size_t max_pairs, std::vector<GraphPairRecord>& out, std::size_t max_bytes) {
+    Impl& m = *impl_;
+    out.clear();
+    const std::uint64_t start = m.lines.consumed();
+    std::string_view raw;
+    std::int64_t number = 0;
+    GraphPairRecord rec;
+    while (!m.finished && out.size() < std::max<std::size_t>(1, max_pairs) &&
+           (out.empty() || m.lines.consumed() - start < max_bytes)) {
+        if (!m.lines.next_raw(raw, number)) {
+            m.finished = true;
+            if (!m.any) throw ParseError(m.lines.path(), 0, "no pairs found (empty pair file)");
+            m.selector.finish(std::vector<PairId>(m.parser.ids().begin(), m.parser.ids().end()));
+            break;
+        }
+        m.line.assign(raw.data(), raw.size());
+        if (!m.parser.parse(m.line, number, rec)) continue;
+        m.any = true;
+        if (m.selector.take(rec.id, rec.category)) out.push_back(std::move(rec));
+    }
+    return !out.empty();
+}
+
+std::uint64_t PairFileReader::bytes_read() const { return impl_->lines.consumed(); }
+std::uint64_t PairFileReader::file_size() const { return impl_->lines.size(); }
+bool PairFileReader::at_end() const { return impl_->finished || impl_->lines.at_end(); }
 
 PairDataset read_pair_file(const std::string& path) { return parse_pair_text(read_text_file(path), path); }
 
@@ -185,59 +307,16 @@ void parse_shard(const std::string& text, int& index, int& count) {
 }
 
 std::vector<std::size_t> select_pairs(const PairDataset& ds, const PairSelection& sel) {
-    std::set<std::string> fine, groups;
-    std::set<std::string> present;
-    for (const auto& p : ds.pairs) present.insert(canonical_category(p.category));
-    for (const std::string& raw : sel.categories) {
-        const std::string name = trim(raw);
-        // Capitalised names are the four report groups ("Regular" = all regular kinds);
-        // lower-case names are fine categories ("regular" = simple regular only).
-        if (std::find(brec_groups().begin(), brec_groups().end(), name) != brec_groups().end()) {
-            groups.insert(name);
-            continue;
-        }
-        const std::string c = canonical_category(name);
-        if (!present.count(c)) {
-            std::string known;
-            for (const auto& k : present) known += (known.empty() ? "" : ", ") + k;
-            throw InvalidArgument("unknown category '" + raw + "' in " + ds.path + " (categories present: " + known +
-                                  "; groups: Basic, Regular, Extension, CFI)");
-        }
-        fine.insert(c);
-    }
-    const bool by_id = !sel.id_ranges.empty();
-    IdRanges wanted;
-    if (by_id) {
-        wanted = parse_id_ranges(sel.id_ranges);
-        std::vector<PairId> have;
-        have.reserve(ds.pairs.size());
-        for (const auto& p : ds.pairs) have.push_back(p.id);
-        std::sort(have.begin(), have.end());
-        PairId missing = 0;
-        if (wanted.first_missing(have, missing))
-            throw InvalidArgument("--pairs: id " + std::to_string(missing) + " is not in " + ds.path);
-    }
+    PairSelector selector(sel, ds.path);
     std::vector<std::size_t> out;
+    std::vector<PairId> ids;
+    ids.reserve(ds.pairs.size());
     for (std::size_t i = 0; i < ds.pairs.size(); ++i) {
-        const auto& p = ds.pairs[i];
-        if (by_id && !wanted.contains(p.id)) continue;
-        if (!fine.empty() || !groups.empty()) {
-            const std::string c = canonical_category(p.category);
-            if (!fine.count(c) && !groups.count(brec_group_of(c))) continue;
-        }
-        out.push_back(i);
+        if (selector.take(ds.pairs[i].id, ds.pairs[i].category)) out.push_back(i);
+        ids.push_back(ds.pairs[i].id);
     }
-    if (sel.shard_count > 0) {
-        if (sel.shard_index < 1 || sel.shard_index > sel.shard_count)
-            throw InvalidArgument("shard " + std::to_string(sel.shard_index) + "/" + std::to_string(sel.shard_count) +
-                                  " is out of range");
-        std::vector<std::size_t> mine;
-        for (std::size_t k = 0; k < out.size(); ++k)
-            if (static_cast<int>(k % static_cast<std::size_t>(sel.shard_count)) == sel.shard_index - 1)
-                mine.push_back(out[k]);
-        out.swap(mine);
-    }
-    if (out.empty()) throw InvalidArgument("the selection matches no pairs in " + ds.path);
+    std::sort(ids.begin(), ids.end());
+    selector.finish(ids);
     return out;
 }
 

@@ -18,6 +18,7 @@
 #include "brec/core/error.hpp"
 #include "brec/io/dir_writer.hpp"
 #include "brec/io/files.hpp"
+#include "detail/chunked_lines.hpp"
 
 namespace brec {
 namespace {
@@ -565,75 +566,9 @@ TuDataset read_tu_dataset(const std::string& dir_in, const std::string& name_in,
     return ds;
 }
 
-namespace {
-
-/// The non-blank lines of a file, read a chunk at a time.
-class ChunkedLines {
-public:
-    explicit ChunkedLines(std::string path) : path_(std::move(path)) {
-        size_ = readable_file_size(path_);
-        file_ = std::fopen(path_.c_str(), "rb");
-        if (!file_) throw IoError("cannot open " + path_ + ": " + std::strerror(errno));
-    }
-    ~ChunkedLines() { std::fclose(file_); }
-    ChunkedLines(const ChunkedLines&) = delete;
-    ChunkedLines& operator=(const ChunkedLines&) = delete;
-
-    /// The next non-blank line (trimmed; valid until the next call) and its 1-based physical line
-    /// number; false at the end of the file.
-    bool next(std::string_view& line, std::int64_t& number) {
-        for (;;) {
-            const char* base = buf_.data();
-            const void* nl = std::memchr(base + pos_, '\n', buf_.size() - pos_);
-            if (!nl && !eof_) {
-                refill();
-                continue;
-            }
-            if (!nl && pos_ >= buf_.size()) return false;
-            const std::size_t end = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - base) : buf_.size();
-            ++line_;
-            line = trim(std::string_view(base + pos_, end - pos_));
-            consumed_ += std::min(end + 1, buf_.size()) - pos_;
-            pos_ = std::min(end + 1, buf_.size());
-            if (!line.empty()) {
-                number = line_;
-                return true;
-            }
-        }
-    }
-    const std::string& path() const { return path_; }
-    std::uint64_t consumed() const { return consumed_; }
-    std::uint64_t size() const { return size_; }
-
-private:
-    void refill() {
-        constexpr std::size_t kChunk = 1 << 20;
-        buf_.erase(0, pos_);
-        pos_ = 0;
-        const std::size_t have = buf_.size();
-        buf_.resize(have + kChunk);
-        const std::size_t got = std::fread(&buf_[have], 1, kChunk, file_);
-        buf_.resize(have + got);
-        if (got < kChunk) {
-            if (std::ferror(file_)) throw IoError("cannot read " + path_ + ": " + std::strerror(errno));
-            eof_ = true;
-        }
-    }
-
-    std::string path_;
-    std::FILE* file_ = nullptr;
-    std::string buf_;
-    std::size_t pos_ = 0;
-    bool eof_ = false;
-    std::int64_t line_ = 0;
-    std::uint64_t consumed_ = 0, size_ = 0;
-};
-
-}  // namespace
-
 struct TuGraphReader::Impl {
     std::string dir, name;
-    std::unique_ptr<ChunkedLines> ind, a, nl, el;  // nl, el: when read
+    std::unique_ptr<detail::ChunkedLines> ind, a, nl, el;  // nl, el: when read
     std::vector<Label> graph_labels;
     std::string gl_path;
     std::int64_t gl_last_line = 0;
@@ -657,7 +592,7 @@ struct TuGraphReader::Impl {
     std::vector<std::int64_t> arc_label_lines;
 
     /// `k` integer columns of `line` into out; ParseError naming the file and line otherwise.
-    void columns(const ChunkedLines& f, std::string_view line, std::int64_t ln, int k, std::int64_t* out,
+    void columns(const detail::ChunkedLines& f, std::string_view line, std::int64_t ln, int k, std::int64_t* out,
                  const char* what) {
         const char* p = line.data();
         if (plain_columns(p, line.data() + line.size(), k, out)) return;
@@ -671,7 +606,8 @@ struct TuGraphReader::Impl {
     }
 
     /// The id of the label row on the next line of `f`; ParseError when there is none.
-    Label label_id(ChunkedLines& f, const char* what, const std::string& counted, std::int64_t* line_out = nullptr) {
+    Label label_id(detail::ChunkedLines& f, const char* what, const std::string& counted,
+                   std::int64_t* line_out = nullptr) {
         std::string_view line;
         std::int64_t ln = 0;
         if (!f.next(line, ln)) throw ParseError(f.path(), 0, std::string("fewer ") + what + " lines than " + counted);
@@ -819,12 +755,12 @@ TuGraphReader::TuGraphReader(const std::string& dir_in, const std::string& name_
     Impl& m = *impl_;
     std::tie(m.dir, m.name) = resolve_dataset(dir_in, name_in);
     const std::string prefix = m.dir + "/" + m.name + "_";
-    m.ind = std::make_unique<ChunkedLines>(prefix + "graph_indicator.txt");
-    m.a = std::make_unique<ChunkedLines>(prefix + "A.txt");
+    m.ind = std::make_unique<detail::ChunkedLines>(prefix + "graph_indicator.txt");
+    m.a = std::make_unique<detail::ChunkedLines>(prefix + "A.txt");
     if (opt.node_labels && file_exists(prefix + "node_labels.txt"))
-        m.nl = std::make_unique<ChunkedLines>(prefix + "node_labels.txt");
+        m.nl = std::make_unique<detail::ChunkedLines>(prefix + "node_labels.txt");
     if (opt.edge_labels && file_exists(prefix + "edge_labels.txt"))
-        m.el = std::make_unique<ChunkedLines>(prefix + "edge_labels.txt");
+        m.el = std::make_unique<detail::ChunkedLines>(prefix + "edge_labels.txt");
     m.gl_path = prefix + "graph_labels.txt";
     if (file_exists(m.gl_path)) {
         const auto gl = int_lines(m.gl_path, "graph label");

@@ -14,6 +14,7 @@
 #include "brec/io/collection.hpp"
 #include "brec/io/files.hpp"
 #include "brec/io/graph6.hpp"
+#include "brec/io/pairs.hpp"
 #include "brec/io/tu.hpp"
 #include "common/test_graphs.hpp"
 #include "common/test_util.hpp"
@@ -322,6 +323,47 @@ TEST(StreamOrbits, TuRunsStreamUnlessTheyCannotAndNameBadLinesExactly) {
     const std::string e = error_of([&] { run(bad_dir, "certificate"); });
     EXPECT_NE(e.find("TURUN_A.txt:"), std::string::npos) << e;
     EXPECT_NE(e.find("node id 'x' is not an integer"), std::string::npos) << e;
+}
+
+TEST(StreamOrbits, PairFilesStreamWithTheirSelectionAndIds) {
+    // The first 160 official pairs (basic and regular) plus copies: pair 1000 + k repeats pair k's
+    // graphs relabelled.
+    Rng rng(6);
+    const PairDataset official = read_pair_file(std::string(BREC_SOURCE_DIR) + "/datasets/brec/brec_v3_pairs.tsv");
+    std::vector<GraphPairRecord> pairs(official.pairs.begin(), official.pairs.begin() + 160);
+    for (std::size_t k = 0; k < 160; k += 9) {
+        GraphPairRecord copy = official.pairs[k];
+        copy.id += 1000;
+        copy.a = shuffled(copy.a, rng);
+        copy.b = shuffled(copy.b, rng);
+        pairs.push_back(copy);
+    }
+    const std::string path = write_temp("pairs.tsv", format_pair_file(pairs, "pairs and copies"));
+    auto run = [&](const std::string& method, const std::string& categories, std::uint64_t budget) {
+        DedupOptions opt;
+        opt.path = path;
+        opt.method = method;
+        if (!categories.empty()) opt.selection.categories = {categories};
+        opt.memory_budget = budget;
+        RunContext ctx;
+        return run_dedup(opt, ctx);
+    };
+    auto comparable = [](nlohmann::json j) {
+        for (const char* k : {"method", "seconds", "seconds_load", "seconds_orbits", "stream", "comparisons"})
+            j.erase(k);
+        return j;
+    };
+    for (const std::string categories : {"", "basic"}) {
+        const DedupResult streamed = run("certificate", categories, 200), memory = run("pairwise", categories, 0);
+        EXPECT_TRUE(streamed.streamed);
+        EXPECT_GT(streamed.stream.runs, 1u);
+        EXPECT_EQ(comparable(to_json(streamed)), comparable(to_json(memory))) << categories;
+        EXPECT_EQ(streamed.data.id(1), memory.data.id(1));
+    }
+    const DedupResult all = run("certificate", "", 0);
+    EXPECT_EQ(all.data.graph_count, 2 * pairs.size());
+    EXPECT_EQ(all.data.id(2 * 160 + 1), "1000b");  // the first copy
+    EXPECT_EQ(all.orbits.orbit_of[2 * 160 + 1], all.orbits.orbit_of[1]);
 }
 
 }  // namespace

@@ -233,6 +233,77 @@ TEST(PairFile, ParsesAndRejectsBadLines) {
     EXPECT_NE(col.find("x.tsv:1:14: column 4 (graph6_b): bad character"), std::string::npos) << col;
 }
 
+/// What PairFileReader reads (ids, categories, lines and graphs of the selected pairs, `batch` at a
+/// time), or its error message.
+std::string streamed_pairs(const std::string& path, const PairSelection& sel, std::size_t batch) {
+    try {
+        PairFileReader reader(path, sel);
+        std::vector<GraphPairRecord> part;
+        std::string out;
+        while (reader.next(batch, part, 40))
+            for (const auto& p : part)
+                out += std::to_string(p.id) + " " + p.category + " " + std::to_string(p.line) + " " + to_graph6(p.a) +
+                       " " + to_graph6(p.b) + "\n";
+        EXPECT_TRUE(reader.at_end());
+        return out;
+    } catch (const std::exception& e) {
+        return std::string("error: ") + e.what();
+    }
+}
+
+/// The same from read_pair_file and select_pairs.
+std::string whole_pairs(const std::string& path, const PairSelection& sel) {
+    try {
+        const PairDataset ds = read_pair_file(path);
+        std::string out;
+        for (std::size_t i : select_pairs(ds, sel)) {
+            const auto& p = ds.pairs[i];
+            out += std::to_string(p.id) + " " + p.category + " " + std::to_string(p.line) + " " + to_graph6(p.a) + " " +
+                   to_graph6(p.b) + "\n";
+        }
+        return out;
+    } catch (const std::exception& e) {
+        return std::string("error: ") + e.what();
+    }
+}
+
+TEST(PairFile, ReadInBatchesEqualsTheWholeFileReadAndSelection) {
+    const std::vector<PairSelection> selections = {{},
+                                                   {{"basic"}, "", 0, 0},
+                                                   {{"Regular", "cfi"}, "", 0, 0},
+                                                   {{}, "0-59,260", 0, 0},
+                                                   {{"cfi"}, "0-59,260", 0, 0},
+                                                   {{}, "", 3, 7},
+                                                   {{"basic"}, "", 2, 5},
+                                                   {{"banana", "cfi", "kiwi"}, "", 0, 0},
+                                                   {{}, "500", 0, 0},
+                                                   {{"cfi"}, "0-5", 0, 0}};
+    for (const auto& sel : selections)
+        for (std::size_t batch : {1u, 3u, 1000u}) {
+            const std::string want = whole_pairs(brec_file(), sel);
+            ASSERT_EQ(streamed_pairs(brec_file(), sel, batch), want) << batch;
+        }
+    EXPECT_NE(whole_pairs(brec_file(), selections[7]).find("unknown category 'banana'"), std::string::npos);
+    // Every malformed file gets the same message, at the same line and column.
+    const std::vector<std::string> texts = {"# comment\r\n0\tbasic\tC~\tCr\r\n\n  \n7\tcfi\tBw\tBg",
+                                            "0\tbasic\tC~\n",
+                                            "-3\tbasic\tC~\tC~\n",
+                                            "a\tbasic\tC~\tC~\n",
+                                            "1\tbasic\tC~\tC~\n1\tbasic\tC~\tC~\n",
+                                            "",
+                                            "# only a comment\n\n",
+                                            "1\tbasic\tC~\tC\n",
+                                            "  # indented comment\n0\tbasic\tC~\tCr\n",
+                                            "10\tbasic\tC~\tC!\n",
+                                            "0\tbasic\tC~\tCr\t\n",
+                                            " 4\t basic \t C~ \t Cr \n"};
+    for (std::size_t k = 0; k < texts.size(); ++k) {
+        const std::string path = testing::fresh_temp_file("pairs", "text" + std::to_string(k) + ".tsv");
+        std::ofstream(path, std::ios::binary) << texts[k];
+        for (std::size_t batch : {1u, 2u}) EXPECT_EQ(streamed_pairs(path, {}, batch), whole_pairs(path, {})) << k;
+    }
+}
+
 TEST(PairSelection, CategoriesGroupsRangesShards) {
     const auto ds = read_pair_file(brec_file());
     auto count = [&](PairSelection s) { return select_pairs(ds, s).size(); };

@@ -23,14 +23,19 @@ struct LabelledGraphs {
     std::vector<Graph> graphs;     ///< empty for a graph-line file read as a stream (graph_count graphs)
     std::size_t graph_count = 0;   ///< number of graphs
     std::vector<Label> labels;     ///< target labels; empty when there are none
-    std::vector<std::string> ids;  ///< display id per graph; empty = the 0-based index (see id)
+    std::vector<std::string> ids;  ///< display id per graph; empty = from pair_ids or the 0-based index (see id)
+    std::vector<PairId> pair_ids;  ///< a pair file read as a stream: the pair of graphs 2k, 2k + 1
     bool has_node_labels = false;
     bool has_edge_labels = false;
     LabelRows label_rows;                              ///< TU inputs only: rows of multi-column label ids
     TuStats tu_stats;                                  ///< TU inputs only
     std::vector<std::vector<double>> node_attributes;  ///< TU inputs only; per node in file order
 
-    std::string id(std::size_t i) const { return ids.empty() ? std::to_string(i) : ids[i]; }
+    std::string id(std::size_t i) const {
+        if (!ids.empty()) return ids[i];
+        if (!pair_ids.empty()) return std::to_string(pair_ids[i / 2]) + (i % 2 == 0 ? "a" : "b");
+        return std::to_string(i);
+    }
 };
 
 /// A TU dataset (ids = 0-based graph indices; the TU graph id is index + 1).
@@ -48,6 +53,9 @@ struct TargetLabels {
 };
 /// Reads a labels file ("" = no labels). Throws ParseError naming the line of a bad label.
 TargetLabels read_target_labels(const std::string& path);
+/// The selected pairs of a pair file read as a stream (no graphs kept): graphs 2k and 2k + 1 are
+/// those of pair pair_ids[k].
+LabelledGraphs pairs_without_graphs(const std::string& path, std::vector<PairId> pair_ids);
 /// A graph-line file whose `count` graphs were read as a stream (no graphs kept): name, path,
 /// count and the labels. Throws ParseError when the number of labels is not `count`.
 LabelledGraphs graph_lines_without_graphs(const std::string& path, TargetLabels labels, std::size_t count);

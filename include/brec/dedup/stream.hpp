@@ -73,4 +73,11 @@ Orbits graph_file_orbits(const std::string& path, const StreamOrbitOptions& opt,
 Orbits tu_dataset_orbits(const std::string& dir, const std::string& name, OrbitMode mode, const StreamOrbitOptions& opt,
                          RunContext& ctx, LabelledGraphs& data, StreamOrbitStats* stats = nullptr);
 
+/// Orbits of the selected pairs of a pair file (see PairFileReader): graphs 2k and 2k + 1 are
+/// graphs a and b of the k-th selected pair, as from_pairs numbers them; read as graph_file_orbits
+/// reads a graph-line file. `data` receives everything but the graphs (their count and the pair
+/// ids). Throws what PairFileReader throws.
+Orbits pair_file_orbits(const std::string& path, const PairSelection& selection, const StreamOrbitOptions& opt,
+                        RunContext& ctx, LabelledGraphs& data, StreamOrbitStats* stats = nullptr);
+
 }  // namespace brec

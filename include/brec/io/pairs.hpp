@@ -4,6 +4,7 @@
 // in categories.hpp.
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -84,5 +85,31 @@ void parse_shard(const std::string& text, int& index, int& count);
 /// Indices (into dataset.pairs) of the selected pairs, in dataset order. Throws InvalidArgument for
 /// an unknown category, for ids that do not exist, and when the selection is empty.
 std::vector<std::size_t> select_pairs(const PairDataset& dataset, const PairSelection& sel);
+
+/// The selected pairs of a pair TSV read a batch at a time, never the whole file: the records
+/// read_pair_file reads (the same checks and messages, every graph parsed), filtered as
+/// select_pairs filters them.
+class PairFileReader {
+public:
+    /// Opens `path` (IoError when it cannot be read).
+    PairFileReader(const std::string& path, const PairSelection& selection);
+    ~PairFileReader();
+    PairFileReader(const PairFileReader&) = delete;
+    PairFileReader& operator=(const PairFileReader&) = delete;
+
+    /// Replaces `out` with the next selected pairs: at most `max_pairs`, and fewer once about
+    /// `max_bytes` of the file were read. Returns false (and `out` empty) at the end, after the
+    /// checks of select_pairs that need the whole file. Throws ParseError and InvalidArgument as
+    /// read_pair_file and select_pairs do.
+    bool next(std::size_t max_pairs, std::vector<GraphPairRecord>& out, std::size_t max_bytes = 1 << 20);
+    /// Bytes of the file read so far, its size, and whether all of it was read.
+    std::uint64_t bytes_read() const;
+    std::uint64_t file_size() const;
+    bool at_end() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
 
 }  // namespace brec
