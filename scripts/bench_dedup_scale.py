@@ -72,7 +72,7 @@ def py_orbits(path):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--brec", default=os.path.join(os.environ.get("BREC_BUILD_DIR", "build"), "apps", "brec", "brec"))
+    ap.add_argument("--brec", default=os.path.join(os.environ.get("BREC_BUILD_DIR", "build"), "bin", "brec"))
     ap.add_argument("--before", default="", help="another brec binary to time the same way")
     ap.add_argument("--python", default="/usr/bin/python3", help="a Python that imports pynauty")
     ap.add_argument("--tu", action="append", default=[], help="a TU dataset directory (repeatable)")

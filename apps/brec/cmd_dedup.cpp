@@ -55,9 +55,11 @@ void add_dedup(CLI::App& root, Action& action) {
         "IP% = isomorphic pairs / (N(N-1)/2), mismatched% = graphs whose orbit holds more than one\n"
         "target label, the orbit-size histogram and the largest orbits.\n"
         "Graphs are sorted by a cheap invariant (n, m, colour refinement); graphs that share it get a nauty\n"
-        "canonical certificate and are grouped by it (never all pairs). A graph6/sparse6 file is read as a\n"
-        "stream and never held: dense nauty forms (as nauty's labelg), grouped by sorting, spilled to disk\n"
-        "beyond --memory-budget.\n"
+        "canonical certificate and are grouped by it (never all pairs). Every input is read as a stream and\n"
+        "never held: canonical forms (dense nauty, as nauty's labelg, for graph6 and pair files; compact\n"
+        "coloured forms for TU datasets), grouped by sorting, spilled to disk beyond --memory-budget. A TU\n"
+        "dataset not stored graph by graph, --method pairwise, and --write-clean of a TU dataset or pair\n"
+        "file read the graphs into memory.\n"
         "PATH: a TU directory (DS_A.txt, DS_graph_indicator.txt, DS_graph_labels.txt, ...), a graph6/sparse6\n"
         "file (one graph per line; --labels for targets) or a BREC pair file (ids like 66b). Graph ids are\n"
         "0-based indices (TU graph id = index + 1). Self-loops and duplicate edge lines of TU files are dropped\n"
@@ -91,8 +93,8 @@ void add_dedup(CLI::App& root, Action& action) {
         ->check(CLI::IsMember({"auto", "always", "never"}))
         ->capture_default_str();
     sub->add_option("--memory-budget", args->budget_mib,
-                    "graph6/sparse6 files: MiB of canonical forms held in memory; beyond it sorted runs go to disk "
-                    "and are merged (the same orbits); 0 = no limit")
+                    "MiB of canonical forms held in memory; beyond it sorted runs go to disk and are merged (the "
+                    "same orbits); 0 = no limit")
         ->check(whole_number_at_least(0))
         ->capture_default_str();
     sub->add_option("--spill-dir", opt.spill_dir, "Directory for the sorted runs (default: $TMPDIR, else /tmp)");

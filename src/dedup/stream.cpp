@@ -29,10 +29,11 @@ using detail::RunBuffer;
 using detail::SpillDir;
 using detail::write_run;
 
-constexpr std::size_t kBatch = 1 << 14;       // records read at a time
-constexpr std::size_t kBatchBytes = 1 << 20;  // and at most about this much of their text
-constexpr std::size_t kBlock = 256;           // records per parallel task
-constexpr std::size_t kSample = 4096;         // graphs that decide InvariantUse::automatic
+constexpr std::size_t kBatchBytes = 1 << 20;  // text of the records of a batch, at most about
+// A TU batch's graphs take about half the memory of their edge lines' text (4 bytes per arc against
+// about 10), and most TU datasets fit one batch: then they are read once.
+constexpr std::size_t kTuBatchBytes = 8 << 20;
+constexpr std::size_t kBlock = 256;  // records per parallel task
 // The invariant pass pays when at least this share of graphs is predicted to have a unique
 // invariant: on molecule-like graphs an invariant costs about a tenth of a dense canonical form,
 // on 9-vertex graphs a fifth, and the pass reads and parses the file once more.
@@ -101,6 +102,18 @@ std::uint64_t form_hash(std::string_view s) {
     return splitmix64(h ^ tail);
 }
 
+/// The share of values that occur once in `values`.
+double unique_share(std::vector<std::uint64_t> values) {
+    if (values.empty()) return 1.0;
+    std::sort(values.begin(), values.end());
+    std::size_t unique = 0;
+    for (std::size_t b = 0, e = 0; b < values.size(); b = e) {
+        for (e = b + 1; e < values.size() && values[e] == values[b];) ++e;
+        unique += e - b == 1;
+    }
+    return static_cast<double>(unique) / static_cast<double>(values.size());
+}
+
 /// A graph6/sparse6 file, read a batch of records at a time; forms by dense nauty.
 class GraphLineSource {
 public:
@@ -140,8 +153,8 @@ public:
     }
     const std::string& name() const { return dir_; }
     void restart() { reader_ = std::make_unique<TuGraphReader>(dir_, name_, options_); }
-    bool next(std::size_t max, Batch& b) { return reader_->next(max, b, kBatchBytes); }
-    bool at_end() const { return reader_->edge_bytes_read() >= reader_->edge_file_size(); }
+    bool next(std::size_t max, Batch& b) { return reader_->next(max, b, kTuBatchBytes); }
+    bool at_end() const { return reader_->at_end(); }
     double growth() const {
         return static_cast<double>(reader_->edge_file_size()) /
                static_cast<double>(std::max<std::uint64_t>(1, reader_->edge_bytes_read()));
@@ -257,21 +270,26 @@ template <typename Source>
 Orbits source_orbits(Source& src, const StreamOrbitOptions& opt, RunContext& ctx, StreamOrbitStats* stats_out) {
     StreamOrbitStats stats;
     typename Source::Batch batch;
+    const std::size_t batch_size = std::max<std::size_t>(2, opt.batch);  // a pair file reads two at a time
     // 1. Invariants: from a sample (automatic), then for the whole input when they pay.
     std::vector<std::uint64_t> invariants;
     bool use_invariants = opt.invariants == InvariantUse::always;
+    // Whether the first batch holds the whole input: then it is not read again.
+    bool whole = false;
     if (opt.invariants != InvariantUse::never) {
         src.restart();
+        src.next(opt.invariants == InvariantUse::automatic ? std::max<std::size_t>(1, opt.sample) : batch_size, batch);
+        batch_invariants(src, batch, ctx, invariants);
+        whole = src.at_end();
         if (opt.invariants == InvariantUse::automatic) {
-            src.next(kSample, batch);
-            batch_invariants(src, batch, ctx, invariants);
-            const double estimate =
-                src.at_end() ? static_cast<double>(batch.size()) : src.growth() * static_cast<double>(batch.size());
-            stats.predicted_unique = predicted_unique_share(invariants, estimate);
+            // The whole input: the share of unique invariants itself; else its prediction.
+            stats.predicted_unique =
+                whole ? unique_share(invariants)
+                      : predicted_unique_share(invariants, src.growth() * static_cast<double>(batch.size()));
             use_invariants = stats.predicted_unique >= kInvariantPays;
         }
-        if (use_invariants) {
-            while (src.next(kBatch, batch)) {
+        if (use_invariants && !whole) {
+            while (src.next(batch_size, batch)) {
                 ctx.throw_if_cancelled();
                 batch_invariants(src, batch, ctx, invariants);
                 ctx.progress("invariants", invariants.size(), 0);
@@ -302,9 +320,9 @@ Orbits source_orbits(Source& src, const StreamOrbitOptions& opt, RunContext& ctx
     const std::uint64_t budget =
         opt.memory_budget == 0 ? kMaxRunArena : std::min<std::uint64_t>(opt.memory_budget, kMaxRunArena);
     const std::string& path = src.name();
-    src.restart();
+    if (!whole) src.restart();
     std::vector<BlockForms> blocks;
-    while (src.next(kBatch, batch)) {
+    for (bool held = whole; held || src.next(batch_size, batch); held = false) {
         ctx.throw_if_cancelled();
         const std::size_t size = batch.size();
         const std::size_t base = root.size();

@@ -173,6 +173,12 @@ PairFileReader::~PairFileReader() = default;
 
 bool PairFileReader::next(std::size_t max_pairs, std::vector<GraphPairRecord>& out, std::size_t max_bytes) {
     Impl& m = *impl_;
+    // At the end of the file: the checks that need all of it.
+    auto finish = [&] {
+        m.finished = true;
+        if (!m.any) throw ParseError(m.lines.path(), 0, "no pairs found (empty pair file)");
+        m.selector.finish(std::vector<PairId>(m.parser.ids().begin(), m.parser.ids().end()));
+    };
     out.clear();
     const std::uint64_t start = m.lines.consumed();
     std::string_view raw;
@@ -181,9 +187,7 @@ bool PairFileReader::next(std::size_t max_pairs, std::vector<GraphPairRecord>& o
     while (!m.finished && out.size() < std::max<std::size_t>(1, max_pairs) &&
            (out.empty() || m.lines.consumed() - start < max_bytes)) {
         if (!m.lines.next_raw(raw, number)) {
-            m.finished = true;
-            if (!m.any) throw ParseError(m.lines.path(), 0, "no pairs found (empty pair file)");
-            m.selector.finish(std::vector<PairId>(m.parser.ids().begin(), m.parser.ids().end()));
+            finish();
             break;
         }
         m.line.assign(raw.data(), raw.size());
@@ -191,12 +195,13 @@ bool PairFileReader::next(std::size_t max_pairs, std::vector<GraphPairRecord>& o
         m.any = true;
         if (m.selector.take(rec.id, rec.category)) out.push_back(std::move(rec));
     }
+    if (!m.finished && m.lines.at_end()) finish();
     return !out.empty();
 }
 
 std::uint64_t PairFileReader::bytes_read() const { return impl_->lines.consumed(); }
 std::uint64_t PairFileReader::file_size() const { return impl_->lines.size(); }
-bool PairFileReader::at_end() const { return impl_->finished || impl_->lines.at_end(); }
+bool PairFileReader::at_end() const { return impl_->finished; }
 
 PairDataset read_pair_file(const std::string& path) { return parse_pair_text(read_text_file(path), path); }
 

@@ -785,12 +785,14 @@ bool TuGraphReader::next(std::size_t max_graphs, std::vector<Graph>& out, std::s
             break;
         }
         out.push_back(m.next_graph());
+        if (!m.ind_ahead) m.finish();
     }
     return !out.empty();
 }
 
 const std::string& TuGraphReader::dir() const { return impl_->dir; }
 const std::string& TuGraphReader::name() const { return impl_->name; }
+bool TuGraphReader::at_end() const { return impl_->finished; }
 bool TuGraphReader::has_node_labels() const { return impl_->nl != nullptr; }
 bool TuGraphReader::has_edge_labels() const { return impl_->el != nullptr && impl_->stats.edge_lines > 0; }
 const std::vector<Label>& TuGraphReader::graph_labels() const { return impl_->graph_labels; }

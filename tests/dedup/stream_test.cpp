@@ -75,6 +75,10 @@ TEST(StreamOrbits, EqualTheInMemoryOrbitsForEveryChoice) {
                 StreamOrbitOptions opt;
                 opt.invariants = use;
                 opt.memory_budget = budget;
+                if (threads == 2) {  // many batches and a sample that is not the whole file
+                    opt.batch = 7;
+                    opt.sample = 50;
+                }
                 StreamOrbitStats st;
                 const Orbits got = graph_file_orbits(path, opt, ctx, &st);
                 const std::string what = "use " + std::to_string(static_cast<int>(use)) + " budget " +
@@ -260,6 +264,10 @@ TEST(StreamOrbits, TuDatasetsEqualTheInMemoryOrbitsInEveryLabelMode) {
                 StreamOrbitOptions opt;
                 opt.invariants = use;
                 opt.memory_budget = budget;
+                if (budget > 0) {  // many batches and a sample that is not the whole dataset
+                    opt.batch = 7;
+                    opt.sample = 50;
+                }
                 LabelledGraphs data;
                 StreamOrbitStats st;
                 const Orbits got = tu_dataset_orbits(dir, "", mode, opt, ctx, data, &st);

@@ -19,6 +19,40 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         else
             std::remove(path.c_str());
     }
-    brec::fuzz::run([&] { brec::read_tu_dataset(dir, "FZ"); });
+    // The graph-by-graph reader: the same graphs, or TuOrderError, where the whole-file reader reads
+    // the dataset; an error where it fails.
+    bool whole_ok = false;
+    brec::TuDataset whole;
+    brec::fuzz::run([&] {
+        whole = brec::read_tu_dataset(dir, "FZ");
+        whole_ok = true;
+    });
+    bool order = false, stream_ok = false;
+    std::vector<brec::Graph> graphs;
+    try {
+        brec::TuGraphReader reader(dir, "FZ");
+        std::vector<brec::Graph> part;
+        while (reader.next(3, part))
+            for (auto& g : part) graphs.push_back(std::move(g));
+        stream_ok = true;
+        if (whole_ok) {
+            const brec::TuStats &a = whole.stats, &b = reader.stats();
+            brec::fuzz::check(a.edges == b.edges && a.self_loops == b.self_loops &&
+                                  a.duplicate_edge_lines == b.duplicate_edge_lines &&
+                                  a.one_direction_edges == b.one_direction_edges &&
+                                  a.isolated_nodes == b.isolated_nodes,
+                              "streamed statistics equal the whole-file ones");
+        }
+    } catch (const brec::TuOrderError&) {
+        order = true;
+    } catch (const brec::Error&) {
+    }
+    if (!whole_ok) brec::fuzz::check(!stream_ok, "the stream rejects what the whole-file reader rejects");
+    if (whole_ok && !order) {
+        brec::fuzz::check(stream_ok, "the stream reads what the whole-file reader reads, in graph order");
+        brec::fuzz::check(graphs.size() == whole.graphs.size(), "same graph count");
+        for (std::size_t i = 0; i < graphs.size(); ++i)
+            brec::fuzz::check(graphs[i].edges() == whole.graphs[i].edges(), "same edges");
+    }
     return 0;
 }

@@ -34,6 +34,10 @@ struct StreamOrbitOptions {
     /// 0 = no limit (everything in memory).
     std::uint64_t memory_budget = 0;
     std::string spill_dir;  ///< directory for the runs; "" = $TMPDIR, else /tmp
+    /// Graphs read at a time (fewer once their text reaches 1 MiB), and graphs of the sample that
+    /// decides InvariantUse::automatic. Neither changes the orbits; tests make them small.
+    std::size_t batch = 1 << 14;
+    std::size_t sample = 4096;
 };
 
 struct StreamOrbitStats {

@@ -98,11 +98,11 @@ public:
     PairFileReader& operator=(const PairFileReader&) = delete;
 
     /// Replaces `out` with the next selected pairs: at most `max_pairs`, and fewer once about
-    /// `max_bytes` of the file were read. Returns false (and `out` empty) at the end, after the
-    /// checks of select_pairs that need the whole file. Throws ParseError and InvalidArgument as
-    /// read_pair_file and select_pairs do.
+    /// `max_bytes` of the file were read. Returns false (and `out` empty) at the end. The checks of
+    /// select_pairs that need the whole file run as soon as it was read, in the call that reads its
+    /// end. Throws ParseError and InvalidArgument as read_pair_file and select_pairs do.
     bool next(std::size_t max_pairs, std::vector<GraphPairRecord>& out, std::size_t max_bytes = 1 << 20);
-    /// Bytes of the file read so far, its size, and whether all of it was read.
+    /// Bytes of the file read so far, its size, and whether all of it was read (and checked).
     std::uint64_t bytes_read() const;
     std::uint64_t file_size() const;
     bool at_end() const;

@@ -21,11 +21,11 @@
 
 #include <cstdint>
 #include <memory>
-#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "brec/core/error.hpp"
 #include "brec/graph/graph.hpp"
 #include "brec/io/label_rows.hpp"
 
@@ -80,9 +80,9 @@ TuDataset read_tu_dataset(const std::string& dir, const std::string& name = "", 
 
 /// Thrown by TuGraphReader when the files are not stored graph by graph (see there); the dataset
 /// may still be valid for read_tu_dataset.
-class TuOrderError : public std::runtime_error {
+class TuOrderError : public Error {
 public:
-    using std::runtime_error::runtime_error;
+    explicit TuOrderError(const std::string& what) : Error(what) {}
 };
 
 /// Reads a TU dataset graph by graph without holding it: the files are read in lockstep, a chunk at
@@ -103,8 +103,8 @@ public:
     TuGraphReader& operator=(const TuGraphReader&) = delete;
 
     /// Replaces `out` with the next graphs: at most `max_graphs`, and fewer once about `max_bytes` of
-    /// DS_A.txt were read. Returns false (and `out` empty) at the end, after checking that the files
-    /// agree on the counts.
+    /// DS_A.txt were read. Returns false (and `out` empty) at the end. The files are checked to
+    /// agree on the counts as soon as the last graph is read, in the call that returns it.
     bool next(std::size_t max_graphs, std::vector<Graph>& out, std::size_t max_bytes = 1 << 20);
 
     const std::string& dir() const;
@@ -115,6 +115,8 @@ public:
     const std::vector<Label>& graph_labels() const;
     /// Complete once next() returned false.
     const TuStats& stats() const;
+    /// Whether every graph was returned (and the files checked).
+    bool at_end() const;
     /// Bytes of DS_A.txt read so far and its size.
     std::uint64_t edge_bytes_read() const;
     std::uint64_t edge_file_size() const;
