@@ -265,6 +265,7 @@ ClassifyResult run_classify(const ClassifyOptions& opt, const ClassifierMaker& m
     d.tu_name = opt.tu_name;
     d.node_labels = opt.node_labels;
     d.edge_labels = opt.edge_labels;
+    d.keep_graphs = true;  // the models train on them
     DedupResult dd = run_dedup(d, ctx);
     const std::vector<Label>& labels = dd.data.labels;
     if (labels.size() != dd.data.graphs.size())

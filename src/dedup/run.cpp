@@ -164,7 +164,7 @@ DedupResult run_dedup(const DedupOptions& opt, RunContext& ctx) {
     // pair files carry no labels: every mode is plain isomorphism there). The pairwise baseline
     // needs the graphs, and so does a cleaned TU dataset or pair file (its graphs and attributes
     // are written back).
-    r.streamed = opt.method != "pairwise" && (r.format == "graph6" || opt.write_clean.empty());
+    r.streamed = !opt.keep_graphs && opt.method != "pairwise" && (r.format == "graph6" || opt.write_clean.empty());
     StreamOrbitOptions so;
     so.invariants = opt.method == "all-certificates" ? InvariantUse::never
                     : opt.invariants == "always"     ? InvariantUse::always

@@ -33,10 +33,12 @@ struct DedupOptions {
     /// certificate method: whether a colour-refinement invariant spares canonical forms first:
     /// auto (decided from a sample), always or never
     std::string invariants = "auto";
-    /// graph6/sparse6 files (read as a stream): bytes of canonical forms held in memory before a
-    /// sorted run goes to disk; 0 = no limit
+    /// Inputs read as a stream (all but the pairwise method and a cleaned TU dataset or pair file):
+    /// bytes of canonical forms held in memory before a sorted run goes to disk; 0 = no limit
     std::uint64_t memory_budget = 0;
-    std::string spill_dir;    ///< where sorted runs go ("" = $TMPDIR, else /tmp)
+    std::string spill_dir;  ///< where sorted runs go ("" = $TMPDIR, else /tmp)
+    /// The caller needs the graphs (DedupResult::data.graphs): the input is read into memory.
+    bool keep_graphs = false;
     std::string split;        ///< train/test split file (see read_split_file); "" = none
     std::string predictions;  ///< model predictions (see read_predictions); needs `split`
     bool one_based = false;   ///< indices in `split` and `predictions` are 1-based
@@ -57,8 +59,8 @@ struct DedupResult {
     std::string clean_dir;             ///< where the cleaned dataset went ("" = not written)
     CleanResult clean;
     std::uint64_t comparisons = 0;  ///< isomorphism tests of the pairwise method
-    bool streamed = false;          ///< a graph-line file read as a stream (graph_file_orbits)
-    StreamOrbitStats stream;        ///< what the stream did (streamed only)
+    bool streamed = false;    ///< the input read as a stream (graph_file_orbits, tu_dataset_orbits, pair_file_orbits)
+    StreamOrbitStats stream;  ///< what the stream did (streamed only)
     double seconds_load = 0, seconds_orbits = 0, seconds = 0;
 };
 
@@ -75,7 +77,7 @@ DedupResult run_dedup(const DedupOptions& opt, RunContext& ctx);
 /// The JSON form (one object): command, dataset, format, name, mode, method, graphs,
 /// orbits{total_including_trivial, trivial, non_trivial}, I, I_pct, isomorphic_pairs, IP_pct,
 /// redundant_graphs, mismatched_graphs, mismatched_pct, histogram, largest_orbits,
-/// non_trivial_orbits, folds, tu_stats, clean, comparisons, stream (graph-line files: forms,
+/// non_trivial_orbits, folds, tu_stats, clean, comparisons, stream (inputs read as a stream: forms,
 /// sparse_forms, invariants, predicted_unique, runs, spilled_bytes), seconds.
 nlohmann::json to_json(const DedupResult& result);
 

@@ -1,14 +1,18 @@
 #pragma once
-// Isomorphism orbits of a graph-line file (graph6 / sparse6, one graph per line) without holding
-// the graphs: the file is read in batches, every graph that needs one gets a canonical form (dense
-// nauty on graphs of up to kDenseFormMaxN vertices, as nauty's labelg does; sparse nauty above),
-// and graphs are grouped by sorting (hash, index) records and comparing the forms of equal hashes.
+// Isomorphism orbits of a dataset without holding its graphs (a graph-line file: graph6 / sparse6,
+// one graph per line; a TU directory; a pair file): the input is read in batches, every graph that
+// needs one gets a canonical form (for graph6 records dense nauty on graphs of up to kDenseFormMaxN
+// vertices, as nauty's labelg does, sparse nauty above; for TU graphs compact forms under the
+// labels), and graphs are grouped by sorting (hash, index) records and comparing the forms of
+// equal hashes.
 // Memory is the forms of the graphs that need them plus a few bytes per graph; beyond a memory
 // budget, sorted runs of records go to disk and are merged (as `sort` does), with the same orbits.
 //
 // A cheap invariant (colour refinement) spares the canonical form of every graph whose invariant is
-// unique; it needs a first pass over the file and pays only when invariants separate the graphs, so
-// by default it is used when a sample of the first graphs predicts that enough of them are unique.
+// unique; it needs a first pass over the input and pays only when invariants separate the graphs,
+// so by default it is used when a sample of the first graphs predicts that enough of them are unique
+// (when the sample is the whole input: when enough of them are). An input that fits its first batch
+// is read once.
 
 #include <cstdint>
 #include <string>
