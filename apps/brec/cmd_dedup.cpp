@@ -4,6 +4,9 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "brec/core/bytes.hpp"
+#include "brec/core/error.hpp"
+#include "brec/core/text.hpp"
 #include "brec/dedup/orbits.hpp"
 #include "brec/dedup/run.hpp"
 #include "brec/io/files.hpp"
@@ -17,8 +20,18 @@ struct DedupArgs {
     PairArgs pairs;
     DedupOptions opt;
     std::string svg;
-    std::uint64_t budget_mib = 0;
+    std::string budget = "0";
 };
+
+/// --memory-budget: 0 (no limit), a whole number of MiB, or a size with a unit (512M, 2G).
+std::uint64_t memory_budget_bytes(const std::string& text) {
+    const std::string t = trim(text);
+    if (!t.empty() && t.find_first_not_of("0123456789") == std::string::npos) {
+        if (t.size() > 12) throw InvalidArgument("--memory-budget " + text + " MiB is too large");
+        return std::stoull(t) << 20;
+    }
+    return parse_byte_size(t);
+}
 
 int dedup_command(const DedupArgs& args, RunContext& ctx) {
     set_quiet(ctx, args.pairs.quiet);
@@ -28,7 +41,7 @@ int dedup_command(const DedupArgs& args, RunContext& ctx) {
                : !args.pairs.dataset.empty() ? args.pairs.dataset
                                              : default_dataset_path();
     opt.selection = selection_of(args.pairs);
-    opt.memory_budget = args.budget_mib << 20;
+    opt.memory_budget = memory_budget_bytes(args.budget);
     const DedupResult result = run_dedup(opt, ctx);
     const BiasReport& rep = result.report;
     const LabelledGraphs& data = result.data;
@@ -92,10 +105,19 @@ void add_dedup(CLI::App& root, Action& action) {
                     "collide: auto (when a sample of the first graphs predicts that they pay), always or never")
         ->check(CLI::IsMember({"auto", "always", "never"}))
         ->capture_default_str();
-    sub->add_option("--memory-budget", args->budget_mib,
-                    "MiB of canonical forms held in memory; beyond it sorted runs go to disk and are merged (the "
-                    "same orbits); 0 = no limit")
-        ->check(whole_number_at_least(0))
+    sub->add_option("--memory-budget", args->budget,
+                    "Canonical forms held in memory: MiB (a whole number) or a size such as 512M or 2G; beyond it "
+                    "sorted runs go to disk and are merged (the same orbits); 0 = no limit")
+        ->check(CLI::Validator(
+            [](const std::string& text) {
+                try {
+                    memory_budget_bytes(text);
+                } catch (const Error& e) {
+                    return std::string(e.what());
+                }
+                return std::string();
+            },
+            "SIZE"))
         ->capture_default_str();
     sub->add_option("--spill-dir", opt.spill_dir, "Directory for the sorted runs (default: $TMPDIR, else /tmp)");
     auto* split = sub->add_option("--split", opt.split,

@@ -67,8 +67,9 @@ TEST_P(ResultsStoreCli, RefusesOtherSettingsAndBrokenLinesLeavingTheFileAsItWas)
         const std::size_t end = std::min(products.find(',', start), products.size());
         const std::string product = dir + "/" + products.substr(start, end - start);
         EXPECT_TRUE(brec::file_exists(product)) << product;
-        if (product.size() > 4 && product.compare(product.size() - 4, 4, ".svg") == 0)
+        if (product.size() > 4 && product.compare(product.size() - 4, 4, ".svg") == 0) {
             EXPECT_NE(brec::read_text_file(product).find("<svg"), std::string::npos) << product;
+        }
         start = end + 1;
     }
     const std::string whole = brec::read_text_file(file);

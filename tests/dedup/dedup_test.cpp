@@ -538,6 +538,26 @@ TEST(DedupRun, WholeRunJsonTextAndFlagFreeErrors) {
 // ---------------------------------------------------------------------------------------------
 // The command line (skipped when the brec binary has not been built).
 
+TEST(DedupCli, MemoryBudgetInMibOrWithAUnitSpillsTheSameOrbits) {
+    const std::string bin = BREC_BINARY;
+    if (!file_exists(bin)) GTEST_SKIP() << "brec binary not built";
+    const std::string dir = fresh_dir("budget");
+    ::mkdir(dir.c_str(), 0755);
+    auto run = [&](const std::string& budget) {
+        const std::string out = dir + "/out.json";
+        const std::string cmd = "'" + bin + "' dedup '" + kFixture + "' --json --quiet --invariants never" +
+                                (budget.empty() ? "" : " --memory-budget " + budget) + " > '" + out + "'";
+        EXPECT_EQ(std::system(cmd.c_str()), 0) << budget;
+        return nlohmann::json::parse(split_lines(read_text_file(out)).back());
+    };
+    const auto memory = run(""), mib = run("16"), bytes = run("40B"), kib = run("1K");
+    EXPECT_EQ(memory["stream"]["runs"], 0);
+    EXPECT_EQ(mib["stream"]["runs"], 0);
+    EXPECT_GT(bytes["stream"]["runs"].get<int>(), 1);  // a few forms per run
+    EXPECT_GE(bytes["stream"]["runs"].get<int>(), kib["stream"]["runs"].get<int>());
+    for (const auto* j : {&mib, &bytes, &kib}) EXPECT_EQ((*j)["non_trivial_orbits"], memory["non_trivial_orbits"]);
+}
+
 TEST(DedupCli, JsonReportAndWriteCleanOnFixture) {
     const std::string bin = BREC_BINARY;
     if (!file_exists(bin)) GTEST_SKIP() << "brec binary not built";
