@@ -41,7 +41,9 @@ Inputs (format detected per file):
         counted only when reliable.
   Shards of one run (brec eval --shard i/N, one JSONL each) are merged per (model, seed): a pair
   id found in several files with the same outcome is counted once (so overlapping or repeated
-  files are harmless); the same id with a different outcome is an error naming both lines.
+  files are harmless); the same id with a different outcome is an error naming both lines. Records
+  of one model with different settings ids (other hyperparameters, epochs, ...) are an error too,
+  unless --mixed-settings.
 --certificate FILE (the JSONL of brec certify): instead of the statistics, each model's
   distinguished pairs per hardness level (1-WL, 3-WL, 4-WL, beyond) and, where its eval records
   name its theoretical bound, the pairs it failed within the bound and those it distinguished
@@ -140,6 +142,9 @@ void add_report(CLI::App& root, Action& action) {
                                   "normal approximation above")
                       ->check(CLI::Range(0, 1000))
                       ->capture_default_str();
+    sub->add_flag("--mixed-settings", req.read.mixed_settings,
+                  "Merge eval records of one model with different settings ids (by default an error naming both "
+                  "records)");
     auto* fine = sub->add_flag("--fine", req.read.fine, "BREC results: a task per fine category instead of per group");
     // The certificate view has no statistics and counts per hardness level, not per category.
     for (auto* statistics_only : {alpha, bootstrap, resamples, seed, exact, fine})

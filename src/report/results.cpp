@@ -262,6 +262,16 @@ void ResultReader::add_json_object(const nlohmann::json& j, const std::string& s
                                  "model " + e.model + " has bound " + e.bound + " here but " + it->second.first +
                                      " at " + it->second.second.str());
         }
+        if (!e.settings_id.empty() && !options_.mixed_settings) {
+            // Records written before settings ids existed have none and match any.
+            const auto [it, fresh] =
+                settings_.emplace(e.model, std::make_pair(e.settings_id, SourceLine{source, line}));
+            if (!fresh && it->second.first != e.settings_id)
+                throw ParseError(source, line,
+                                 "model " + e.model + " was run with settings " + e.settings_id + " here but " +
+                                     it->second.first + " at " + it->second.second.str() +
+                                     " (runs of other settings measure other things; --mixed-settings merges them)");
+        }
         p.id = e.id;
         p.category = e.category;
         p.rpc = true;

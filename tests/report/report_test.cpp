@@ -12,6 +12,7 @@
 #include "brec/report/figures.hpp"
 #include "brec/report/render.hpp"
 #include "brec/report/results.hpp"
+#include "common/test_util.hpp"
 
 namespace brec {
 namespace {
@@ -116,6 +117,35 @@ TEST(ResultJson, ConflictingDuplicateNamesBothPlaces) {
         EXPECT_EQ(std::string(e.what()),
                   "c.jsonl:2: pair 2 of model ppgn seed 100 conflicts with the record at a.jsonl:3");
     }
+}
+
+TEST(ResultJson, RunsOfOneModelWithOtherSettingsAreRefusedUnlessMixedSettings) {
+    auto record = [](const std::string& model, int seed, int id, const std::string& settings) {
+        std::string r = R"({"model":")" + model + R"(","seed":)" + std::to_string(seed) + R"(,"id":)" +
+                        std::to_string(id) +
+                        R"(,"category":"basic","n":10,"protocols":{"hotelling":{"t2_test":90.0,"t2_reliability":1.0,)"
+                        R"("threshold":72.3,"distinguished":true,"reliable":true}})";
+        if (!settings.empty()) r += R"(,"settings_id":")" + settings + "\"";
+        return r + "}\n";
+    };
+    // Two seeds of gin with one settings id, a record without one (older files), and ppgn with
+    // another id: all merge.
+    ResultReader ok;
+    ok.add_text(record("gin", 100, 0, "aaaa") + record("gin", 100, 1, ""), "a.jsonl");
+    ok.add_text(record("gin", 200, 0, "aaaa") + record("ppgn", 100, 0, "bbbb"), "b.jsonl");
+    EXPECT_EQ(ok.finish().records.size(), 3u);
+    // gin with another settings id: refused, naming both records.
+    ResultReader refused;
+    refused.add_text(record("gin", 100, 0, "aaaa"), "a.jsonl");
+    const std::string e = testing::error_of([&] { refused.add_text(record("gin", 200, 0, "cccc"), "c.jsonl"); });
+    EXPECT_EQ(e.rfind("c.jsonl:1: model gin was run with settings cccc here but aaaa at a.jsonl:1", 0), 0u) << e;
+    EXPECT_NE(e.find("--mixed-settings"), std::string::npos) << e;
+    ResultReadOptions mixed;
+    mixed.mixed_settings = true;
+    ResultReader merged(mixed);
+    merged.add_text(record("gin", 100, 0, "aaaa"), "a.jsonl");
+    merged.add_text(record("gin", 200, 0, "cccc"), "c.jsonl");
+    EXPECT_EQ(merged.finish().records.size(), 2u);
 }
 
 TEST(ResultJson, SummariesAndWlRecords) {

@@ -118,6 +118,10 @@ struct ResultReadOptions {
     bool fine = false;
     /// RPC results: the protocol whose decisions are counted.
     Protocol protocol = Protocol::hotelling;
+    /// Merge eval records of one model run with different settings ids (a settings id hashes
+    /// everything that decides a model's results: its hyperparameters, epochs, relabelings, ...).
+    /// By default that is an error: such runs measure different things.
+    bool mixed_settings = false;
 };
 
 /// Accumulates result files and merges them into a ResultSet.
@@ -183,7 +187,8 @@ private:
     std::map<std::string, std::pair<bool, SourceLine>> csv_direction_;  ///< task -> (max?, where set)
     std::map<RunKey, std::map<PairId, PairResult>> pairs_;
     std::map<RunKey, std::vector<Summary>> summaries_;
-    std::map<std::string, std::pair<std::string, SourceLine>> bounds_;  ///< model -> (bound, where)
+    std::map<std::string, std::pair<std::string, SourceLine>> bounds_;    ///< model -> (bound, where)
+    std::map<std::string, std::pair<std::string, SourceLine>> settings_;  ///< model -> (settings id, where)
     std::vector<RunKey> run_order_;
     std::vector<std::string> inputs_;
     std::vector<std::string> notes_;
