@@ -108,16 +108,7 @@ void add_dedup(CLI::App& root, Action& action) {
     sub->add_option("--memory-budget", args->budget,
                     "Canonical forms held in memory: MiB (a whole number) or a size such as 512M or 2G; beyond it "
                     "sorted runs go to disk and are merged (the same orbits); 0 = no limit")
-        ->check(CLI::Validator(
-            [](const std::string& text) {
-                try {
-                    memory_budget_bytes(text);
-                } catch (const Error& e) {
-                    return std::string(e.what());
-                }
-                return std::string();
-            },
-            "SIZE"))
+        ->check(checked_by([](const std::string& text) { memory_budget_bytes(text); }, "SIZE"))
         ->capture_default_str();
     sub->add_option("--spill-dir", opt.spill_dir, "Directory for the sorted runs (default: $TMPDIR, else /tmp)");
     auto* split = sub->add_option("--split", opt.split,

@@ -303,17 +303,21 @@ void InterruptWatcher::wait(RunContext& ctx) {
     }
 }
 
-CLI::Validator byte_size() {
+CLI::Validator checked_by(std::function<void(const std::string&)> check, const std::string& name) {
     return CLI::Validator(
-        [](const std::string& size) {
+        [check = std::move(check)](const std::string& text) {
             try {
-                parse_byte_size(size);
+                check(text);
             } catch (const Error& e) {
                 return std::string(e.what());
             }
             return std::string();
         },
-        "SIZE");
+        name);
+}
+
+CLI::Validator byte_size() {
+    return checked_by([](const std::string& size) { parse_byte_size(size); }, "SIZE");
 }
 
 }  // namespace brec::cli

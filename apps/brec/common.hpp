@@ -4,6 +4,7 @@
 #include <atomic>
 #include <csignal>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <thread>
@@ -78,6 +79,9 @@ void set_summary(CLI::App& root, const std::string& name, const std::string& sum
 /// CLI11 check: a whole number >= min, with a plain message ("must be a whole number >= 1, got
 /// '-1'"); CLI::PositiveNumber would print a range up to 1.8e308.
 CLI::Validator whole_number_at_least(long long min);
+/// CLI11 check by a parsing function: the value is accepted unless `check` throws a brec Error,
+/// whose message CLI11 then prints. `name` is the value's name in --help (e.g. SIZE).
+CLI::Validator checked_by(std::function<void(const std::string&)> check, const std::string& name);
 /// CLI11 check: a memory size such as 24G, 512M or 1.5GiB (core/bytes.hpp's parse_byte_size).
 CLI::Validator byte_size();
 

@@ -1,66 +1,32 @@
 #include "brec/io/graph_lines.hpp"
 
-#include <cerrno>
-#include <cstring>
-
 #include "brec/core/error.hpp"
 #include "brec/io/files.hpp"
 #include "brec/io/graph6.hpp"
+#include "detail/chunked_lines.hpp"
 
 namespace brec {
-namespace {
-
-constexpr std::size_t kReadBlock = std::size_t{1} << 20;
-
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; }
-
-}  // namespace
 
 GraphLineReader::GraphLineReader(const std::string& path)
-    : path_(path), file_(nullptr, &std::fclose), file_size_(readable_file_size(path)) {
-    file_.reset(std::fopen(path.c_str(), "rb"));
-    if (!file_) throw IoError("cannot open " + path + ": " + std::strerror(errno));
-}
+    : path_(path), lines_(std::make_unique<detail::ChunkedLines>(path)) {}
 
-bool GraphLineReader::fill() {
-    if (eof_) return false;
-    if (pos_ > 0) {
-        buffer_.erase(0, pos_);
-        pos_ = 0;
-    }
-    const std::size_t old = buffer_.size();
-    buffer_.resize(old + kReadBlock);
-    const std::size_t got = std::fread(&buffer_[old], 1, kReadBlock, file_.get());
-    buffer_.resize(old + got);
-    if (got < kReadBlock) {
-        if (std::ferror(file_.get())) throw IoError("error while reading " + path_);
-        eof_ = true;
-    }
-    return got > 0;
-}
+GraphLineReader::~GraphLineReader() = default;
+
+std::uint64_t GraphLineReader::bytes_consumed() const { return lines_->consumed(); }
+std::uint64_t GraphLineReader::file_size() const { return lines_->size(); }
+bool GraphLineReader::at_end() const { return lines_->at_end(); }
 
 bool GraphLineReader::next(std::size_t max_records, Batch& out, std::size_t max_bytes) {
     out.text.clear();
     out.begin.assign(1, 0);
     out.line.clear();
-    while (out.line.size() < max_records && out.text.size() < max_bytes) {
-        std::size_t end = buffer_.find('\n', pos_);
-        if (end == std::string::npos) {
-            if (fill()) continue;
-            if (pos_ >= buffer_.size()) break;  // end of file
-            end = buffer_.size();               // a last line without a newline
-        }
-        ++line_;
-        std::size_t b = pos_, e = end;
-        const std::size_t after = std::min(end + 1, buffer_.size());
-        consumed_ += after - pos_;
-        pos_ = after;
-        while (b < e && is_space(buffer_[b])) ++b;
-        while (e > b && is_space(buffer_[e - 1])) --e;
-        if (b == e || buffer_[b] == '#') continue;
-        out.text.append(buffer_, b, e - b);
+    std::string_view line;
+    std::int64_t number = 0;
+    while (out.line.size() < max_records && out.text.size() < max_bytes && lines_->next(line, number)) {
+        if (line[0] == '#') continue;
+        out.text.append(line);
         out.begin.push_back(out.text.size());
-        out.line.push_back(line_);
+        out.line.push_back(number);
     }
     records_ += out.line.size();
     return !out.line.empty();

@@ -177,6 +177,21 @@ std::size_t for_each_plain_line(std::string_view all, int k, Plain&& plain, Othe
     return count;
 }
 
+/// `k` (1 or 2) integer columns of a data line into `out` (`fields`: scratch); ParseError naming
+/// the file, the line and what was expected otherwise.
+void parse_columns(const std::string& path, std::string_view line, std::int64_t ln, int k, std::int64_t* out,
+                   const char* what, std::vector<std::string_view>& fields) {
+    const char* p = line.data();
+    if (plain_columns(p, line.data() + line.size(), k, out)) return;
+    split_fields(line, fields);
+    if (fields.size() != static_cast<std::size_t>(k))
+        throw ParseError(path, ln,
+                         k == 2
+                             ? "expected 2 columns 'row, col', found " + std::to_string(fields.size())
+                             : "expected 1 column (" + std::string(what) + "), found " + std::to_string(fields.size()));
+    for (int c = 0; c < k; ++c) out[c] = parse_int(fields[static_cast<std::size_t>(c)], path, ln, what);
+}
+
 /// The non-blank lines of a file with their 1-based physical line numbers (views into `text`).
 struct Lines {
     std::string text;
@@ -201,11 +216,9 @@ std::vector<std::pair<std::int64_t, std::int64_t>> int_lines(const std::string& 
     for_each_plain_line(
         text, 1, [&](std::int64_t ln, const std::int64_t* v) { out.emplace_back(ln, v[0]); },
         [&](std::int64_t ln, std::string_view line) {
-            split_fields(line, f);
-            if (f.size() != 1)
-                throw ParseError(path, ln,
-                                 "expected 1 column (" + std::string(what) + "), found " + std::to_string(f.size()));
-            out.emplace_back(ln, parse_int(f[0], path, ln, what));
+            std::int64_t v = 0;
+            parse_columns(path, line, ln, 1, &v, what, f);
+            out.emplace_back(ln, v);
         });
     if (out.empty()) throw ParseError(path, 0, "file is empty");
     return out;
@@ -520,10 +533,9 @@ TuDataset read_tu_dataset(const std::string& dir_in, const std::string& name_in,
     const std::size_t lines = for_each_plain_line(
         a_text, 2, [&](std::int64_t ln, const std::int64_t* rc) { add_arc(ln, rc[0], rc[1]); },
         [&](std::int64_t ln, std::string_view text) {
-            split_fields(text, f);
-            if (f.size() != 2)
-                throw ParseError(a_path, ln, "expected 2 columns 'row, col', found " + std::to_string(f.size()));
-            add_arc(ln, parse_int(f[0], a_path, ln, "node id"), parse_int(f[1], a_path, ln, "node id"));
+            std::int64_t rc[2] = {0, 0};
+            parse_columns(a_path, text, ln, 2, rc, "node id", f);
+            add_arc(ln, rc[0], rc[1]);
         });
     ds.stats.edge_lines = lines;
     std::string().swap(a_text);  // parsed: release it before the arcs are sorted
@@ -591,20 +603,6 @@ struct TuGraphReader::Impl {
     std::vector<Label> arc_labels, node_labels;
     std::vector<std::int64_t> arc_label_lines;
 
-    /// `k` integer columns of `line` into out; ParseError naming the file and line otherwise.
-    void columns(const detail::ChunkedLines& f, std::string_view line, std::int64_t ln, int k, std::int64_t* out,
-                 const char* what) {
-        const char* p = line.data();
-        if (plain_columns(p, line.data() + line.size(), k, out)) return;
-        split_fields(line, fields);
-        if (fields.size() != static_cast<std::size_t>(k))
-            throw ParseError(
-                f.path(), ln,
-                k == 2 ? "expected 2 columns 'row, col', found " + std::to_string(fields.size())
-                       : "expected 1 column (" + std::string(what) + "), found " + std::to_string(fields.size()));
-        for (int c = 0; c < k; ++c) out[c] = parse_int(fields[static_cast<std::size_t>(c)], f.path(), ln, what);
-    }
-
     /// The id of the label row on the next line of `f`; ParseError when there is none.
     Label label_id(detail::ChunkedLines& f, const char* what, const std::string& counted,
                    std::int64_t* line_out = nullptr) {
@@ -627,7 +625,7 @@ struct TuGraphReader::Impl {
     bool read_indicator() {
         std::string_view line;
         if (!ind->next(line, gid_line)) return false;
-        columns(*ind, line, gid_line, 1, &gid, "graph id");
+        parse_columns(ind->path(), line, gid_line, 1, &gid, "graph id", fields);
         if (gid < 1) throw ParseError(ind->path(), gid_line, "graph id " + std::to_string(gid) + " must be >= 1");
         return true;
     }
@@ -636,7 +634,7 @@ struct TuGraphReader::Impl {
         std::string_view line;
         if (!a->next(line, arc_line)) return false;
         std::int64_t rc[2];
-        columns(*a, line, arc_line, 2, rc, "node id");
+        parse_columns(a->path(), line, arc_line, 2, rc, "node id", fields);
         for (std::int64_t x : rc)
             if (x < 1)
                 throw ParseError(a->path(), arc_line,

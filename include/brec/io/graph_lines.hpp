@@ -3,7 +3,6 @@
 // reader of the streaming deduplication, which must not hold a 10^7-graph file in memory.
 
 #include <cstdint>
-#include <cstdio>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -12,6 +11,9 @@
 #include "brec/graph/graph.hpp"
 
 namespace brec {
+namespace detail {
+class ChunkedLines;
+}
 
 /// Records of a graph-line file in file order. Lines are trimmed of surrounding whitespace; blank
 /// lines and lines starting with '#' are skipped. read_graph_lines reads its records through this
@@ -34,29 +36,23 @@ public:
     /// Replaces `out` with the next records (at most `max_records`, and no more once their text
     /// reaches `max_bytes`); false when none are left. Throws IoError on a read error.
     bool next(std::size_t max_records, Batch& out, std::size_t max_bytes = static_cast<std::size_t>(-1));
+    ~GraphLineReader();
+    GraphLineReader(const GraphLineReader&) = delete;
+    GraphLineReader& operator=(const GraphLineReader&) = delete;
     /// Records returned so far.
     std::uint64_t records() const { return records_; }
     /// Bytes of the file behind the records returned so far.
-    std::uint64_t bytes_consumed() const { return consumed_; }
+    std::uint64_t bytes_consumed() const;
     /// The size of the file when it was opened.
-    std::uint64_t file_size() const { return file_size_; }
+    std::uint64_t file_size() const;
     /// Whether every record has been returned.
-    bool at_end() const { return eof_ && pos_ >= buffer_.size(); }
+    bool at_end() const;
     const std::string& path() const { return path_; }
 
 private:
-    /// Reads more bytes into buffer_; false at the end of the file.
-    bool fill();
-
     std::string path_;
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file_;
-    std::string buffer_;
-    std::size_t pos_ = 0;  ///< first unread byte of buffer_
-    bool eof_ = false;
-    std::int64_t line_ = 0;
+    std::unique_ptr<detail::ChunkedLines> lines_;
     std::uint64_t records_ = 0;
-    std::uint64_t consumed_ = 0;
-    std::uint64_t file_size_ = 0;
 };
 
 /// The graphs of a graph-line file at the given record indices (ascending), parsed as

@@ -1,6 +1,6 @@
 #pragma once
 // The lines of a text file read a chunk at a time (never the whole file): the line source of the
-// streaming TU and pair-file readers.
+// graph-line, TU and pair-file readers that stream.
 
 #include <algorithm>
 #include <cerrno>
@@ -76,7 +76,7 @@ private:
         const std::size_t got = std::fread(&buf_[have], 1, kChunk, file_);
         buf_.resize(have + got);
         if (got < kChunk) {
-            if (std::ferror(file_)) throw IoError("cannot read " + path_ + ": " + std::strerror(errno));
+            if (std::ferror(file_)) throw IoError("error while reading " + path_);
             eof_ = true;
         }
     }
