@@ -5,6 +5,7 @@ find_package(nlohmann_json 3.9 REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(Eigen3 3.3 REQUIRED NO_MODULE)
 find_package(Boost 1.71 REQUIRED)  # header-only parts: Graph, Math
+find_package(OpenSSL 1.1 REQUIRED COMPONENTS Crypto)  # SHA-256 of a board's datasets
 
 # nauty: through its pkg-config file (nauty.pc, in Debian's libnauty2-dev) when there is one, else
 # by searching CMAKE_PREFIX_PATH and the system for nauty/nauty.h and libnauty (a nauty unpacked

@@ -15,6 +15,8 @@ PACKAGES=(
   libboost-graph-dev libboost-math-dev libeigen3-dev
   libnauty2-dev nauty libsvm-dev
   libcli11-dev nlohmann-json3-dev
+  # SHA-256 of datasets in a board's provenance manifest (OpenSSL's libcrypto)
+  libssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libtorch-dev
   # brec-eval's allocator (tcmalloc): large pairs of dense models without mmap/munmap per batch

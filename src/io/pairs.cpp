@@ -258,6 +258,16 @@ bool IdRanges::first_missing(const std::vector<PairId>& have, PairId& missing) c
     return false;
 }
 
+std::string IdRanges::str() const {
+    std::string out;
+    for (const Interval& i : intervals_) {
+        if (!out.empty()) out += ',';
+        out += std::to_string(i.lo);
+        if (i.hi != i.lo) out += '-' + std::to_string(i.hi);
+    }
+    return out;
+}
+
 IdRanges parse_id_ranges(const std::string& text) {
     std::vector<IdRanges::Interval> intervals;
     for (const std::string& raw : split(text, ',')) {

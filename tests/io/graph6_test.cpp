@@ -332,6 +332,9 @@ TEST(PairSelection, CategoriesGroupsRangesShards) {
     EXPECT_THROW(parse_id_ranges("5-3"), InvalidArgument);
     EXPECT_THROW(parse_id_ranges("-1"), InvalidArgument);
     EXPECT_EQ(parse_id_ranges("3,1-2,2").intervals(), (std::vector<IdRanges::Interval>{{1, 3}}));
+    // Written back in the form it reads: merged, sorted, single ids alone.
+    EXPECT_EQ(parse_id_ranges("9,3,1-2,2,5-7,8,20").str(), "1-3,5-9,20");
+    EXPECT_EQ(IdRanges().str(), "");
 }
 
 TEST(Graph6, DeclaredSizesThatTheBytesCannotHoldAreRejectedBeforeBuilding) {

@@ -67,6 +67,8 @@ public:
     /// a subset of `have`. O(intervals + have).
     bool first_missing(const std::vector<PairId>& have, PairId& missing) const;
     const std::vector<Interval>& intervals() const { return intervals_; }
+    /// The set as parse_id_ranges reads it: "0-59,260" ("" when empty).
+    std::string str() const;
 
 private:
     std::vector<Interval> intervals_;
