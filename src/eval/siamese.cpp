@@ -110,6 +110,19 @@ RpcSettings rpc_settings(const EvalOptions& opt) {
     return s;
 }
 
+double siamese_step(GraphEmbedder& model, ModelOptimizers& optimizers, std::size_t begin, std::size_t end) {
+    optimizers.zero_grad();
+    const auto out = model.forward_range(begin, end);
+    const auto x = out.slice(0, 0, out.size(0), 2), y = out.slice(0, 1, out.size(0), 2);
+    // CosineEmbeddingLoss with target -1 and margin 0: mean of max(0, cos).
+    auto loss = torch::clamp_min(torch::cosine_similarity(x, y, 1, 1e-8), 0.0).mean();
+    // A model's auxiliary loss joins the loss, and so the epoch loss, as in OSAN's script.
+    if (const auto aux = model.take_auxiliary_loss(); aux.defined()) loss = loss + aux;
+    loss.backward();
+    optimizers.step();
+    return loss.item<double>();
+}
+
 EvalRecord evaluate_pair(const GraphPairRecord& pair, const EvalOptions& opt, std::uint64_t seed,
                          const RunContext* ctx) {
     const auto start = std::chrono::steady_clock::now();
@@ -155,16 +168,7 @@ EvalRecord evaluate_pair(const GraphPairRecord& pair, const EvalOptions& opt, st
                 double epoch_loss = 0.0;
                 for (std::size_t b = 0; b < count; b += static_cast<std::size_t>(hp.batch)) {
                     const std::size_t e = std::min(count, b + static_cast<std::size_t>(hp.batch));
-                    optimizers.zero_grad();
-                    const auto out = model->forward_range(b, e);
-                    const auto x = out.slice(0, 0, out.size(0), 2), y = out.slice(0, 1, out.size(0), 2);
-                    // CosineEmbeddingLoss with target -1 and margin 0: mean of max(0, cos).
-                    auto loss = torch::clamp_min(torch::cosine_similarity(x, y, 1, 1e-8), 0.0).mean();
-                    // A model's auxiliary loss joins the loss, and so the epoch loss, as in OSAN's script.
-                    if (const auto aux = model->take_auxiliary_loss(); aux.defined()) loss = loss + aux;
-                    loss.backward();
-                    optimizers.step();
-                    epoch_loss += static_cast<double>(e - b) / 2.0 * loss.item<double>();
+                    epoch_loss += static_cast<double>(e - b) / 2.0 * siamese_step(*model, optimizers, b, e);
                 }
                 epoch_loss /= opt.q;
                 r.losses.push_back(epoch_loss);

@@ -88,6 +88,11 @@ ModelConfig model_config(const EvalOptions& opt);
 /// threshold from the registry).
 RpcSettings rpc_settings(const EvalOptions& opt);
 
+/// One training step on graphs [begin, end) of the model's list (G and H interleaved): the Siamese
+/// loss (cosine embedding loss with target -1 and margin 0, plus the model's auxiliary loss), its
+/// backward pass and the optimisers' step. Returns the loss.
+double siamese_step(GraphEmbedder& model, ModelOptimizers& optimizers, std::size_t begin, std::size_t end);
+
 /// Trains and judges one pair under both protocols. Every random draw (relabelings, which graph
 /// gives the reliability group, initial weights, random operations of the model) comes from the
 /// pair's own generators, seeded from stream_seed(seed, pair id); LibTorch's process-global
