@@ -44,6 +44,9 @@ Inputs (format detected per file):
   files are harmless); the same id with a different outcome is an error naming both lines. Records
   of one model with different settings ids (other hyperparameters, epochs, ...) are an error too,
   unless --mixed-settings.
+  DIR   a board (brec board run --out DIR): every record is checked against DIR/manifest.json (model,
+        settings id, seed, pair, the pairs not run, each file's count); a mismatch is an error, and
+        so are boards of different datasets (by SHA-256) unless --mixed-datasets.
 --certificate FILE (the JSONL of brec certify): instead of the statistics, each model's
   distinguished pairs per hardness level (1-WL, 3-WL, 4-WL, beyond) and, where its eval records
   name its theoretical bound, the pairs it failed within the bound and those it distinguished
@@ -97,9 +100,9 @@ void add_report(CLI::App& root, Action& action) {
     auto args = std::make_shared<ReportArgs>();
     auto& req = args->request;
     auto* sub = root.add_subcommand("report", kHelp);
-    sub->add_option("results", req.inputs, "Result files (CSV, JSONL or summary JSON)")
+    sub->add_option("results", req.inputs, "Result files (CSV, JSONL or summary JSON) or board directories")
         ->required()
-        ->check(CLI::ExistingFile);
+        ->check(CLI::ExistingPath);
     sub->add_option("--format", args->formats,
                     "Comma-separated md, latex, json (default: md to stdout; all with --out)")
         ->check(CLI::Validator(
@@ -145,6 +148,8 @@ void add_report(CLI::App& root, Action& action) {
     sub->add_flag("--mixed-settings", req.read.mixed_settings,
                   "Merge eval records of one model with different settings ids (by default an error naming both "
                   "records)");
+    sub->add_flag("--mixed-datasets", req.read.mixed_datasets,
+                  "Merge boards of different datasets (by default an error naming both)");
     auto* fine = sub->add_flag("--fine", req.read.fine, "BREC results: a task per fine category instead of per group");
     // The certificate view has no statistics and counts per hardness level, not per category.
     for (auto* statistics_only : {alpha, bootstrap, resamples, seed, exact, fine})

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -167,7 +168,12 @@ void ResultReader::note_model(const std::string& model) {
     if (std::find(model_order_.begin(), model_order_.end(), model) == model_order_.end()) model_order_.push_back(model);
 }
 
-void ResultReader::add_file(const std::string& path) { add_text(read_text_file(path), path); }
+void ResultReader::add_file(const std::string& path) {
+    if (std::filesystem::is_directory(path))
+        add_board(path);
+    else
+        add_text(read_text_file(path), path);
+}
 
 void ResultReader::add_text(const std::string& text, const std::string& source) {
     inputs_.push_back(source);

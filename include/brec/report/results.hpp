@@ -122,6 +122,9 @@ struct ResultReadOptions {
     /// everything that decides a model's results: its hyperparameters, epochs, relabelings, ...).
     /// By default that is an error: such runs measure different things.
     bool mixed_settings = false;
+    /// Merge boards (directories of `brec board run`) whose manifests name different datasets
+    /// (by SHA-256). By default that is an error: such counts are of different pairs.
+    bool mixed_datasets = false;
 };
 
 /// Accumulates result files and merges them into a ResultSet.
@@ -154,8 +157,15 @@ class ResultReader {
 public:
     explicit ResultReader(ResultReadOptions options = {}) : options_(options) {}
 
-    /// Reads one file (throws IoError if it cannot be read).
+    /// Reads one file (throws IoError if it cannot be read), or a board directory (add_board).
     void add_file(const std::string& path);
+    /// Reads a board directory of `brec board run`: its manifest.json, then the records file of
+    /// every model it names. Refuses (ParseError naming the file and line) a record the manifest
+    /// does not describe (another model, settings id, seed or pair, or a pair it says was not
+    /// run), a records file whose count differs from the manifest's, a results file the manifest
+    /// does not name, and (InvalidArgument) a board of another dataset than a board read before
+    /// unless mixed_datasets.
+    void add_board(const std::string& dir);
     /// Parses text as if read from `source` (tests, stdin).
     void add_text(const std::string& text, const std::string& source);
     /// Merges everything added so far. Throws InvalidArgument when nothing was read.
@@ -189,6 +199,7 @@ private:
     std::map<RunKey, std::vector<Summary>> summaries_;
     std::map<std::string, std::pair<std::string, SourceLine>> bounds_;    ///< model -> (bound, where)
     std::map<std::string, std::pair<std::string, SourceLine>> settings_;  ///< model -> (settings id, where)
+    std::map<std::string, std::string> board_datasets_;  ///< dataset SHA-256 -> the first board read of it
     std::vector<RunKey> run_order_;
     std::vector<std::string> inputs_;
     std::vector<std::string> notes_;
