@@ -31,6 +31,10 @@ void add_eval(CLI::App& root, Action& action);
 void add_eval_forward(CLI::App& root, Action& action, int argc, char** argv);
 /// The real `attack` (counting regressors and attacks), in brec-eval.
 void add_attack(CLI::App& root, Action& action);
+/// brec board (brec-eval): the whole board of models with provenance.
+void add_board(CLI::App& root, Action& action);
+/// brec board in the `brec` binary: hands the command line to brec-eval.
+void add_board_forward(CLI::App& root, Action& action, int argc, char** argv);
 /// `attack ood` (in brec-eval), a subcommand of `attack`.
 void add_attack_ood(CLI::App& attack, Action& action);
 /// The training flags of `attack train` and `attack ood` (--loss is parsed by the caller).

@@ -80,4 +80,9 @@ void add_attack_forward(CLI::App& root, Action& action, int argc, char** argv) {
                 "Counting regressors and adversarial edge-flip attacks on them (LibTorch)");
 }
 
+void add_board_forward(CLI::App& root, Action& action, int argc, char** argv) {
+    add_forward(root, action, argc, argv, "board",
+                "The BREC board: every model on its pairs, with provenance (LibTorch)");
+}
+
 }  // namespace brec::cli

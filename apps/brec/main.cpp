@@ -20,7 +20,7 @@ namespace {
 /// and SIGTERM cancel the context. Every other command keeps the default (the signal ends it).
 bool cancellable(const std::string& command) {
 #if defined(BREC_EVAL_BINARY)
-    static const std::set<std::string> kCommands = {"eval", "attack", "classify"};
+    static const std::set<std::string> kCommands = {"eval", "attack", "board", "classify"};
 #else
     static const std::set<std::string> kCommands = {"info", "wl", "certify", "dedup", "classify", "count", "generate"};
 #endif
@@ -60,19 +60,24 @@ std::string output_path_problem(const std::string& path, OutputKind kind) {
 
 /// Adds the output path check to the output flags of every command (recursively).
 void check_output_flags(CLI::App& app) {
-    // --out names a file or a directory depending on the command.
+    // --out names a file or a directory depending on the command ("attack run": a subcommand).
     static const std::map<std::string, OutputKind> kOut = {
-        {"wl", OutputKind::file},          {"certify", OutputKind::file},       {"eval", OutputKind::file},
-        {"classify", OutputKind::file},    {"rpc", OutputKind::file},           {"run", OutputKind::file},
-        {"report", OutputKind::directory}, {"generate", OutputKind::directory}, {"count", OutputKind::directory},
-        {"train", OutputKind::directory},  {"export", OutputKind::directory}};
+        {"wl", OutputKind::file},          {"certify", OutputKind::file},
+        {"eval", OutputKind::file},        {"classify", OutputKind::file},
+        {"rpc", OutputKind::file},         {"attack run", OutputKind::file},
+        {"report", OutputKind::directory}, {"generate", OutputKind::directory},
+        {"count", OutputKind::directory},  {"attack train", OutputKind::directory},
+        {"export", OutputKind::directory}, {"board run", OutputKind::directory}};
     static const std::set<std::string> kFiles = {"--svg", "--csv", "--markdown", "--junit"};
     for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) check_output_flags(*sub);
     for (CLI::Option* opt : app.get_options()) {
         const std::string name = opt->get_name();
+        const CLI::App* parent = app.get_parent();
+        const std::string command =
+            parent && parent->get_parent() ? parent->get_name() + " " + app.get_name() : app.get_name();
         OutputKind kind = OutputKind::file;
-        if (name == "--out" && kOut.count(app.get_name()))
-            kind = kOut.at(app.get_name());
+        if (name == "--out" && kOut.count(command))
+            kind = kOut.at(command);
         else if (name == "--write-clean")
             kind = OutputKind::directory;
         else if (!kFiles.count(name))
@@ -128,6 +133,7 @@ int main(int argc, char** argv) {
     cli::add_eval(app, action);
     cli::set_summary(app, "eval", "Train a GNN per pair and judge it with BREC's RPC test");
     cli::add_attack(app, action);
+    cli::add_board(app, action);
     cli::add_classify(app, action, argc, argv);
 #else
     cli::add_info(app, action);
@@ -138,6 +144,7 @@ int main(int argc, char** argv) {
     cli::add_show(app, action);
     cli::add_eval_forward(app, action, argc, argv);
     cli::add_attack_forward(app, action, argc, argv);
+    cli::add_board_forward(app, action, argc, argv);
     cli::add_report(app, action);
     cli::add_stats(app, action);
     cli::add_dedup(app, action);

@@ -16,10 +16,6 @@ namespace brec {
 
 using nlohmann::json;
 
-namespace {
-
-/// The record of a pair not run because its memory estimate exceeds the limit (counted as not
-/// distinguished and not as a reliability failure), after one line on the log.
 EvalRecord skipped_record(const GraphPairRecord& pair, const EvalOptions& opt, std::uint64_t seed, std::uint64_t need,
                           std::uint64_t limit, int jobs, const RunContext& ctx) {
     const std::string why =
@@ -37,8 +33,6 @@ EvalRecord skipped_record(const GraphPairRecord& pair, const EvalOptions& opt, s
     r.skipped = why;
     return r;
 }
-
-}  // namespace
 
 json model_list_json() {
     json models = json::array();
@@ -144,6 +138,15 @@ void configure_cpu_threads(EvalOptions& opt, int jobs, int requested) {
     tune_cpu_allocator();
 }
 
+ResultsSettings eval_results_settings(const std::string& path, const std::string& model,
+                                      const std::string& settings_id) {
+    return ResultsSettings(eval_settings_text(model, settings_id), [path](const json& j, std::int64_t line) {
+        if (!is_eval_record(j)) return std::string("not an eval record");
+        const EvalRecord r = eval_record_from_json(j, path, line);
+        return eval_settings_text(r.model, r.settings_id);
+    });
+}
+
 EvalRunResult run_evaluation(const PairDataset& dataset, const std::vector<std::size_t>& indices,
                              const EvalRunOptions& opt, RunContext& ctx) {
     if (opt.seeds.empty()) throw InvalidArgument("no seeds to run");
@@ -159,12 +162,7 @@ EvalRunResult run_evaluation(const PairDataset& dataset, const std::vector<std::
     // A user's module is checked on tiny graphs before any pair runs or any file is written.
     check_model(model_entry(eval), model_config(eval));
     // Resuming with another model or other settings would mix two experiments in one result.
-    PairRecords records(opt.out, opt.resume,
-                        ResultsSettings(eval_settings_text(eval.model, id), [&](const json& j, std::int64_t line) {
-                            if (!is_eval_record(j)) return std::string("not an eval record");
-                            const EvalRecord r = eval_record_from_json(j, opt.out, line);
-                            return eval_settings_text(r.model, r.settings_id);
-                        }));
+    PairRecords records(opt.out, opt.resume, eval_results_settings(opt.out, eval.model, id));
     if (records.loaded()) ctx.info("resuming: " + std::to_string(records.loaded()) + " results already in " + opt.out);
 
     // Pairs run in parallel share the memory. By default 80 % of it: an estimate covers the model's

@@ -35,4 +35,8 @@ void add_attack_forward(CLI::App& root, Action& action, int, char**) {
     add_unavailable(root, action, "attack", "Counting regressors and attacks");
 }
 
+void add_board_forward(CLI::App& root, Action& action, int, char**) {
+    add_unavailable(root, action, "board", "The BREC board of every model");
+}
+
 }  // namespace brec::cli

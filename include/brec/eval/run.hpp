@@ -14,6 +14,7 @@
 #include "brec/eval/siamese.hpp"
 #include "brec/io/pairs.hpp"
 #include "brec/io/records.hpp"
+#include "brec/io/results_store.hpp"
 #include "brec/rpc/run_summary.hpp"  // EvalRunResult, baseline_regressions, junit_xml, evaluation_text
 
 namespace brec {
@@ -67,6 +68,16 @@ std::string model_listing(bool as_json);
 /// their order; all of them when the row names no subset.
 std::vector<std::size_t> paper_subset_indices(const PairDataset& dataset, std::vector<std::size_t> indices,
                                               const std::string& model);
+
+/// The settings every eval record of a results file must have: those of `model` run with
+/// `settings_id` (a record of another model or settings refuses the file; `path` names it).
+ResultsSettings eval_results_settings(const std::string& path, const std::string& model,
+                                      const std::string& settings_id);
+
+/// The record of a pair not run because its memory estimate `need` exceeds `limit` / `jobs`
+/// (counted as not distinguished and not as a reliability failure), after a warning naming it.
+EvalRecord skipped_record(const GraphPairRecord& pair, const EvalOptions& opt, std::uint64_t seed, std::uint64_t need,
+                          std::uint64_t limit, int jobs, const RunContext& ctx);
 
 /// Sets up the CPU threads of a run of `jobs` pairs in parallel and records them in `opt`:
 /// LibTorch intra-op threads per job (`requested` when > 0, else cores / jobs, with pairs below 32
