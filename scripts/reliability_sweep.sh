@@ -15,7 +15,8 @@
 # the heaviest models also the strongly regular ones). Every step appends to OUT and resumes (`--resume`), so interrupted or repeated runs add
 # up; the reports are rebuilt each time.
 #
-# Output in OUT: MODEL.jsonl (per-pair records), certify.jsonl, report/ (statistics across
+# Output in OUT: board/ (brec board run: MODEL.jsonl per-pair records, costs and the provenance
+# manifest), certify.jsonl, report/ (statistics across
 # seeds), certificate-hotelling/ and certificate-brec_reference/ (each model's pairs per
 # hardness level, the pairs failed within its bound and those distinguished beyond it), and
 # sweep.md, the per-model table printed at the end.
@@ -81,25 +82,35 @@ sample_ids() {  # PAIRS_PER_CATEGORY evenly spaced ids of each category given
 
 start=$SECONDS
 REPORT_ONLY=${REPORT_ONLY:-0}
-for model in $MODELS; do
-    [[ "$REPORT_ONLY" == 1 ]] && break
-    if [[ "$ALL" == 1 ]]; then pairs=0-399; else pairs=$(sample_ids $(categories_of "$model")); fi
-    echo "== $model: seeds $SEEDS, pairs $pairs" >&2
-    t0=$SECONDS
-    "$BREC" eval --model "$model" --seeds "$SEEDS" --pairs "$pairs" --device "$DEVICE" --jobs "$JOBS" \
-        --torch-threads "$TORCH_THREADS" --out "$OUT/$model.jsonl" --resume --quiet > /dev/null
-    echo "   $((SECONDS - t0)) s" >&2
-done
+BOARD=$OUT/board
+board_run() {  # brec board run: the (model, pair, seed) tasks cheapest first, records in $BOARD
+    "$BREC" board run --all-pairs --seeds "$SEEDS" --device "$DEVICE" --jobs "$JOBS" \
+        --torch-threads "$TORCH_THREADS" --out "$BOARD" --resume --quiet "$@" > /dev/null
+}
+if [[ "$REPORT_ONLY" != 1 ]]; then
+    if [[ "$ALL" == 1 ]]; then
+        echo "== brec board run: $MODELS on all 400 pairs, seeds $SEEDS" >&2
+        board_run --models "$(echo $MODELS | tr ' ' ',')" --pairs 0-399
+    else
+        for model in $MODELS; do
+            pairs=$(sample_ids $(categories_of "$model"))
+            echo "== $model: seeds $SEEDS, pairs $pairs" >&2
+            t0=$SECONDS
+            board_run --models "$model" --pairs "$pairs"
+            echo "   $((SECONDS - t0)) s" >&2
+        done
+    fi
+fi
 
 all_ids=0-399
 [[ "$ALL" == 1 ]] || all_ids=$(sample_ids $ALL_CATEGORIES)
 [[ "$REPORT_ONLY" == 1 ]] || echo "== brec certify (pairs $all_ids)" >&2
 [[ "$REPORT_ONLY" == 1 ]] || "$BREC" certify --pairs "$all_ids" --jobs "$JOBS" --out "$OUT/certify.jsonl" --resume --quiet > /dev/null
 
-results=()
-for model in $MODELS; do [[ -s "$OUT/$model.jsonl" ]] && results+=("$OUT/$model.jsonl"); done
-((${#results[@]})) || { echo "reliability_sweep.sh: no records in $OUT" >&2; exit 2; }
-MODELS=$(for f in "${results[@]}"; do basename "$f" .jsonl; done | tr '\n' ' ')
+[[ -s "$BOARD/manifest.json" ]] || { echo "reliability_sweep.sh: no board in $BOARD" >&2; exit 2; }
+results=("$BOARD")
+MODELS=$(python3 -c 'import json, sys; print(" ".join(m["name"] for m in json.load(open(sys.argv[1]))["models"]))' \
+    "$BOARD/manifest.json")
 "$BREC" report "${results[@]}" --fine --out "$OUT/report" --quiet
 for protocol in hotelling brec_reference; do
     "$BREC" report "${results[@]}" --certificate "$OUT/certify.jsonl" --protocol "$protocol" \
