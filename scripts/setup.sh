@@ -17,6 +17,8 @@ PACKAGES=(
   libcli11-dev nlohmann-json3-dev
   # SHA-256 of datasets in a board's provenance manifest (OpenSSL's libcrypto)
   libssl-dev
+  # The board page's browser test (tests/html): headless Chromium
+  chromium
   libgtest-dev libgmock-dev libbenchmark-dev
   libtorch-dev
   # brec-eval's allocator (tcmalloc): large pairs of dense models without mmap/munmap per batch

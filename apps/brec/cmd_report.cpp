@@ -19,7 +19,7 @@ struct ReportArgs {
     ReportRequest request;
     std::string formats;
     std::string protocol = "hotelling";
-    std::string out;
+    std::string out, html;
     std::string models;
     bool quiet = false;
 };
@@ -53,6 +53,11 @@ Inputs (format detected per file):
   beyond it (certificate.md, certificate.json); against each model's tight bound (brec eval
   --list-models, or --models FILE; its verdicts from brec certify --tests) the pairs the test
   separates that the model did not, and those the model separated beyond it, with their T².
+--html FILE: the board as one self-contained page (no network, no external files): pairs distinguished
+  per group and fine category under both protocols beside the BREC paper's row, each model's upper
+  and tight bound (from a board's certify.jsonl or --certificate), the CD diagram and category
+  chart, a pair x model matrix (hover: pair, category, certificate; click: both graphs and every
+  model's T^2) and the boards' provenance. Without --out nothing else is written.
 Output: without --out the report is printed (Markdown unless --format says otherwise); with
 --out DIR the directory gets report.md, report.tex, report.json (or those named by --format) and
 the SVGs. Nothing is written when an input is bad (exit code 2, one line naming file and line).
@@ -75,7 +80,9 @@ int run_report(ReportArgs args, RunContext& ctx) {
             throw InvalidArgument("without --out, give exactly one --format (md, latex or json)");
         args.request.figures = false;  // printed: no figure is drawn
     }
-    if (!args.request.certificate.empty()) {  // the models' tight bounds: a file, or brec-eval's list
+    args.request.html = !args.html.empty();
+    args.request.html_dataset = BREC_DEFAULT_DATASET;
+    if (!args.request.certificate.empty() || args.request.html) {  // tight bounds: a file, or brec-eval's list
         args.request.model_list = args.models.empty() ? eval_model_list() : read_text_file(args.models);
         args.request.model_list_source = args.models.empty() ? "brec eval --list-models --json" : args.models;
     }
@@ -83,6 +90,11 @@ int run_report(ReportArgs args, RunContext& ctx) {
     const ReportOutput report = make_report(args.request);
     if (!args.quiet)
         for (const auto& n : report.notes) ctx.warn(n);
+    if (args.request.html) {
+        write_text_file_atomic(args.html, report.html);
+        std::cout << "wrote " << args.html << "\n";
+        if (args.out.empty()) return 0;
+    }
     if (args.out.empty()) {
         std::cout << report.files.front().content;
         return 0;
@@ -116,6 +128,9 @@ void add_report(CLI::App& root, Action& action) {
             },
             "md|latex|json[,...]"));
     sub->add_option("--out,-o", args->out, "Directory for the report files and SVG figures (created if missing)");
+    sub->add_option("--html", args->html,
+                    "Also write the board as one self-contained HTML page (board table, charts, pair x model "
+                    "matrix, provenance)");
     sub->add_option("--protocol", args->protocol,
                     "RPC results: the decision protocol whose counts form the cells (both are "
                     "shown side by side)")
@@ -126,9 +141,8 @@ void add_report(CLI::App& root, Action& action) {
                                         "statistics")
                             ->check(CLI::ExistingFile);
     sub->add_option("--models", args->models,
-                    "With --certificate: tight bounds from this brec eval --list-models --json")
-        ->check(CLI::ExistingFile)
-        ->needs(certificate);
+                    "With --certificate or --html: tight bounds from this brec eval --list-models --json")
+        ->check(CLI::ExistingFile);
     auto& stats = req.statistics;
     auto* alpha = sub->add_option("--alpha", stats.alpha, "Significance of intervals, tests, CD")
                       ->check(CLI::Range(1e-6, 0.5))

@@ -68,7 +68,7 @@ void check_output_flags(CLI::App& app) {
         {"report", OutputKind::directory}, {"generate", OutputKind::directory},
         {"count", OutputKind::directory},  {"attack train", OutputKind::directory},
         {"export", OutputKind::directory}, {"board run", OutputKind::directory}};
-    static const std::set<std::string> kFiles = {"--svg", "--csv", "--markdown", "--junit"};
+    static const std::set<std::string> kFiles = {"--svg", "--csv", "--markdown", "--junit", "--html"};
     for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) check_output_flags(*sub);
     for (CLI::Option* opt : app.get_options()) {
         const std::string name = opt->get_name();

@@ -52,6 +52,12 @@ std::string xml_escape(const std::string& s) {
     return o;
 }
 
+std::string format_fixed(double value, int digits) {
+    std::ostringstream o;
+    o << std::fixed << std::setprecision(digits) << value;
+    return o.str();
+}
+
 std::string format_seconds(double s) {
     std::ostringstream o;
     if (s < 60) {

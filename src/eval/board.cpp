@@ -23,6 +23,7 @@
 #include "brec/io/sha256.hpp"
 #include "brec/nn/device.hpp"
 #include "brec/nn/registry.hpp"
+#include "brec/wl/run.hpp"
 
 namespace brec {
 
@@ -223,6 +224,27 @@ void estimate_costs(const PairDataset& dataset, std::vector<BoardEntry>& entries
     });
 }
 
+/// The hardness certificate of every pair of the board and the verdicts of every built-in model's
+/// tight-bound test (DIR/certify.jsonl, resumed): what the page shows beside each pair and the
+/// bounds it counts per model. All models' tests, so that the file serves every later run.
+void certify_board(const PairDataset& dataset, const std::vector<BoardEntry>& entries, const BoardOptions& opt,
+                   RunContext& ctx) {
+    std::vector<std::size_t> indices;
+    for (const BoardEntry& e : entries) indices.insert(indices.end(), e.indices.begin(), e.indices.end());
+    std::sort(indices.begin(), indices.end());
+    indices.erase(std::unique(indices.begin(), indices.end()), indices.end());
+    CertifyRunOptions c;
+    c.out = opt.dir + "/certify.jsonl";
+    c.resume = true;
+    c.jobs = std::max(1, opt.jobs);
+    c.dataset = opt.dataset;
+    for (const ModelEntry& m : model_registry())
+        if (!m.spec.tight_bound.empty() &&
+            std::find(c.tests.begin(), c.tests.end(), m.spec.tight_bound) == c.tests.end())
+            c.tests.push_back(m.spec.tight_bound);
+    run_certify(dataset, indices, c, ctx);
+}
+
 /// Every id of a set of ranges, ascending.
 std::vector<PairId> ids_of(const std::string& ranges) {
     std::vector<PairId> ids;
@@ -364,6 +386,14 @@ BoardResult run_board(const PairDataset& dataset, const std::vector<std::size_t>
                                    format_seconds(opt.max_cost_seconds) + " of a core)"
                              : ""));
 
+    if (!opt.plan) {
+        try {
+            certify_board(dataset, entries, opt, ctx);
+        } catch (...) {
+            write_manifest(true);
+            throw;
+        }
+    }
     if (opt.plan) {
         result.wall_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
         return result;
@@ -409,15 +439,10 @@ BoardResult run_board(const PairDataset& dataset, const std::vector<std::size_t>
 std::string board_plan_text(const BoardResult& result) {
     TextTable table({"model", "tasks", "done", "to run", "core-h", "largest s", "not run", "core-h"});
     BoardModelPlan total;
-    const auto fixed = [](double v, int digits) {
-        char buf[64];
-        std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-        return std::string(buf);
-    };
-    const auto hours = [&](double s) { return fixed(s / 3600.0, 2); };
+    const auto hours = [](double s) { return format_fixed(s / 3600.0, 2); };
     for (const BoardModelPlan& p : result.plan) {
         table.add_row({p.model, std::to_string(p.tasks), std::to_string(p.done), std::to_string(p.to_run),
-                       hours(p.to_run_seconds), fixed(p.largest_seconds, 1), std::to_string(p.not_run),
+                       hours(p.to_run_seconds), format_fixed(p.largest_seconds, 1), std::to_string(p.not_run),
                        hours(p.not_run_seconds)});
         total.tasks += p.tasks;
         total.done += p.done;
@@ -429,7 +454,7 @@ std::string board_plan_text(const BoardResult& result) {
     }
     table.add_rule();
     table.add_row({"total", std::to_string(total.tasks), std::to_string(total.done), std::to_string(total.to_run),
-                   hours(total.to_run_seconds), fixed(total.largest_seconds, 1), std::to_string(total.not_run),
+                   hours(total.to_run_seconds), format_fixed(total.largest_seconds, 1), std::to_string(total.not_run),
                    hours(total.not_run_seconds)});
     return table.str();
 }

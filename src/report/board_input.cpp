@@ -69,7 +69,7 @@ void ResultReader::add_board(const std::string& dir) {
                              " is of another (SHA-256 " + other->first.substr(0, 12) +
                              "...): counts of different pairs (--mixed-datasets merges them)");
     }
-    std::set<std::string> named = {"costs.jsonl"};
+    std::set<std::string> named = {"costs.jsonl", "certify.jsonl"};
     for (const BoardModel& m : manifest.models) {
         named.insert(m.file);
         const ModelRule rule(m, manifest, manifest_file);
@@ -96,6 +96,7 @@ void ResultReader::add_board(const std::string& dir) {
         if (entry.path().extension() == ".jsonl" && !named.count(name))
             throw ParseError(dir + "/" + name, 0, "a results file that the board's manifest does not name");
     }
+    boards_.emplace_back(dir, manifest);
 }
 
 }  // namespace brec

@@ -419,6 +419,7 @@ ResultSet ResultReader::finish() const {
     ResultSet rs;
     rs.inputs = inputs_;
     rs.notes = notes_;
+    rs.boards = boards_;
     // BREC runs: fine category -> pairs, each protocol's counts, and the lines they came from.
     struct Counts {
         long long pairs = 0;

@@ -206,6 +206,9 @@ TEST(Text, TablesAndDurations) {
               "---------------\n"
               "total       400\n");
     EXPECT_EQ(format_seconds(0.4213), "0.42s");
+    EXPECT_EQ(format_fixed(2.345, 1), "2.3");
+    EXPECT_EQ(format_fixed(7.0, 0), "7");
+    EXPECT_EQ(format_fixed(1234.5678, 2), "1234.57");
     EXPECT_EQ(format_seconds(12.34), "12.3s");
     EXPECT_EQ(format_seconds(245), "4m05s");
     EXPECT_EQ(format_seconds(7620), "2h07m");

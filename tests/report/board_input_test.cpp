@@ -11,6 +11,7 @@
 #include "brec/io/board_manifest.hpp"
 #include "brec/io/files.hpp"
 #include "brec/report/results.hpp"
+#include "board_fixture.hpp"
 #include "common/test_util.hpp"
 
 namespace brec {
@@ -25,26 +26,9 @@ struct Board {
     std::string dir;
     BoardManifest manifest;
 
-    explicit Board(const std::string& name, const std::string& sha = std::string(64, 'a')) {
-        dir = testing::temp_path("board_input", name);
-        fs::remove_all(dir);
-        fs::create_directories(dir);
-        fs::copy_file(std::string(BREC_SOURCE_DIR) + "/tests/data/report_eval_both_gin.jsonl", dir + "/gin.jsonl");
-        manifest.dataset = "pairs.tsv";
-        manifest.dataset_sha256 = sha;
-        manifest.dataset_pairs = 400;
-        manifest.subset = "all";
-        manifest.seeds = {100};
-        BoardModel gin;
-        gin.name = "gin";
-        gin.settings_id = "fixture";
-        gin.settings = {{"model", "gin"}};
-        gin.file = "gin.jsonl";
-        gin.pairs = "0-2,60-61,300,360";
-        gin.not_run = {{100, "360"}};
-        gin.records = 6;
-        manifest.models.push_back(gin);
-        save();
+    explicit Board(const std::string& name, const std::string& sha = std::string(64, 'a'))
+        : manifest(testing::fixture_manifest(sha)) {
+        dir = testing::fixture_board(name, manifest);
     }
     void save() const { write_board_manifest(dir, manifest); }
     std::string error() const {

@@ -24,6 +24,9 @@ std::string xml_escape(const std::string& s);
 /// A duration for people: "0.42s", "12.3s", "4m05s", "2h07m".
 std::string format_seconds(double seconds);
 
+/// `value` with exactly `digits` decimals ("%.*f"), e.g. format_fixed(2.345, 1) == "2.3".
+std::string format_fixed(double value, int digits);
+
 /// An aligned plain-text table: the first column left-aligned, the others right-aligned, a rule
 /// under the header and wherever add_rule() was called.
 class TextTable {

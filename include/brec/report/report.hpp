@@ -28,6 +28,12 @@ struct ReportRequest {
     std::vector<ReportFormat> formats;
     /// Also draw the figures (for a report directory). Without, only the documents are rendered.
     bool figures = true;
+    /// Also render the board as one HTML page (board_page.hpp) into ReportOutput::html. Its
+    /// certificates come from --certificate, else from the first board directory's certify.jsonl;
+    /// its drawings from each board's dataset when that file still has the manifest's SHA-256,
+    /// else from `html_dataset` when that one has it (or, without a board, from `html_dataset`).
+    bool html = false;
+    std::string html_dataset;
 };
 
 /// A rendered report.
@@ -36,6 +42,7 @@ struct ReportOutput {
     /// certificate.json), then the figures (cd.svg, categories.svg) when drawn.
     std::vector<ReportFile> files;
     std::vector<std::string> notes;  ///< what reading and analysing decided that a user should know
+    std::string html;                ///< the board page, when asked for
 };
 
 /// Reads, analyses and renders. Throws ParseError naming file and line for bad input, IoError for

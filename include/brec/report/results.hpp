@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "brec/core/types.hpp"
+#include "brec/io/board_manifest.hpp"
 #include "brec/io/records.hpp"
 
 namespace brec {
@@ -110,6 +111,8 @@ struct ResultSet {
     bool both_protocols = false;              ///< some RPC record carries the brec_reference decision too
     std::vector<PairRun> runs;                ///< runs read from per-pair records, in the order first seen
     std::vector<std::string> notes;           ///< things the reader decided that a user should know about
+    /// The boards read (directories of `brec board run`) with their manifests, in the order read.
+    std::vector<std::pair<std::string, BoardManifest>> boards;
 };
 
 struct ResultReadOptions {
@@ -200,6 +203,7 @@ private:
     std::map<std::string, std::pair<std::string, SourceLine>> bounds_;    ///< model -> (bound, where)
     std::map<std::string, std::pair<std::string, SourceLine>> settings_;  ///< model -> (settings id, where)
     std::map<std::string, std::string> board_datasets_;  ///< dataset SHA-256 -> the first board read of it
+    std::vector<std::pair<std::string, BoardManifest>> boards_;
     std::vector<RunKey> run_order_;
     std::vector<std::string> inputs_;
     std::vector<std::string> notes_;
