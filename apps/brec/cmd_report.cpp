@@ -80,6 +80,8 @@ int run_report(ReportArgs args, RunContext& ctx) {
             throw InvalidArgument("without --out, give exactly one --format (md, latex or json)");
         args.request.figures = false;  // printed: no figure is drawn
     }
+    if (!args.models.empty() && args.request.certificate.empty() && args.html.empty())
+        throw InvalidArgument("--models gives the tight bounds of --certificate or --html; give one of them");
     args.request.html = !args.html.empty();
     args.request.html_dataset = BREC_DEFAULT_DATASET;
     if (!args.request.certificate.empty() || args.request.html) {  // tight bounds: a file, or brec-eval's list

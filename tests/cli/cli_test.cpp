@@ -52,8 +52,9 @@ TEST(Cli, HelpListsOneLinePerCommandAndTheDetailsStayWithTheCommand) {
         ASSERT_NE(line[2], ' ') << "a continuation line: '" << line << "'";
         names.push_back(line.substr(2, line.find(' ', 2) - 2));
     }
-    EXPECT_EQ(names, (std::vector<std::string>{"info", "convert", "wl", "certify", "generate", "show", "eval", "attack",
-                                               "report", "stats", "dedup", "classify", "count", "export", "rpc"}));
+    EXPECT_EQ(names,
+              (std::vector<std::string>{"info", "convert", "wl", "certify", "generate", "show", "eval", "attack",
+                                        "board", "report", "stats", "dedup", "classify", "count", "export", "rpc"}));
     // The long description moved to the command's own help.
     const Result wl = brec("wl --help");
     EXPECT_EQ(wl.code, 0);

@@ -16,8 +16,8 @@ namespace brec {
 /// seconds per operator dispatched (LibTorch's framework time, autograd included). Fitted once (least
 /// squares of the log ratio) to the measured seconds of all 17 built-in models on BREC pairs 0, 70
 /// and 170 at their default settings, one thread of an AMD EPYC core, training scaled to every
-/// epoch: the estimates came within 0.6-1.6x of the measured times. Fixed since, so that
-/// estimates stay comparable.
+/// epoch: the estimates came within 0.56-1.65x of the measured times (one KP-GNN pair at 0.31x, a
+/// 0.04 s epoch scaled by 20). Fixed since, so that estimates stay comparable.
 inline constexpr double kCostFlopsPerSecond = 4.5e10;
 inline constexpr double kCostSecondsPerOp = 8.0e-7;
 
