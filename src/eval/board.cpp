@@ -6,13 +6,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "brec/core/error.hpp"
@@ -91,6 +91,8 @@ struct BoardEntry {
     std::string settings_id, bound;
     json settings;
     std::vector<std::size_t> indices;  ///< into dataset.pairs
+    /// Per entry of `indices`: the memory the model needs on the pair (none: no estimate).
+    std::vector<std::optional<std::uint64_t>> memory;
     std::unique_ptr<PairRecords> records;
     std::map<PairId, double> cost;  ///< estimated core-seconds per task
 };
@@ -100,6 +102,7 @@ struct Task {
     std::size_t pair;  ///< into dataset.pairs
     std::uint64_t seed;
     double cost;
+    std::optional<std::uint64_t> memory;
 };
 
 /// The cost file: one record per (model, pair), of the model's settings id.
@@ -203,8 +206,9 @@ void estimate_costs(const PairDataset& dataset, std::vector<BoardEntry>& entries
                     std::uint64_t per_job, const RunContext& ctx) {
     std::vector<std::pair<std::size_t, std::size_t>> todo;  // (entry, pair index)
     for (std::size_t m = 0; m < entries.size(); ++m)
-        for (std::size_t k : entries[m].indices) {
-            const auto need = pair_memory_estimate(dataset.pairs[k], entries[m].eval);
+        for (std::size_t j = 0; j < entries[m].indices.size(); ++j) {
+            const std::size_t k = entries[m].indices[j];
+            const auto& need = entries[m].memory[j];
             if (!costs.find(entries[m].eval.model, dataset.pairs[k].id) && !(need && *need > per_job))
                 todo.push_back({m, k});
         }
@@ -245,16 +249,6 @@ void certify_board(const PairDataset& dataset, const std::vector<BoardEntry>& en
     run_certify(dataset, indices, c, ctx);
 }
 
-/// Every id of a set of ranges, ascending.
-std::vector<PairId> ids_of(const std::string& ranges) {
-    std::vector<PairId> ids;
-    if (ranges.empty()) return ids;
-    const IdRanges set = parse_id_ranges(ranges);  // alive for the loop (its intervals are a reference)
-    for (const auto& i : set.intervals())
-        for (PairId id = i.lo; id <= i.hi; ++id) ids.push_back(id);
-    return ids;
-}
-
 /// Sorts the tasks of model `m` over the board's pairs and seeds: done before, left out by the rule
 /// (for pairs of this run's selection; earlier runs' verdicts for the others are kept), or queued
 /// (a seed of this run); sets the model's manifest entry and plan row.
@@ -263,14 +257,11 @@ void plan_model(const PairDataset& dataset, std::size_t m, BoardEntry& e, const 
     BoardModel& bm = *result.manifest.find(e.eval.model);
     BoardModelPlan& plan = result.plan.emplace_back();
     plan.model = e.eval.model;
-    std::map<PairId, std::size_t> selected;  // id -> index into dataset.pairs
-    for (std::size_t k : e.indices) selected[dataset.pairs[k].id] = k;
-    std::map<std::uint64_t, IdRanges> before;
-    for (const auto& [seed, ids] : bm.not_run)
-        if (!ids.empty()) before[seed] = parse_id_ranges(ids);
+    std::map<PairId, std::size_t> selected;  // id -> position in e.indices
+    for (std::size_t j = 0; j < e.indices.size(); ++j) selected[dataset.pairs[e.indices[j]].id] = j;
+    const std::map<std::uint64_t, IdRanges> before = std::move(bm.not_run);
     std::map<std::uint64_t, std::vector<IdRanges::Interval>> not_run;
-    bm.estimated_seconds = bm.not_run_estimated_seconds = 0.0;
-    for (const PairId id : ids_of(bm.pairs)) {
+    for (const PairId id : bm.pairs.ids()) {
         // No estimate: above the memory limit (the task will be recorded as skipped), or a pair of
         // an earlier run that this run did not estimate.
         const double* estimate = costs.find(e.eval.model, id);
@@ -282,19 +273,17 @@ void plan_model(const PairDataset& dataset, std::size_t m, BoardEntry& e, const 
             if (!done && k != selected.end())
                 excluded = opt.max_cost_seconds > 0 && cost > opt.max_cost_seconds;
             else if (!done)
-                excluded = before.count(seed) && before[seed].contains(id);
-            (excluded ? bm.not_run_estimated_seconds : bm.estimated_seconds) += cost;
+                excluded = before.count(seed) && before.at(seed).contains(id);
             ++plan.tasks;
+            plan.estimated_seconds += cost;
             if (done) {
-                ++result.kept;
                 ++plan.done;
             } else if (excluded) {
-                ++result.not_run;
                 ++plan.not_run;
                 plan.not_run_seconds += cost;
                 not_run[seed].push_back({id, id});
             } else if (k != selected.end() && std::find(opt.seeds.begin(), opt.seeds.end(), seed) != opt.seeds.end()) {
-                queue.push_back({m, k->second, seed, cost});
+                queue.push_back({m, e.indices[k->second], seed, cost, e.memory[k->second]});
                 ++plan.to_run;
                 plan.to_run_seconds += cost;
                 plan.largest_seconds = std::max(plan.largest_seconds, cost);
@@ -302,7 +291,11 @@ void plan_model(const PairDataset& dataset, std::size_t m, BoardEntry& e, const 
         }
     }
     bm.not_run.clear();
-    for (auto& [seed, ids] : not_run) bm.not_run[seed] = IdRanges(std::move(ids)).str();
+    for (auto& [seed, ids] : not_run) bm.not_run[seed] = IdRanges(std::move(ids));
+    bm.not_run_estimated_seconds = plan.not_run_seconds;
+    bm.estimated_seconds = plan.estimated_seconds - plan.not_run_seconds;
+    result.kept += plan.done;
+    result.not_run += plan.not_run;
 }
 
 }  // namespace
@@ -322,6 +315,7 @@ BoardResult run_board(const PairDataset& dataset, const std::vector<std::size_t>
         e.eval.torch_threads = threads.torch_threads;
         e.eval.single_thread_below = threads.single_thread_below;
         e.eval.blas_threads = threads.blas_threads;
+        for (std::size_t k : e.indices) e.memory.push_back(pair_memory_estimate(dataset.pairs[k], e.eval));
     }
 
     BoardResult result;
@@ -341,10 +335,9 @@ BoardResult run_board(const PairDataset& dataset, const std::vector<std::size_t>
         m->settings = e.settings;
         m->file = file;
         // The board's pairs of the model: those of earlier runs and this run's selection.
-        std::vector<IdRanges::Interval> intervals;
-        if (!m->pairs.empty()) intervals = parse_id_ranges(m->pairs).intervals();
-        for (std::size_t k : e.indices) intervals.push_back({dataset.pairs[k].id, dataset.pairs[k].id});
-        m->pairs = IdRanges(std::move(intervals)).str();
+        std::vector<IdRanges::Interval> selected;
+        for (std::size_t k : e.indices) selected.push_back({dataset.pairs[k].id, dataset.pairs[k].id});
+        m->pairs = m->pairs.united(IdRanges(std::move(selected)));
     }
     manifest.segments.push_back(start_segment(opt, device));
     BoardSegment& segment = manifest.segments.back();
@@ -409,9 +402,8 @@ BoardResult run_board(const PairDataset& dataset, const std::vector<std::size_t>
             const Task& t = queue[i];
             BoardEntry& e = entries[t.model];
             const GraphPairRecord& pair = dataset.pairs[t.pair];
-            const auto need = pair_memory_estimate(pair, e.eval);
-            const bool skip = need && *need > per_job;
-            EvalRecord r = skip ? skipped_record(pair, e.eval, t.seed, *need, max_memory, jobs, ctx)
+            const bool skip = t.memory && *t.memory > per_job;
+            EvalRecord r = skip ? skipped_record(pair, e.eval, t.seed, *t.memory, max_memory, jobs, ctx)
                                 : evaluate_pair(pair, e.eval, t.seed, &ctx);
             r.settings_id = e.settings_id;
             r.bound = e.bound;

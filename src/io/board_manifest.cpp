@@ -33,6 +33,15 @@ public:
         if (it == j_.end()) fail(key, "is missing");
         return *it;
     }
+    /// Pair ids "0-59,260" ("" = none) read from the field `key`.
+    IdRanges ids(const char* key, const std::string& text) const {
+        if (text.empty()) return {};
+        try {
+            return parse_id_ranges(text);
+        } catch (const InvalidArgument&) {
+            fail(key, "is not a list of pair ids like \"0-59,260\": '" + text + "'");
+        }
+    }
     [[noreturn]] void fail(const std::string& key, const std::string& problem) const {
         const std::string name = where_ + (key.empty() || where_.empty() ? "" : ".") + key;
         throw ParseError(source_, 0,
@@ -82,12 +91,12 @@ BoardSegment segment_from_json(const json& j, const std::string& source, const s
 json model_json(const BoardModel& m) {
     json not_run = json::object();
     for (const auto& [seed, ids] : m.not_run)
-        if (!ids.empty()) not_run[std::to_string(seed)] = ids;
+        if (!ids.empty()) not_run[std::to_string(seed)] = ids.str();
     return {{"name", m.name},
             {"settings_id", m.settings_id},
             {"settings", m.settings},
             {"file", m.file},
-            {"pairs", m.pairs},
+            {"pairs", m.pairs.str()},
             {"not_run", not_run},
             {"records", m.records},
             {"estimated_seconds", m.estimated_seconds},
@@ -102,7 +111,7 @@ BoardModel model_from_json(const json& j, const std::string& source, const std::
     m.settings = f.at("settings");
     m.file = f.get<std::string>("file");
     if (m.file.empty() || m.file.find('/') != std::string::npos) f.fail("file", "must name a file of the directory");
-    m.pairs = f.get<std::string>("pairs");
+    m.pairs = f.ids("pairs", f.get<std::string>("pairs"));
     const json& not_run = f.at("not_run");
     if (!not_run.is_object()) f.fail("not_run", "is not an object of seeds");
     for (const auto& [seed, ids] : not_run.items()) {
@@ -115,7 +124,7 @@ BoardModel model_from_json(const json& j, const std::string& source, const std::
         }
         if (used != seed.size() || seed.empty() || !ids.is_string())
             f.fail("not_run", "must map seeds to pair ids (\"100\": \"360-399\")");
-        m.not_run[value] = ids.get<std::string>();
+        m.not_run[value] = f.ids("not_run", ids.get<std::string>());
     }
     m.records = f.get<std::size_t>("records");
     m.estimated_seconds = f.get<double>("estimated_seconds");

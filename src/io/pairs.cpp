@@ -258,6 +258,26 @@ bool IdRanges::first_missing(const std::vector<PairId>& have, PairId& missing) c
     return false;
 }
 
+std::vector<PairId> IdRanges::ids() const {
+    std::vector<PairId> out;
+    out.reserve(count());
+    for (const Interval& i : intervals_)
+        for (PairId id = i.lo; id <= i.hi; ++id) out.push_back(id);
+    return out;
+}
+
+std::uint64_t IdRanges::count() const {
+    std::uint64_t n = 0;
+    for (const Interval& i : intervals_) n += static_cast<std::uint64_t>(i.hi - i.lo) + 1;
+    return n;
+}
+
+IdRanges IdRanges::united(const IdRanges& other) const {
+    std::vector<Interval> all = intervals_;
+    all.insert(all.end(), other.intervals_.begin(), other.intervals_.end());
+    return IdRanges(std::move(all));
+}
+
 std::string IdRanges::str() const {
     std::string out;
     for (const Interval& i : intervals_) {

@@ -21,18 +21,9 @@ namespace {
 /// What the manifest says of one model's records, ready to check each record against.
 struct ModelRule {
     const BoardModel& model;
-    IdRanges pairs;
-    std::map<std::uint64_t, IdRanges> not_run;
     std::set<std::uint64_t> seeds;
 
-    ModelRule(const BoardModel& m, const BoardManifest& manifest, const std::string& source) : model(m) {
-        try {
-            if (!m.pairs.empty()) pairs = parse_id_ranges(m.pairs);
-            for (const auto& [seed, ids] : m.not_run)
-                if (!ids.empty()) not_run[seed] = parse_id_ranges(ids);
-        } catch (const InvalidArgument& e) {
-            throw ParseError(source, 0, "model " + m.name + ": " + e.what());
-        }
+    ModelRule(const BoardModel& m, const BoardManifest& manifest) : model(m) {
         seeds.insert(manifest.seeds.begin(), manifest.seeds.end());
     }
 
@@ -44,9 +35,10 @@ struct ModelRule {
             return which + " has settings " + r.settings_id + " but the manifest says " + model.name + " ran with " +
                    model.settings_id;
         if (!seeds.count(r.seed)) return which + ": the manifest has no seed " + std::to_string(r.seed);
-        if (!pairs.contains(r.id)) return which + ": pair " + std::to_string(r.id) + " is not in the board's pairs";
-        const auto it = not_run.find(r.seed);
-        if (it != not_run.end() && it->second.contains(r.id)) return which + ": the manifest says it was not run";
+        if (!model.pairs.contains(r.id))
+            return which + ": pair " + std::to_string(r.id) + " is not in the board's pairs";
+        const auto it = model.not_run.find(r.seed);
+        if (it != model.not_run.end() && it->second.contains(r.id)) return which + ": the manifest says it was not run";
         return "";
     }
 };
@@ -72,7 +64,7 @@ void ResultReader::add_board(const std::string& dir) {
     std::set<std::string> named = {"costs.jsonl", "certify.jsonl"};
     for (const BoardModel& m : manifest.models) {
         named.insert(m.file);
-        const ModelRule rule(m, manifest, manifest_file);
+        const ModelRule rule(m, manifest);
         const std::string path = dir + "/" + m.file;
         std::size_t records = 0;
         if (fs::exists(path)) {

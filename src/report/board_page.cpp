@@ -63,14 +63,6 @@ char state_of(const PairResult* p, bool not_run, Protocol protocol) {
     return d.distinguished ? 's' : 'n';
 }
 
-/// Adds every id of a set of ranges ("0-59,260") to `out`.
-void add_ids(const std::string& ranges, std::set<PairId>& out) {
-    if (ranges.empty()) return;
-    const IdRanges set = parse_id_ranges(ranges);  // kept: its intervals are a reference into it
-    for (const auto& i : set.intervals())
-        for (PairId id = i.lo; id <= i.hi; ++id) out.insert(id);
-}
-
 class Page {
 public:
     explicit Page(const BoardPageInput& in) : in_(in), results_(in.analysis->results) {
@@ -138,8 +130,9 @@ private:
             for (const auto& [dir, manifest] : results_.boards)
                 if (const BoardModel* m = manifest.find(name)) {
                     v.settings_id = m->settings_id;
-                    add_ids(m->pairs, v.pairs);
-                    for (const auto& [seed, ids] : m->not_run) add_ids(ids, v.not_run[seed]);
+                    for (PairId id : m->pairs.ids()) v.pairs.insert(id);
+                    for (const auto& [seed, ids] : m->not_run)
+                        for (PairId id : ids.ids()) v.not_run[seed].insert(id);
                 }
             for (const PairRun* run : v.runs)
                 for (const PairResult& p : run->pairs) v.pairs.insert(p.id);
@@ -323,7 +316,7 @@ private:
                  "<th>records</th><th>estimated core-h</th><th>not run (est. core-h)</th></tr></thead><tbody>\n";
             for (const BoardModel& b : m.models)
                 o << "<tr><td>" << xml_escape(b.name) << "</td><td><code>" << xml_escape(b.settings_id)
-                  << "</code></td><td>" << xml_escape(b.pairs) << "</td><td class=\"num\">" << b.records
+                  << "</code></td><td>" << xml_escape(b.pairs.str()) << "</td><td class=\"num\">" << b.records
                   << "</td><td class=\"num\">" << format_fixed(b.estimated_seconds / 3600.0, 2)
                   << "</td><td class=\"num\">" << format_fixed(b.not_run_estimated_seconds / 3600.0, 2)
                   << "</td></tr>\n";

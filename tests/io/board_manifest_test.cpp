@@ -28,8 +28,8 @@ BoardManifest example() {
     gin.settings_id = "0123456789abcdef";
     gin.settings = {{"model", "gin"}, {"epochs", 20}};
     gin.file = "gin.jsonl";
-    gin.pairs = "0-399";
-    gin.not_run = {{100, "360-399"}, {200, "380"}};
+    gin.pairs = parse_id_ranges("0-399");
+    gin.not_run = {{100, parse_id_ranges("360-399")}, {200, parse_id_ranges("380")}};
     gin.records = 759;
     gin.estimated_seconds = 1234.5;
     gin.not_run_estimated_seconds = 99.25;
@@ -59,7 +59,9 @@ TEST(BoardManifest, RoundTripsThroughItsFile) {
     write_board_manifest(dir, m);
     const BoardManifest back = read_board_manifest(dir);
     EXPECT_EQ(to_json(back), to_json(m));
-    EXPECT_EQ(back.models[0].not_run.at(200), "380");
+    EXPECT_EQ(back.models[0].not_run.at(200).str(), "380");
+    EXPECT_EQ(back.models[0].pairs.count(), 400u);
+    EXPECT_EQ(to_json(back)["models"][0]["not_run"]["100"], "360-399");
     EXPECT_EQ(back.segments[1].gpu, "NVIDIA H100");
     EXPECT_EQ(back.find("gin")->records, 759u);
     EXPECT_EQ(back.find("ppgn"), nullptr);
@@ -85,6 +87,12 @@ TEST(BoardManifest, BrokenFieldsAreNamed) {
                   j["models"][0]["not_run"] = {{"x1", "3"}};
               }),
               "m.json: manifest field 'models[0].not_run' must map seeds to pair ids (\"100\": \"360-399\")");
+    EXPECT_EQ(error([](auto& j) { j["models"][0]["pairs"] = "0-9,7-3"; }),
+              "m.json: manifest field 'models[0].pairs' is not a list of pair ids like \"0-59,260\": '0-9,7-3'");
+    EXPECT_EQ(error([](auto& j) {
+                  j["models"][0]["not_run"] = {{"100", "x"}};
+              }),
+              "m.json: manifest field 'models[0].not_run' is not a list of pair ids like \"0-59,260\": 'x'");
     EXPECT_EQ(error([](auto& j) { j["models"].push_back(j["models"][0]); }),
               "m.json: manifest field 'models' names model gin twice");
     EXPECT_EQ(error([](auto& j) { j["segments"][1].erase("cpu_seconds"); }),

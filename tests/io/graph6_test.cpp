@@ -335,6 +335,13 @@ TEST(PairSelection, CategoriesGroupsRangesShards) {
     // Written back in the form it reads: merged, sorted, single ids alone.
     EXPECT_EQ(parse_id_ranges("9,3,1-2,2,5-7,8,20").str(), "1-3,5-9,20");
     EXPECT_EQ(IdRanges().str(), "");
+    // Every id, counted and listed; a union merges what touches.
+    const IdRanges set = parse_id_ranges("7,1-3");
+    EXPECT_EQ(set.ids(), (std::vector<PairId>{1, 2, 3, 7}));
+    EXPECT_EQ(set.count(), 4u);
+    EXPECT_EQ(IdRanges().ids(), std::vector<PairId>{});
+    EXPECT_EQ(set.united(parse_id_ranges("4-6,9")).str(), "1-7,9");
+    EXPECT_EQ(parse_id_ranges("0-9000000000").count(), 9000000001u);
 }
 
 TEST(Graph6, DeclaredSizesThatTheBytesCannotHoldAreRejectedBeforeBuilding) {

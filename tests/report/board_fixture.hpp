@@ -22,8 +22,8 @@ inline BoardManifest fixture_manifest(const std::string& sha = std::string(64, '
     gin.settings_id = "fixture";
     gin.settings = {{"model", "gin"}};
     gin.file = "gin.jsonl";
-    gin.pairs = "0-2,60-61,300,360";
-    gin.not_run = {{100, "360"}};
+    gin.pairs = parse_id_ranges("0-2,60-61,300,360");
+    gin.not_run = {{100, parse_id_ranges("360")}};
     gin.records = 6;
     m.models.push_back(gin);
     return m;

@@ -64,12 +64,12 @@ TEST(BoardInput, RecordsTheManifestDoesNotDescribeAreRefused) {
     board.save();
     EXPECT_NE(board.error().find("gin.jsonl:1: pair 0 seed 100: the manifest has no seed 100"), std::string::npos);
     board.manifest.seeds = {100};
-    board.manifest.models[0].pairs = "0-2,60-61";
+    board.manifest.models[0].pairs = parse_id_ranges("0-2,60-61");
     board.save();
     EXPECT_NE(board.error().find("gin.jsonl:6: pair 300 seed 100: pair 300 is not in the board's pairs"),
               std::string::npos);
-    board.manifest.models[0].pairs = "0-2,60-61,300";
-    board.manifest.models[0].not_run = {{100, "61"}};
+    board.manifest.models[0].pairs = parse_id_ranges("0-2,60-61,300");
+    board.manifest.models[0].not_run = {{100, parse_id_ranges("61")}};
     board.save();
     EXPECT_NE(board.error().find("gin.jsonl:5: pair 61 seed 100: the manifest says it was not run"), std::string::npos);
     board.manifest.models[0].not_run.clear();

@@ -46,6 +46,7 @@ struct BoardModelPlan {
     std::size_t to_run = 0;                              ///< run by this run (skipped for memory included)
     std::size_t not_run = 0;                             ///< left out by the rule
     double to_run_seconds = 0.0, not_run_seconds = 0.0;  ///< estimated, one core
+    double estimated_seconds = 0.0;                      ///< of all its tasks, whatever their state
     double largest_seconds = 0.0;                        ///< the costliest task run
 };
 

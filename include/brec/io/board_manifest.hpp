@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "brec/io/pairs.hpp"
+
 namespace brec {
 
 /// One run of `brec board run` on one machine.
@@ -29,9 +31,9 @@ struct BoardModel {
     std::string settings_id;  ///< of every record in `file`
     nlohmann::json settings;  ///< what the id hashes
     std::string file;         ///< the records, a file of the directory ("gin.jsonl")
-    std::string pairs;        ///< the pair ids of the board for this model ("0-319,380-399")
-    /// Per seed, the pair ids the inclusion rule leaves out ("" or absent: none).
-    std::map<std::uint64_t, std::string> not_run;
+    IdRanges pairs;           ///< the pair ids of the board for this model ("0-319,380-399" in the file)
+    /// Per seed, the pair ids the inclusion rule leaves out (empty or absent: none).
+    std::map<std::uint64_t, IdRanges> not_run;
     std::size_t records = 0;                 ///< records in `file` when the manifest was written
     double estimated_seconds = 0.0;          ///< estimated cost of the tasks run or to run, one core
     double not_run_estimated_seconds = 0.0;  ///< and of those left out

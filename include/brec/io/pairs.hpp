@@ -67,6 +67,12 @@ public:
     /// a subset of `have`. O(intervals + have).
     bool first_missing(const std::vector<PairId>& have, PairId& missing) const;
     const std::vector<Interval>& intervals() const { return intervals_; }
+    /// Every id of the set, ascending (meant for sets of pair files, not for 0-9000000000).
+    std::vector<PairId> ids() const;
+    /// The number of ids in the set.
+    std::uint64_t count() const;
+    /// The union of this set and `other`.
+    IdRanges united(const IdRanges& other) const;
     /// The set as parse_id_ranges reads it: "0-59,260" ("" when empty).
     std::string str() const;
 
