@@ -2,11 +2,8 @@
 // Friedman test and Nemenyi CD, figures), or with --certificate the realized-vs-theoretical view.
 #include <iostream>
 #include <string>
-#include <utility>
-#include <vector>
 
 #include "brec/core/error.hpp"
-#include "brec/io/file_set.hpp"
 #include "brec/io/files.hpp"
 #include "brec/report/report.hpp"
 #include "commands.hpp"
@@ -74,37 +71,26 @@ Example: brec report runs/ppgn/*.jsonl runs/gin/*.jsonl --out report/
 int run_report(ReportArgs args, RunContext& ctx) {
     args.request.read.protocol = parse_protocol(args.protocol);
     args.request.formats = parse_report_formats(args.formats);
-    if (args.out.empty()) {
-        if (args.request.formats.empty()) args.request.formats = {ReportFormat::markdown};
-        if (args.request.formats.size() != 1)
-            throw InvalidArgument("without --out, give exactly one --format (md, latex or json)");
-        args.request.figures = false;  // printed: no figure is drawn
-    }
-    if (!args.models.empty() && args.request.certificate.empty() && args.html.empty())
-        throw InvalidArgument("--models gives the tight bounds of --certificate or --html; give one of them");
     args.request.html = !args.html.empty();
     args.request.html_dataset = BREC_DEFAULT_DATASET;
-    if (!args.request.certificate.empty() || args.request.html) {  // tight bounds: a file, or brec-eval's list
-        args.request.model_list = args.models.empty() ? eval_model_list() : read_text_file(args.models);
-        args.request.model_list_source = args.models.empty() ? "brec eval --list-models --json" : args.models;
+    if (!args.models.empty()) {
+        args.request.model_list = read_text_file(args.models);
+        args.request.model_list_source = args.models;
+    }
+    complete_report_request(args.request, args.out.empty());
+    if (args.request.uses_model_list() && args.request.model_list.empty()) {  // brec-eval's own list
+        args.request.model_list = eval_model_list();
+        args.request.model_list_source = "brec eval --list-models --json";
     }
     // Reading and the statistics take milliseconds: no progress bar, so an error stays one line.
     const ReportOutput report = make_report(args.request);
     if (!args.quiet)
         for (const auto& n : report.notes) ctx.warn(n);
-    if (args.request.html) {
-        write_text_file_atomic(args.html, report.html);
-        std::cout << "wrote " << args.html << "\n";
-        if (args.out.empty()) return 0;
-    }
-    if (args.out.empty()) {
+    if (args.out.empty() && args.html.empty()) {
         std::cout << report.files.front().content;
         return 0;
     }
-    // Everything was rendered before anything is written; the files are written all or none.
-    std::vector<std::pair<std::string, std::string>> files;
-    for (const auto& [name, content] : report.files) files.emplace_back(name, content);
-    for (const auto& path : write_files_atomic(args.out, files)) std::cout << "wrote " << path << "\n";
+    for (const auto& path : write_report(report, args.out, args.html)) std::cout << "wrote " << path << "\n";
     return 0;
 }
 
@@ -119,16 +105,7 @@ void add_report(CLI::App& root, Action& action) {
         ->check(CLI::ExistingPath);
     sub->add_option("--format", args->formats,
                     "Comma-separated md, latex, json (default: md to stdout; all with --out)")
-        ->check(CLI::Validator(
-            [](std::string& value) {
-                try {
-                    parse_report_formats(value);
-                } catch (const InvalidArgument& e) {
-                    return std::string(e.what());
-                }
-                return std::string();
-            },
-            "md|latex|json[,...]"));
+        ->check(checked_by([](const std::string& v) { parse_report_formats(v); }, "md|latex|json[,...]"));
     sub->add_option("--out,-o", args->out, "Directory for the report files and SVG figures (created if missing)");
     sub->add_option("--html", args->html,
                     "Also write the board as one self-contained HTML page (board table, charts, pair x model "

@@ -79,16 +79,7 @@ void add_wl(CLI::App& root, Action& action) {
                             "Interrupted (Ctrl-C), a run with --out keeps every finished pair: rerun with --resume.\n"
                             "Example: brec wl --method 2fwl --fine --jobs 2");
     sub->add_option("--method,-m", args->method, "WL-family method (see below)")
-        ->check(CLI::Validator(
-            [](std::string& name) {
-                try {
-                    WlMethod::parse(name);
-                    return std::string();
-                } catch (const Error& e) {
-                    return std::string(e.what());
-                }
-            },
-            "METHOD"))
+        ->check(checked_by([](const std::string& name) { WlMethod::parse(name); }, "METHOD"))
         ->capture_default_str();
     sub->add_option("--rounds", args->rounds,
                     "Stop after R refinement rounds (default: until stable; spd/gd use the reference's 10)")

@@ -4,6 +4,8 @@
 #include <optional>
 
 #include "brec/core/error.hpp"
+#include "brec/io/file_set.hpp"
+#include "brec/io/files.hpp"
 #include "brec/io/sha256.hpp"
 #include "brec/report/board_page.hpp"
 #include "brec/report/certificate.hpp"
@@ -58,33 +60,61 @@ std::optional<Certificate> page_certificate(const ReportRequest& request, const 
     return std::nullopt;
 }
 
+/// The board page of a report.
+std::string board_page(const ReportRequest& request, const ResultSet& results, const ReportAnalysis& analysis,
+                       std::vector<std::string>& notes) {
+    const auto pairs = page_pairs(results, request.html_dataset, notes);
+    const auto certificate = page_certificate(request, results);
+    BoardPageInput page;
+    page.analysis = &analysis;
+    page.pairs = pairs ? &*pairs : nullptr;
+    page.certificate = certificate ? &*certificate : nullptr;
+    if (!request.model_list.empty()) page.model_list = nlohmann::json::parse(request.model_list, nullptr, false);
+    return board_page_html(page);
+}
+
 }  // namespace
+
+void complete_report_request(ReportRequest& request, bool printed) {
+    if (printed) {
+        if (request.formats.empty()) request.formats = {ReportFormat::markdown};
+        if (request.formats.size() != 1)
+            throw InvalidArgument("without --out, give exactly one --format (md, latex or json)");
+        request.figures = false;  // printed: no figure is drawn
+    }
+    if (!request.model_list.empty() && !request.uses_model_list())
+        throw InvalidArgument("--models gives the tight bounds of --certificate or --html; give one of them");
+}
 
 ReportOutput make_report(const ReportRequest& request) {
     ResultReader reader(request.read);
     for (const auto& path : request.inputs) reader.add_file(path);
     const ResultSet results = reader.finish();
+    // The certificate view needs no statistics; the statistics and the page do.
+    std::optional<ReportAnalysis> analysis;
+    if (request.certificate.empty() || request.html) analysis = analyse_results(results, request.statistics);
     ReportOutput out;
-    if (!request.certificate.empty() && !request.html) return certificate_report(request, results);
-    const ReportAnalysis analysis = analyse_results(results, request.statistics);
-    out.notes = analysis.notes;
-    if (request.html) {
-        const auto pairs = page_pairs(results, request.html_dataset, out.notes);
-        const auto certificate = page_certificate(request, results);
-        BoardPageInput page;
-        page.analysis = &analysis;
-        page.pairs = pairs ? &*pairs : nullptr;
-        page.certificate = certificate ? &*certificate : nullptr;
-        if (!request.model_list.empty()) page.model_list = nlohmann::json::parse(request.model_list, nullptr, false);
-        out.html = board_page_html(page);
-    }
     if (!request.certificate.empty()) {
-        ReportOutput view = certificate_report(request, results);
-        view.html = std::move(out.html);
-        return view;
+        out = certificate_report(request, results);
+    } else {
+        out.notes = analysis->notes;
+        out.files = report_files(*analysis, request.formats, request.figures);
     }
-    out.files = report_files(analysis, request.formats, request.figures);
+    if (request.html) out.html = board_page(request, results, *analysis, out.notes);
     return out;
+}
+
+std::vector<std::string> write_report(const ReportOutput& report, const std::string& dir, const std::string& html) {
+    std::vector<std::string> written;
+    if (!html.empty()) {
+        write_text_file_atomic(html, report.html);
+        written.push_back(html);
+    }
+    if (dir.empty()) return written;
+    std::vector<std::pair<std::string, std::string>> files;
+    for (const auto& [name, content] : report.files) files.emplace_back(name, content);
+    for (auto& path : write_files_atomic(dir, files)) written.push_back(std::move(path));
+    return written;
 }
 
 }  // namespace brec

@@ -34,6 +34,10 @@ struct ReportRequest {
     /// else from `html_dataset` when that one has it (or, without a board, from `html_dataset`).
     bool html = false;
     std::string html_dataset;
+
+    /// Whether the request shows tight bounds (the certificate view or the page): what `model_list`
+    /// is for.
+    bool uses_model_list() const { return !certificate.empty() || html; }
 };
 
 /// A rendered report.
@@ -45,8 +49,18 @@ struct ReportOutput {
     std::string html;                ///< the board page, when asked for
 };
 
+/// Checks a request as a command line gives it and fills its defaults. `printed`: the report goes
+/// to standard output, so it is one document (Markdown unless `formats` names another) and no
+/// figure. Throws InvalidArgument naming the option at fault: several formats printed, or a model
+/// list without a view that uses it.
+void complete_report_request(ReportRequest& request, bool printed);
+
 /// Reads, analyses and renders. Throws ParseError naming file and line for bad input, IoError for
 /// an unreadable file, InvalidArgument for a format the view does not have or a bad option.
 ReportOutput make_report(const ReportRequest& request);
+
+/// Writes the page to `html` (when not empty), then the documents and figures into directory `dir`
+/// (when not empty; created), all of them or none; returns the paths written, in that order.
+std::vector<std::string> write_report(const ReportOutput& report, const std::string& dir, const std::string& html);
 
 }  // namespace brec
