@@ -49,6 +49,7 @@ struct ModelView {
     std::vector<const PairRun*> runs;  ///< by seed, ascending
     std::set<PairId> pairs;            ///< the board's pairs of the model (its manifest entry, else its runs)
     std::map<std::uint64_t, std::set<PairId>> not_run;
+    std::set<std::uint64_t> seeds;  ///< of its manifest entries and its runs
     std::string settings_id;
 };
 
@@ -107,11 +108,24 @@ private:
         return it == category_.end() ? std::string("unknown") : it->second;
     }
 
+    /// The models of the boards' manifests in their order (a model without a record yet gets its
+    /// row too), then those of other inputs.
+    std::vector<std::string> board_models() const {
+        std::vector<std::string> names;
+        const auto add = [&](const std::string& name) {
+            if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+        };
+        for (const auto& [dir, manifest] : results_.boards)
+            for (const BoardModel& m : manifest.models) add(m.name);
+        for (const std::string& name : results_.models) add(name);
+        return names;
+    }
+
     void collect_models() {
         std::map<std::string, json> listed;
         if (in_.model_list.is_array())
             for (const json& m : in_.model_list) listed[m.value("name", "")] = m;
-        for (const std::string& name : results_.models) {
+        for (const std::string& name : board_models()) {
             ModelView v;
             v.name = name;
             if (listed.count(name)) {
@@ -130,12 +144,15 @@ private:
             for (const auto& [dir, manifest] : results_.boards)
                 if (const BoardModel* m = manifest.find(name)) {
                     v.settings_id = m->settings_id;
+                    v.seeds.insert(manifest.seeds.begin(), manifest.seeds.end());
                     for (PairId id : m->pairs.ids()) v.pairs.insert(id);
                     for (const auto& [seed, ids] : m->not_run)
                         for (PairId id : ids.ids()) v.not_run[seed].insert(id);
                 }
-            for (const PairRun* run : v.runs)
+            for (const PairRun* run : v.runs) {
+                v.seeds.insert(run->seed);
                 for (const PairResult& p : run->pairs) v.pairs.insert(p.id);
+            }
             models_.push_back(std::move(v));
         }
     }
@@ -190,6 +207,11 @@ private:
         return {m.bound.empty() ? -1 : upper, tight_known ? tight : -1};
     }
 
+    /// The count cell's text: "–" for a model without a record.
+    std::string count_cell(const ModelView& m, const std::string& task, Protocol protocol) const {
+        return m.runs.empty() ? "–" : count_text(distinguished(m, task, protocol));
+    }
+
     static std::string num_cell(const std::string& model, const std::string& task, const char* protocol,
                                 const std::string& text, const char* cls = "num") {
         return "<td class=\"" + std::string(cls) + "\" data-model=\"" + xml_escape(model) + "\" data-task=\"" +
@@ -214,9 +236,8 @@ private:
         for (const ModelView& m : models_) {
             o << "<tr><th class=\"model\">" << xml_escape(m.name) << "</th><td>" << xml_escape(m.bound) << "</td>";
             for (const std::string& t : tasks) {
-                o << num_cell(m.name, t, "hotelling", count_text(distinguished(m, t, Protocol::hotelling)),
-                              "num headline")
-                  << num_cell(m.name, t, "brec_reference", count_text(distinguished(m, t, Protocol::brec_reference)));
+                o << num_cell(m.name, t, "hotelling", count_cell(m, t, Protocol::hotelling), "num headline")
+                  << num_cell(m.name, t, "brec_reference", count_cell(m, t, Protocol::brec_reference));
                 const json& paper = m.paper;
                 const bool has_paper = paper.is_object() && paper.contains(paper_key.at(t));
                 o << num_cell(m.name, t, "paper", has_paper ? std::to_string(paper[paper_key.at(t)].get<int>()) : "–",
@@ -243,15 +264,15 @@ private:
         for (const std::string& c : brec_fine_categories())
             o << "<th colspan=\"2\">" << xml_escape(c) << " (" << group_size(c) << ")</th>";
         o << "<th rowspan=\"2\">run</th><th rowspan=\"2\">unreliable H/R</th><th rowspan=\"2\">skipped</th><th "
-             "rowspan=\"2\">not run</th></tr>\n<tr>";
+             "rowspan=\"2\">not run</th><th rowspan=\"2\" title=\"tasks of the board without a record yet\">"
+             "pending</th></tr>\n<tr>";
         for (std::size_t i = 0; i < brec_fine_categories().size(); ++i) o << "<th class=\"headline\">H</th><th>R</th>";
         o << "</tr></thead>\n<tbody>\n";
         for (const ModelView& m : models_) {
             o << "<tr><th class=\"model\">" << xml_escape(m.name) << "</th>";
             for (const std::string& c : brec_fine_categories())
-                o << num_cell(m.name, c, "hotelling", count_text(distinguished(m, c, Protocol::hotelling)),
-                              "num headline")
-                  << num_cell(m.name, c, "brec_reference", count_text(distinguished(m, c, Protocol::brec_reference)));
+                o << num_cell(m.name, c, "hotelling", count_cell(m, c, Protocol::hotelling), "num headline")
+                  << num_cell(m.name, c, "brec_reference", count_cell(m, c, Protocol::brec_reference));
             double run = 0, unreliable_h = 0, unreliable_r = 0, skipped = 0, not_run = 0;
             for (const PairRun* r : m.runs)
                 for (const PairResult& p : r->pairs) {
@@ -264,11 +285,14 @@ private:
                     unreliable_r += p.brec_reference.known && !p.brec_reference.reliable;
                 }
             for (const auto& [seed, ids] : m.not_run) not_run += static_cast<double>(ids.size());
-            const double seeds = std::max<double>(1.0, static_cast<double>(m.runs.size()));
+            const double seeds = std::max<double>(1.0, static_cast<double>(m.seeds.size()));
+            // Tasks of the board with no record and not left out by the rule: still to run.
+            const double pending = std::max(0.0, static_cast<double>(m.pairs.size()) * seeds - run - skipped - not_run);
             o << "<td class=\"num\">" << count_text(run / seeds) << "</td><td class=\"num\">"
               << count_text(unreliable_h / seeds) << " / " << count_text(unreliable_r / seeds)
               << "</td><td class=\"num\">" << count_text(skipped / seeds) << "</td><td class=\"num\">"
-              << count_text(not_run / seeds) << "</td></tr>\n";
+              << count_text(not_run / seeds) << "</td><td class=\"num\">" << count_text(pending / seeds)
+              << "</td></tr>\n";
         }
         o << "</tbody></table>\n";
     }
@@ -348,7 +372,7 @@ private:
         for (const ModelView& m : models_) {
             json states = json::object(), t2 = json::object();
             const PairRun* run = m.runs.empty() ? nullptr : m.runs.front();
-            const std::uint64_t seed = run ? run->seed : 0;
+            const std::uint64_t seed = run ? run->seed : m.seeds.empty() ? 0 : *m.seeds.begin();
             const auto not_run = m.not_run.find(seed);
             for (Protocol protocol : kProtocols) {
                 std::string letters;

@@ -19,9 +19,17 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// The fixture board, with a segment to show.
+/// The fixture board, with a segment to show and a model that has no record yet: PPGN on pairs
+/// 0-2, of which 2 is not run.
 std::string fixture_board() {
     BoardManifest m = testing::fixture_manifest();
+    BoardModel ppgn;
+    ppgn.name = "ppgn";
+    ppgn.settings_id = "later";
+    ppgn.file = "ppgn.jsonl";
+    ppgn.pairs = parse_id_ranges("0-2");
+    ppgn.not_run = {{100, parse_id_ranges("2")}};
+    m.models.push_back(ppgn);
     BoardSegment s;
     s.host = "testhost";
     s.git_commit = "0123456789abcdef";
@@ -38,8 +46,9 @@ std::string certify_line(int id, const char* category, const char* level, bool t
            (tight ? "true" : "false") + ",\"rounds\":1,\"seconds\":0}]}\n";
 }
 
-std::string cell(const std::string& page, const std::string& task, const std::string& protocol) {
-    const std::regex re("data-model=\"gin\" data-task=\"" + task + "\" data-protocol=\"" + protocol + "\">([^<]*)<");
+std::string cell(const std::string& page, const std::string& task, const std::string& protocol,
+                 const std::string& model = "gin") {
+    const std::regex re("data-model=\"" + model + "\" data-task=\"" + task + "\" data-protocol=\"" + protocol + "\">([^<]*)<");
     std::smatch m;
     return std::regex_search(page, m, re) ? m[1].str() : "(none)";
 }
@@ -74,6 +83,13 @@ TEST(BoardPage, CountsBoundsMatrixAndProvenance) {
     EXPECT_EQ(cell(page, "Regular", "upper"), "0");
     // The matrix data: pairs 0-2, 60, 61, 300, 360 in order; 360 not run.
     EXPECT_NE(page.find("\"states\":{\"brec_reference\":\"nnunnnx\",\"hotelling\":\"nsnnnnx\"}"), std::string::npos);
+    // PPGN has a row though it has no record yet: no counts, its pairs pending or not run.
+    EXPECT_EQ(cell(page, "Basic", "hotelling", "ppgn"), "–");
+    EXPECT_EQ(cell(page, "basic", "brec_reference", "ppgn"), "–");
+    EXPECT_NE(page.find("\"states\":{\"brec_reference\":\"--x    \",\"hotelling\":\"--x    \"}"), std::string::npos);
+    EXPECT_NE(page.find("<td class=\"num\">0</td><td class=\"num\">0 / 0</td><td class=\"num\">0</td><td "
+                        "class=\"num\">1</td><td class=\"num\">2</td></tr>"),
+              std::string::npos);  // ppgn: run 0, unreliable 0 / 0, skipped 0, not run 1, pending 2
     EXPECT_NE(page.find("testhost"), std::string::npos);
     EXPECT_NE(page.find("<code>0123456789ab</code>"), std::string::npos);
     // Self-contained: no src, href, url() or @import, and no URL but the SVG namespace.
