@@ -110,6 +110,9 @@ void add_report(CLI::App& root, Action& action) {
     sub->add_option("--html", args->html,
                     "Also write the board as one self-contained HTML page (board table, charts, pair x model "
                     "matrix, provenance)");
+    sub->add_flag("--board-table", req.board_table,
+                  "Instead of the statistics, the board as one Markdown table, a row per model (README's Models "
+                  "table): H / R per category, the paper's row, pairs run, not run, pending, failures, CPU hours");
     sub->add_option("--protocol", args->protocol,
                     "RPC results: the decision protocol whose counts form the cells (both are "
                     "shown side by side)")
@@ -120,7 +123,8 @@ void add_report(CLI::App& root, Action& action) {
                                         "statistics")
                             ->check(CLI::ExistingFile);
     sub->add_option("--models", args->models,
-                    "With --certificate or --html: tight bounds from this brec eval --list-models --json")
+                    "With --certificate, --html or --board-table: bounds and paper rows from this brec eval "
+                    "--list-models --json")
         ->check(CLI::ExistingFile);
     auto& stats = req.statistics;
     auto* alpha = sub->add_option("--alpha", stats.alpha, "Significance of intervals, tests, CD")

@@ -96,7 +96,97 @@ public:
         return o.str();
     }
 
+    std::string markdown_table() const {
+        static const std::map<std::string, std::string> kShort = {
+            {"basic", "Basic"},         {"regular", "Regular"}, {"strongly_regular", "SR"},
+            {"extension", "Extension"}, {"cfi", "CFI"},         {"four_vertex_condition", "4-vertex"},
+            {"distance_regular", "DR"}};
+        std::vector<std::string> tasks = brec_fine_categories();
+        tasks.push_back(kTotal);
+        std::ostringstream o;
+        o << "| model |";
+        for (const std::string& t : tasks) o << " " << (t == kTotal ? std::string(kTotal) : kShort.at(t)) << " |";
+        o << " paper B/R/E/CFI (total) | run / pairs | not run | pending | unreliable H / R | CPU h |\n|---|";
+        for (std::size_t i = 0; i < tasks.size(); ++i) o << "---|";
+        o << "---|---:|---:|---:|---|---:|\n";
+        Coverage total;
+        for (const ModelView& m : models_) {
+            o << "| `" << m.name << "` |";
+            for (const std::string& t : tasks) o << " " << markdown_cell(m, t) << " |";
+            const Coverage c = coverage(m);
+            total.add(c);
+            o << " " << paper_text(m.paper) << " | " << c.row() << " |\n";
+        }
+        o << "| total |";
+        for (std::size_t i = 0; i < tasks.size(); ++i) o << " |";
+        o << " | " << total.row() << " |\n";
+        return o.str();
+    }
+
 private:
+    /// A model's share of the board, as means over its seeds.
+    struct Coverage {
+        double run = 0, pairs = 0, skipped = 0, not_run = 0, pending = 0, unreliable_h = 0, unreliable_r = 0;
+        double seconds = 0;  ///< the sum over every seed: the board's cost
+        void add(const Coverage& c) {
+            run += c.run, pairs += c.pairs, skipped += c.skipped, not_run += c.not_run, pending += c.pending;
+            unreliable_h += c.unreliable_h, unreliable_r += c.unreliable_r, seconds += c.seconds;
+        }
+        /// The Markdown table's coverage cells; "not run" counts both the rule and memory.
+        std::string row() const {
+            return count_text(run) + " / " + count_text(pairs) + " | " + count_text(not_run + skipped) + " | " +
+                   count_text(pending) + " | " + count_text(unreliable_h) + " / " + count_text(unreliable_r) + " | " +
+                   format_fixed(seconds / 3600.0, 2);
+        }
+    };
+
+    Coverage coverage(const ModelView& m) const {
+        Coverage c;
+        for (const PairRun* r : m.runs)
+            for (const PairResult& p : r->pairs) {
+                c.seconds += p.seconds;
+                if (p.skipped) {
+                    ++c.skipped;
+                    continue;
+                }
+                ++c.run;
+                c.unreliable_h += p.hotelling.known && !p.hotelling.reliable;
+                c.unreliable_r += p.brec_reference.known && !p.brec_reference.reliable;
+            }
+        for (const auto& [seed, ids] : m.not_run) c.not_run += static_cast<double>(ids.size());
+        const double seeds = std::max<double>(1.0, static_cast<double>(m.seeds.size()));
+        c.pairs = static_cast<double>(m.pairs.size());
+        // Tasks of the board with no record and not left out by the rule: still to run.
+        c.pending = std::max(0.0, c.pairs * seeds - c.run - c.skipped - c.not_run);
+        for (double* v : {&c.run, &c.skipped, &c.not_run, &c.pending, &c.unreliable_h, &c.unreliable_r}) *v /= seeds;
+        return c;
+    }
+
+    /// "H / R", "H / R (k of N)" when only k of its N pairs of the task have a record, "—" (no pair of the task is the
+    /// model's) or "–" (none has a record).
+    std::string markdown_cell(const ModelView& m, const std::string& task) const {
+        double pairs = 0, recorded = 0;
+        for (PairId id : m.pairs) pairs += in_task(id, task);
+        if (pairs == 0) return "—";
+        for (const PairRun* r : m.runs)
+            for (const PairResult& p : r->pairs) recorded += in_task(p.id, task) && !p.skipped;
+        if (recorded == 0) return "–";
+        recorded /= std::max<double>(1.0, static_cast<double>(m.runs.size()));
+        std::string text =
+            count_cell(m, task, Protocol::hotelling) + " / " + count_cell(m, task, Protocol::brec_reference);
+        return recorded < pairs ? text + " (" + count_text(recorded) + " of " + count_text(pairs) + ")" : text;
+    }
+
+    static std::string paper_text(const json& paper) {
+        if (!paper.is_object()) return "–";
+        std::string text;
+        for (const char* key : {"basic", "regular", "extension", "cfi"}) {
+            if (!paper.contains(key)) return "–";
+            text += (text.empty() ? "" : "/") + std::to_string(paper[key].get<int>());
+        }
+        return paper.contains("total") ? text + " (" + std::to_string(paper["total"].get<int>()) + ")" : text;
+    }
+
     const PairResult* find(const PairRun& run, PairId id) const {
         const auto it = std::lower_bound(run.pairs.begin(), run.pairs.end(), id,
                                          [](const PairResult& p, PairId v) { return p.id < v; });
@@ -273,26 +363,11 @@ private:
             for (const std::string& c : brec_fine_categories())
                 o << num_cell(m.name, c, "hotelling", count_cell(m, c, Protocol::hotelling), "num headline")
                   << num_cell(m.name, c, "brec_reference", count_cell(m, c, Protocol::brec_reference));
-            double run = 0, unreliable_h = 0, unreliable_r = 0, skipped = 0, not_run = 0;
-            for (const PairRun* r : m.runs)
-                for (const PairResult& p : r->pairs) {
-                    if (p.skipped) {
-                        ++skipped;
-                        continue;
-                    }
-                    ++run;
-                    unreliable_h += p.hotelling.known && !p.hotelling.reliable;
-                    unreliable_r += p.brec_reference.known && !p.brec_reference.reliable;
-                }
-            for (const auto& [seed, ids] : m.not_run) not_run += static_cast<double>(ids.size());
-            const double seeds = std::max<double>(1.0, static_cast<double>(m.seeds.size()));
-            // Tasks of the board with no record and not left out by the rule: still to run.
-            const double pending = std::max(0.0, static_cast<double>(m.pairs.size()) * seeds - run - skipped - not_run);
-            o << "<td class=\"num\">" << count_text(run / seeds) << "</td><td class=\"num\">"
-              << count_text(unreliable_h / seeds) << " / " << count_text(unreliable_r / seeds)
-              << "</td><td class=\"num\">" << count_text(skipped / seeds) << "</td><td class=\"num\">"
-              << count_text(not_run / seeds) << "</td><td class=\"num\">" << count_text(pending / seeds)
-              << "</td></tr>\n";
+            const Coverage c = coverage(m);
+            o << "<td class=\"num\">" << count_text(c.run) << "</td><td class=\"num\">" << count_text(c.unreliable_h)
+              << " / " << count_text(c.unreliable_r) << "</td><td class=\"num\">" << count_text(c.skipped)
+              << "</td><td class=\"num\">" << count_text(c.not_run) << "</td><td class=\"num\">"
+              << count_text(c.pending) << "</td></tr>\n";
         }
         o << "</tbody></table>\n";
     }
@@ -476,6 +551,11 @@ draw();var want=/pair=(\d+)/.exec(location.hash);if(want)for(var q=0;q<D.pairs.l
 };
 
 }  // namespace
+
+std::string board_table_markdown(const BoardPageInput& input) {
+    if (!input.analysis) throw InvalidArgument("the board table needs the report's analysis");
+    return Page(input).markdown_table();
+}
 
 std::string board_page_html(const BoardPageInput& input) {
     if (!input.analysis) throw InvalidArgument("the HTML board needs the report's analysis");

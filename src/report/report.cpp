@@ -60,6 +60,11 @@ std::optional<Certificate> page_certificate(const ReportRequest& request, const 
     return std::nullopt;
 }
 
+/// The request's model list as JSON; null when it has none or it does not parse (no paper rows).
+nlohmann::json model_list_json(const ReportRequest& request) {
+    return request.model_list.empty() ? nlohmann::json() : nlohmann::json::parse(request.model_list, nullptr, false);
+}
+
 /// The board page of a report.
 std::string board_page(const ReportRequest& request, const ResultSet& results, const ReportAnalysis& analysis,
                        std::vector<std::string>& notes) {
@@ -69,13 +74,17 @@ std::string board_page(const ReportRequest& request, const ResultSet& results, c
     page.analysis = &analysis;
     page.pairs = pairs ? &*pairs : nullptr;
     page.certificate = certificate ? &*certificate : nullptr;
-    if (!request.model_list.empty()) page.model_list = nlohmann::json::parse(request.model_list, nullptr, false);
+    page.model_list = model_list_json(request);
     return board_page_html(page);
 }
 
 }  // namespace
 
 void complete_report_request(ReportRequest& request, bool printed) {
+    if (request.board_table && !request.certificate.empty())
+        throw InvalidArgument("--board-table and --certificate are two views; give one of them");
+    if (request.board_table && !request.formats.empty())
+        throw InvalidArgument("--board-table is one Markdown table: drop --format");
     if (printed) {
         if (request.formats.empty()) request.formats = {ReportFormat::markdown};
         if (request.formats.size() != 1)
@@ -83,7 +92,8 @@ void complete_report_request(ReportRequest& request, bool printed) {
         request.figures = false;  // printed: no figure is drawn
     }
     if (!request.model_list.empty() && !request.uses_model_list())
-        throw InvalidArgument("--models gives the tight bounds of --certificate or --html; give one of them");
+        throw InvalidArgument(
+            "--models gives the bounds and paper rows of --certificate, --html or --board-table; give one of them");
 }
 
 ReportOutput make_report(const ReportRequest& request) {
@@ -96,6 +106,12 @@ ReportOutput make_report(const ReportRequest& request) {
     ReportOutput out;
     if (!request.certificate.empty()) {
         out = certificate_report(request, results);
+    } else if (request.board_table) {
+        BoardPageInput table;
+        table.analysis = &*analysis;
+        table.model_list = model_list_json(request);
+        out.notes = analysis->notes;
+        out.files.push_back({"board.md", board_table_markdown(table)});
     } else {
         out.notes = analysis->notes;
         out.files = report_files(*analysis, request.formats, request.figures);

@@ -282,6 +282,7 @@ void ResultReader::add_json_object(const nlohmann::json& j, const std::string& s
         p.category = e.category;
         p.rpc = true;
         p.skipped = !e.skipped.empty();
+        p.seconds = e.seconds;
         if (p.skipped) {
             // A pair that was not run counts as not distinguished and not as a failure.
             p.hotelling = p.brec_reference = PairDecision{true, false, true};

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "brec/io/board_manifest.hpp"
+#include "brec/io/files.hpp"
 #include "brec/report/results.hpp"
 #include "board_fixture.hpp"
 #include "common/test_util.hpp"
@@ -48,7 +49,8 @@ std::string certify_line(int id, const char* category, const char* level, bool t
 
 std::string cell(const std::string& page, const std::string& task, const std::string& protocol,
                  const std::string& model = "gin") {
-    const std::regex re("data-model=\"" + model + "\" data-task=\"" + task + "\" data-protocol=\"" + protocol + "\">([^<]*)<");
+    const std::regex re("data-model=\"" + model + "\" data-task=\"" + task + "\" data-protocol=\"" + protocol +
+                        "\">([^<]*)<");
     std::smatch m;
     return std::regex_search(page, m, re) ? m[1].str() : "(none)";
 }
@@ -96,6 +98,33 @@ TEST(BoardPage, CountsBoundsMatrixAndProvenance) {
     EXPECT_FALSE(std::regex_search(page, std::regex(R"(\b(src|href)\s*=|url\(|@import)")));
     const std::string stripped = std::regex_replace(page, std::regex("http://www\\.w3\\.org/2000/svg"), "");
     EXPECT_EQ(stripped.find("http"), std::string::npos);
+}
+
+TEST(BoardPage, MarkdownTableCountsAndCoverage) {
+    // The fixture's records, each taking half an hour: 3 CPU hours in all.
+    const std::string dir = fixture_board();
+    std::string records = read_text_file(dir + "/gin.jsonl");
+    records = std::regex_replace(records, std::regex("\"seconds\": 1\\.5"), "\"seconds\": 1800");
+    write_text_file_atomic(dir + "/gin.jsonl", records);
+    ResultReader reader;
+    reader.add_file(dir);
+    const ReportAnalysis analysis = analyse_results(reader.finish());
+    BoardPageInput in;
+    in.analysis = &analysis;
+    in.model_list = nlohmann::json::parse(
+        R"([{"name": "gin", "paper": {"basic": 1, "regular": 2, "extension": 3, "cfi": 4, "total": 10}}])");
+    const std::string table = board_table_markdown(in);
+    // GIN: Basic pair 1 separated under hotelling, pair 2 unreliable under brec_reference; no
+    // Extension, SR or DR pair; 4-vertex pair 360 not run. PPGN: Basic 0-2, none run yet, 2 not run.
+    EXPECT_NE(table.find("| `gin` | 1 / 0 | 0 / 0 | — | — | 0 / 0 | – | — | 1 / 0 (6 of 7) | 1/2/3/4 (10) | 6 / 7 | 1 "
+                         "| 0 | 0 / 1 | 3.00 |\n"),
+              std::string::npos)
+        << table;
+    EXPECT_NE(table.find("| `ppgn` | – | — | — | — | — | — | — | – | – | 0 / 3 | 1 | 2 | 0 / 0 | 0.00 |\n"),
+              std::string::npos)
+        << table;
+    EXPECT_NE(table.find("| total | | | | | | | | | | 6 / 10 | 2 | 2 | 0 / 1 | 3.00 |\n"), std::string::npos) << table;
+    EXPECT_EQ(table.rfind("| model | Basic | Regular | SR | Extension | CFI | 4-vertex | DR | Total |", 0), 0u);
 }
 
 TEST(BoardPage, RecordsWithoutPairsAreRefused) {

@@ -29,4 +29,12 @@ struct BoardPageInput {
 /// Throws InvalidArgument when the results hold no RPC runs of BREC pairs.
 std::string board_page_html(const BoardPageInput& input);
 
+/// The board as one Markdown table, a row per model (the README's Models table): per fine category
+/// and in total "hotelling / brec_reference" pairs distinguished (mean over seeds; "(k of N)" when
+/// only k of the model's N pairs of the category have a record, "—" when it has none of the
+/// category's pairs, "–" when none has a record yet), the paper's row, and the coverage: pairs run of the model's
+/// pairs, not run (the cost rule or memory), pending, reliability failures per protocol and CPU hours; then a total
+/// row. Throws as board_page_html.
+std::string board_table_markdown(const BoardPageInput& input);
+
 }  // namespace brec

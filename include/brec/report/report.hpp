@@ -34,10 +34,13 @@ struct ReportRequest {
     /// else from `html_dataset` when that one has it (or, without a board, from `html_dataset`).
     bool html = false;
     std::string html_dataset;
+    /// Instead of the statistics, the board as one Markdown table (board_table_markdown): the file
+    /// board.md.
+    bool board_table = false;
 
     /// Whether the request shows tight bounds (the certificate view or the page): what `model_list`
     /// is for.
-    bool uses_model_list() const { return !certificate.empty() || html; }
+    bool uses_model_list() const { return !certificate.empty() || html || board_table; }
 };
 
 /// A rendered report.
@@ -51,8 +54,8 @@ struct ReportOutput {
 
 /// Checks a request as a command line gives it and fills its defaults. `printed`: the report goes
 /// to standard output, so it is one document (Markdown unless `formats` names another) and no
-/// figure. Throws InvalidArgument naming the option at fault: several formats printed, or a model
-/// list without a view that uses it.
+/// figure. Throws InvalidArgument naming the option at fault: several formats printed, a model list
+/// without a view that uses it, or two views.
 void complete_report_request(ReportRequest& request, bool printed);
 
 /// Reads, analyses and renders. Throws ParseError naming file and line for bad input, IoError for

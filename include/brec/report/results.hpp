@@ -85,6 +85,7 @@ struct PairResult {
     bool rpc = false;
     PairDecision hotelling, brec_reference;
     bool skipped = false;  ///< not run (counted as not distinguished, not as a reliability failure)
+    double seconds = 0.0;  ///< the record's time for the whole pair (0 when it has none)
     SourceLine source;
 
     const PairDecision& decision(Protocol p) const { return p == Protocol::hotelling ? hotelling : brec_reference; }
