@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdlib>
+#include <optional>
+#include <string>
 
 #include "brec/core/error.hpp"
 #include "brec/graph/algorithms.hpp"
@@ -134,6 +137,93 @@ TEST_P(EveryModel, RandomModelsAreInvariantInDistribution) {
         const auto z = (mean[0] - mean[other]).abs() / (se[0].pow(2) + se[other].pow(2) + 1e-12).sqrt();
         EXPECT_LT(z.max().item<double>(), 5.0) << "relabeling " << other << ": means " << mean;
     }
+}
+
+/// The device of the CUDA check: cuda:0, or the CPU when BREC_CUDA_CHECK_DEVICE=cpu (a rehearsal
+/// of the check's logic without a GPU, a second CPU model standing for the CUDA one); none: skip.
+std::optional<torch::Device> cuda_check_device() {
+    const char* forced = std::getenv("BREC_CUDA_CHECK_DEVICE");
+    if (forced && std::string(forced) == "cpu") return torch::Device(torch::kCPU);
+    if (torch::cuda::is_available()) return torch::Device(torch::kCUDA, 0);
+    return std::nullopt;
+}
+
+/// Per-element agreement of two samples of embeddings ([passes, graphs, d]): the largest
+/// |difference of means| / its standard error.
+double largest_z(const torch::Tensor& a, const torch::Tensor& b) {
+    const auto n = static_cast<double>(a.size(0));
+    const auto se2 = (a.var(0) + b.var(0)) / n;
+    return ((a.mean(0) - b.mean(0)).abs() / (se2 + 1e-12).sqrt()).max().item<double>();
+}
+
+// The CUDA path of every registered model against its CPU path, with the same weights (drawn on
+// the CPU's generator whatever the device). The rule:
+//   * a model that draws nothing in training (two training passes give one output): training
+//     embeddings within rtol 1e-3 / atol 1e-4 and every gradient within rtol 1e-2 / atol 1e-4;
+//   * a model that draws in training (Graphormer's attention dropout, OSAN's Gumbel noise,
+//     DropGNN's drops) draws from the device's own generator, so its training passes differ
+//     between devices: every gradient must exist and be finite;
+//   * every model not random at inference: eval-mode embeddings of fresh models within rtol 1e-3 /
+//     atol 1e-4 (OSAN's choice is deterministic there, Graphormer has no dropout);
+//   * a model random at inference (DropGNN): the means over 64 eval passes agree per element within
+//     6 standard errors.
+// Skipped without a GPU (CI); BREC_CUDA_CHECK_DEVICE=cpu rehearses it on the CPU.
+TEST_P(EveryModel, CudaGivesTheCpuEmbeddingsAndGradients) {
+    const auto device = cuda_check_device();
+    if (!device) GTEST_SKIP() << "no CUDA device (BREC_CUDA_CHECK_DEVICE=cpu rehearses the check on the CPU)";
+    const std::string name = GetParam();
+    const auto graphs = some_graphs(13, 6);
+    const auto n = graphs.size();
+    const auto build = [&](torch::Device d) {
+        ModelRandom random = make_model_random(23, d);
+        auto m = make_model(name, small_config(name), random);
+        m->to(d);
+        m->set_graphs(graphs, d);
+        return m;
+    };
+    // Whether the model draws in training: two training passes of one (probe) model.
+    bool draws_in_training = false;
+    {
+        auto probe = build(torch::kCPU);
+        probe->train();
+        torch::NoGradGuard no_grad;
+        draws_in_training = !torch::equal(probe->forward_range(0, n), probe->forward_range(0, n));
+        RecordProperty("draws_in_training", draws_in_training ? "yes" : "no");
+    }
+    auto cpu = build(torch::kCPU), gpu = build(*device);
+    cpu->train();
+    gpu->train();
+    const auto out_cpu = cpu->forward_range(0, n), out_gpu = gpu->forward_range(0, n);
+    ASSERT_EQ(out_gpu.device(), *device);
+    out_cpu.pow(2).sum().backward();
+    out_gpu.pow(2).sum().backward();
+    if (!draws_in_training)
+        EXPECT_TRUE(torch::allclose(out_gpu.cpu(), out_cpu, 1e-3, 1e-4)) << out_cpu << out_gpu.cpu();
+    const auto cpu_params = cpu->named_parameters(), gpu_params = gpu->named_parameters();
+    ASSERT_EQ(cpu_params.size(), gpu_params.size());
+    for (const auto& p : cpu_params) {
+        const auto& g = gpu_params[p.key()].grad();
+        ASSERT_TRUE(g.defined()) << p.key() << " got no gradient on " << *device;
+        EXPECT_TRUE(torch::isfinite(g).all().item<bool>()) << p.key();
+        if (!draws_in_training) EXPECT_TRUE(torch::allclose(g.cpu(), p.value().grad(), 1e-2, 1e-4)) << p.key();
+    }
+    // Inference, on fresh models (training passes moved BatchNorm's statistics apart).
+    auto cpu_eval = build(torch::kCPU), gpu_eval = build(*device);
+    cpu_eval->eval();
+    gpu_eval->eval();
+    torch::NoGradGuard no_grad;
+    if (!find_model(name).spec.random_at_inference) {
+        const auto e_cpu = cpu_eval->forward_range(0, n), e_gpu = gpu_eval->forward_range(0, n).cpu();
+        EXPECT_TRUE(torch::allclose(e_gpu, e_cpu, 1e-3, 1e-4)) << e_cpu << e_gpu;
+        return;
+    }
+    constexpr int kPasses = 64;
+    std::vector<torch::Tensor> on_cpu, on_gpu;
+    for (int i = 0; i < kPasses; ++i) {
+        on_cpu.push_back(cpu_eval->forward_range(0, n));
+        on_gpu.push_back(gpu_eval->forward_range(0, n).cpu());
+    }
+    EXPECT_LT(largest_z(torch::stack(on_cpu).to(torch::kDouble), torch::stack(on_gpu).to(torch::kDouble)), 6.0);
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, EveryModel, ::testing::ValuesIn(model_names()),
