@@ -1,0 +1,101 @@
+# Shared by the device checks (scripts/gpu/proof1.sh, proof2.sh); sourced with PROOF set:
+#   PROOF=proof1 source scripts/gpu/common.sh "$@"
+# Sets REHEARSE (--rehearse: the check on the CPU of this machine with tiny settings), DEVICE, R
+# (the folder whose contents come back as $OUT/$PROOF.tar.gz), PY, BUILD and BREC, and defines
+# stage (one time-boxed step) and prepare_build (unpack the carried Debian packages of
+# scripts/gpu/pack.sh, configure against the machine's PyTorch, build the targets; a warm machine
+# that built them already skips to the checks).
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+REHEARSE=0
+[[ "${1:-}" == "--rehearse" ]] && REHEARSE=1
+OUT="${OUT:-$PWD/gpu-out}"
+R="$(mktemp -d)/$PROOF"
+mkdir -p "$OUT" "$R"
+PREFIX=/tmp/brec-prefix
+BUILD=/tmp/brec-gpu-build
+START=$(date +%s)
+DEADLINE=$((START + ${BREC_GPU_BUDGET:-520}))
+PY=python3  # the device's python3 holds its PyTorch
+((REHEARSE)) && PY=/usr/bin/python3  # Debian's, with python3-torch
+DEVICE=cuda
+((REHEARSE)) && DEVICE=cpu
+GENERATOR="Unix Makefiles"
+command -v ninja >/dev/null && GENERATOR=Ninja
+export LD_LIBRARY_PATH="$PREFIX/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export TORCH_CUDA_ARCH_LIST="${TORCH_CUDA_ARCH_LIST:-9.0}"
+printf 'stage\texit\tseconds\n' >"$R/stages.tsv"
+{
+  echo "rehearse=$REHEARSE date=$(date -u +%FT%TZ) host=$(hostname) cores=$(nproc)"
+  command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
+  $PY -c 'import torch; print("torch", torch.__version__, "cuda", torch.version.cuda, torch.cuda.is_available())' 2>&1
+  git log -1 --format='commit %H' 2>/dev/null
+} >"$R/machine.txt"
+
+# stage NAME LIMIT COMMAND...: runs COMMAND (a function of the script, exported, or a program) for
+# at most LIMIT seconds, less when the budget is nearly spent, skipped under 10 s; its output in
+# $R/NAME.log, its exit code and seconds in $R/stages.tsv.
+stage() {
+  local name=$1 limit=$2 left
+  shift 2
+  left=$((DEADLINE - $(date +%s) - 15))
+  ((limit > left)) && limit=$left
+  if ((limit < 10)); then
+    printf '%s\tskipped\t0\n' "$name" >>"$R/stages.tsv"
+    echo "$PROOF: $name skipped (out of time)"
+    return 1
+  fi
+  echo "$PROOF: $name (at most ${limit} s)"
+  local t0 rc=0
+  t0=$(date +%s)
+  timeout --kill-after=5 "$limit" bash -c '"$@"' _ "$@" >"$R/$name.log" 2>&1 || rc=$?
+  printf '%s\t%s\t%s\n' "$name" "$rc" "$(($(date +%s) - t0))" >>"$R/stages.tsv"
+  tail -n 3 "$R/$name.log" | sed "s/^/  $name: /"
+  return $rc
+}
+
+finish() {
+  cp "$R/stages.tsv" "$OUT/$PROOF-stages.tsv"
+  tar -czf "$OUT/$PROOF.tar.gz" -C "$(dirname "$R")" "$PROOF"
+  echo "$PROOF: wrote $OUT/$PROOF.tar.gz after $(($(date +%s) - START)) s"
+  cat "$R/stages.tsv"
+}
+trap finish EXIT
+
+unpack() {
+  rm -rf "$PREFIX" && mkdir -p "$PREFIX"
+  for f in .gpu/debs/*.deb; do dpkg -x "$f" "$PREFIX"; done
+}
+configure() {
+  rm -rf "$BUILD"
+  local torch_prefix=""
+  ((REHEARSE)) || torch_prefix="$($PY -c 'import torch; print(torch.utils.cmake_prefix_path)');"
+  # pkg-config finds nothing: the packages' .pc files name /usr, not the unpacked prefix, so every
+  # dependency is found through CMAKE_PREFIX_PATH (cmake/FindDependencies.cmake's fallbacks).
+  PKG_CONFIG_LIBDIR=/nonexistent PKG_CONFIG_PATH='' \
+    cmake -S . -B "$BUILD" -G "$GENERATOR" -DCMAKE_BUILD_TYPE=Release -DBREC_WITH_TCMALLOC=OFF \
+    -DPKG_CONFIG_USE_CMAKE_PREFIX_PATH=OFF -DCMAKE_PREFIX_PATH="${torch_prefix}$PREFIX/usr" \
+    -DOPENSSL_ROOT_DIR="$PREFIX/usr" -DPython3_EXECUTABLE="$(command -v $PY)"
+}
+export -f unpack configure
+export PREFIX BUILD REHEARSE PY GENERATOR R DEVICE
+
+# prepare_build TARGET...: on the device, unpack, configure and build (skipped when a warm machine
+# holds the build of an earlier check and it is up to date); rehearsing, unpack and configure into
+# /tmp (proving the carried packages suffice), then use the build of scripts/setup.sh.
+prepare_build() {
+  if ((REHEARSE)); then
+    stage unpack 60 unpack || exit 1
+    stage configure 90 configure || exit 1
+    BUILD=build
+  else
+    if [[ ! -f "$BUILD/build.ninja" && ! -f "$BUILD/Makefile" ]]; then
+      stage unpack 60 unpack || exit 1
+      stage configure 90 configure || exit 1
+    fi
+    stage build 300 cmake --build "$BUILD" -j "$(nproc)" --target "$@" || exit 1
+  fi
+  BREC="$PWD/$BUILD/bin/brec"
+  [[ "$BUILD" == /* ]] && BREC="$BUILD/bin/brec"
+  export BUILD BREC
+}
