@@ -51,7 +51,7 @@ void write_attack_outputs(const AttackRunResult& r, const AttackRunOptions& o) {
 struct RunArgs {
     AttackRunOptions o;
     std::string pattern = "triangle", space = "any", search = "auto", sampling = "code", seeds = "0-4",
-                budgets = "1,4,7,20";
+                budgets = "1,4,7,20", objective = "auto";
     bool quiet = false, json = false;
 };
 
@@ -62,6 +62,8 @@ int run_run(RunArgs& a, RunContext& ctx) {
     at.space = parse_space(a.space);
     at.search = parse_search(a.search);
     at.sampling = parse_sampling(a.sampling);
+    a.o.objective_from_models = a.objective == "auto";
+    if (!a.o.objective_from_models) at.objective = parse_regression_loss(a.objective);
     a.o.seeds = parse_model_seeds(a.seeds);
     at.budgets = parse_budgets(a.budgets);
     const AttackRunResult r = run_attack(a.o, ctx);
@@ -110,6 +112,11 @@ void add_attack(CLI::App& root, Action& action) {
     ru->add_option("--model,-m", r->o.model, counting_model_list())->capture_default_str();
     ru->add_option("--pattern", r->pattern, "Pattern")->capture_default_str();
     ru->add_option("--space", r->space, "any (P), count (count-preserving P^c) or subgraph (subgraph-preserving P^s)")
+        ->capture_default_str();
+    ru->add_option("--objective", r->objective,
+                   "What the search maximises: auto (the regressors' training loss, as the original: lc for "
+                   "PPGN), l1 (|f - C|) or lc (|f - C| / (C + 1)); success is judged on |f - C| either way")
+        ->check(CLI::IsMember({"auto", "l1", "lc"}))
         ->capture_default_str();
     ru->add_option("--search", r->search, "auto (greedy for any, beam otherwise), greedy or beam")
         ->capture_default_str();

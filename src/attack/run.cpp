@@ -34,6 +34,8 @@ std::string settings_id(const AttackRunOptions& o) {
     s << "/k" << a.sample_edges << "/w" << a.beam_width << "/delta" << a.delta << "/tol" << a.tolerance << "/seed"
       << a.seed << "/seeds";
     for (auto x : o.seeds) s << ',' << x;
+    // Runs made before the objective was a setting maximised |f - C|: their ids stay valid.
+    if (a.objective != RegressionLoss::l1) s << "/objective-" << regression_loss_name(a.objective);
     return s.str();
 }
 
@@ -79,6 +81,7 @@ nlohmann::ordered_json summarize_attack(const std::vector<AttackRecord>& records
     j["model"] = o.model;
     j["pattern"] = pattern_name(o.attack.pattern);
     j["space"] = space_name(o.attack.space);
+    j["objective"] = regression_loss_name(o.attack.objective);
     j["graphs"] = graphs.size();
     j["seeds"] = o.seeds;
     j["budgets"] = o.attack.budgets;
@@ -122,7 +125,8 @@ nlohmann::ordered_json summarize_attack(const std::vector<AttackRecord>& records
     return j;
 }
 
-AttackRunResult run_attack(const AttackRunOptions& o, RunContext& ctx) {
+AttackRunResult run_attack(const AttackRunOptions& options, RunContext& ctx) {
+    AttackRunOptions o = options;
     const auto start = std::chrono::steady_clock::now();
     if (o.seeds.empty()) throw InvalidArgument("attack: no model seeds");
     if (o.out.empty()) throw InvalidArgument("attack: --out FILE.jsonl is required");
@@ -144,6 +148,16 @@ AttackRunResult run_attack(const AttackRunOptions& o, RunContext& ctx) {
             throw IoError("cannot open " + paths.back() + ": no " + o.model + " regressor for " +
                           pattern_name(o.attack.pattern) + " seed " + std::to_string(seed) +
                           " (train it with brec attack train)");
+    }
+    if (o.objective_from_models) {
+        // The original attacks each model with its training loss; every seed's must be the same.
+        o.attack.objective = regressor_loss(paths.front());
+        for (const auto& path : paths)
+            if (regressor_loss(path) != o.attack.objective)
+                throw InvalidArgument("attack: " + path + " was trained with " +
+                                      regression_loss_name(regressor_loss(path)) + ", " + paths.front() + " with " +
+                                      regression_loss_name(o.attack.objective) +
+                                      ": give the objective (--objective l1 or lc)");
     }
     const std::string id = settings_id(o);
     std::set<std::pair<std::uint64_t, std::uint64_t>> done;  // (graph, seed)

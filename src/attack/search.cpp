@@ -16,9 +16,16 @@ struct State {
     Graph graph;
     std::int64_t count = 0;
     double prediction = 0.0;
-    double loss = 0.0;
+    double error = 0.0;  ///< |f - C|
+    double loss = 0.0;   ///< the objective the search maximises
     std::vector<std::pair<VertexId, VertexId>> flips;
 };
+
+/// The search's objective of a prediction of a graph with `count` occurrences.
+double objective_of(double prediction, std::int64_t count, RegressionLoss objective) {
+    const double error = std::abs(prediction - static_cast<double>(count));
+    return objective == RegressionLoss::lc ? error / (static_cast<double>(count) + 1.0) : error;
+}
 
 struct Candidate {
     VertexId u = 0, v = 0;
@@ -89,7 +96,7 @@ bool undoes(const State& st, VertexId u, VertexId v) {
 
 /// Scores candidates: the perturbed graphs, predicted in one call.
 std::vector<State> score(const std::vector<State>& from, const std::vector<Candidate>& cands,
-                         const CountPredictor& predict) {
+                         const CountPredictor& predict, RegressionLoss objective) {
     std::vector<Graph> graphs;
     graphs.reserve(cands.size());
     for (const auto& c : cands) graphs.push_back(flip_edge(from[c.parent].graph, c.u, c.v));
@@ -101,7 +108,8 @@ std::vector<State> score(const std::vector<State>& from, const std::vector<Candi
         st.graph = std::move(graphs[i]);
         st.count = cands[i].count;
         st.prediction = pred[i];
-        st.loss = std::abs(pred[i] - static_cast<double>(cands[i].count));
+        st.error = std::abs(pred[i] - static_cast<double>(cands[i].count));
+        st.loss = objective_of(pred[i], cands[i].count, objective);
         st.flips = from[cands[i].parent].flips;
         st.flips.emplace_back(cands[i].u, cands[i].v);
         out.push_back(std::move(st));
@@ -115,8 +123,8 @@ StageResult stage_of(const State& st, int budget, double clean_loss, const Attac
     r.flips = st.flips;
     r.count = st.count;
     r.prediction = st.prediction;
-    r.loss = st.loss;
-    r.success = is_adversarial(clean_loss, st.loss, s);
+    r.loss = st.error;
+    r.success = is_adversarial(clean_loss, st.error, s);
     r.graph = st.graph;
     return r;
 }
@@ -178,11 +186,12 @@ GraphAttackResult attack_graph(const Graph& g, const CountPredictor& predict, co
     clean.count = static_cast<std::int64_t>(
         count_patterns(g, pattern_size(s.pattern), false).total[static_cast<std::size_t>(s.pattern)]);
     clean.prediction = predict({g}).at(0);
-    clean.loss = std::abs(clean.prediction - static_cast<double>(clean.count));
+    clean.error = std::abs(clean.prediction - static_cast<double>(clean.count));
+    clean.loss = objective_of(clean.prediction, clean.count, s.objective);
     GraphAttackResult result;
     result.count = clean.count;
     result.prediction = clean.prediction;
-    result.loss = clean.loss;
+    result.loss = clean.error;
 
     std::vector<State> beam_states{clean};
     State best = clean;
@@ -197,11 +206,11 @@ GraphAttackResult attack_graph(const Graph& g, const CountPredictor& predict, co
                     std::int64_t c = 0;
                     if (admissible(cur.graph, u, v, s, cur.count, ws, c)) cands.push_back({u, v, c, 0});
                 }
-                auto scored = score(beam_states, cands, predict);
+                auto scored = score(beam_states, cands, predict, s.objective);
                 std::size_t arg = scored.size();
                 for (std::size_t i = 0; i < scored.size(); ++i)
                     if (arg == scored.size() || scored[i].loss > scored[arg].loss) arg = i;
-                // The best flip is kept only if it raises the error.
+                // The best flip is kept only if it raises the objective.
                 if (arg < scored.size() && scored[arg].loss > cur.loss) beam_states[0] = std::move(scored[arg]);
                 best = beam_states[0];
             } else {
@@ -214,7 +223,7 @@ GraphAttackResult attack_graph(const Graph& g, const CountPredictor& predict, co
                             if (admissible(st.graph, u, v, s, st.count, ws, c)) cands.push_back({u, v, c, b});
                         }
                 }
-                auto scored = score(beam_states, cands, predict);
+                auto scored = score(beam_states, cands, predict, s.objective);
                 std::vector<std::size_t> order(scored.size());
                 for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
                 std::stable_sort(order.begin(), order.end(),
@@ -231,7 +240,7 @@ GraphAttackResult attack_graph(const Graph& g, const CountPredictor& predict, co
                 if (beam_states[0].loss > best.loss) best = beam_states[0];
             }
         }
-        result.stages.push_back(stage_of(best, total, clean.loss, s));
+        result.stages.push_back(stage_of(best, total, clean.error, s));
     }
     return result;
 }

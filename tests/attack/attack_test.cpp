@@ -151,6 +151,32 @@ TEST(AttackSearch, BudgetsAreCumulative) {
     EXPECT_EQ(again.stages[2].flips, r.stages[2].flips);
 }
 
+TEST(AttackSearch, TheObjectiveChoosesTheFlip) {
+    // On the path 0-1-2-3-4-5 the predictor adds 3 when edge {0, 2} is there (which closes one
+    // triangle: error 3, lc 3 / 2) and 2 when {0, 5} is (no triangle: error 2, lc 2 / 1). The L1
+    // objective takes the first flip, lc the second; success is judged on |f - C| for both.
+    const Graph g = make_path(6);
+    const CountPredictor predict = [](const std::vector<Graph>& gs) {
+        std::vector<double> out;
+        for (const auto& x : gs)
+            out.push_back(static_cast<double>(triangles(x)) + (x.has_edge(0, 2) ? 3.0 : 0.0) +
+                          (x.has_edge(0, 5) ? 2.0 : 0.0));
+        return out;
+    };
+    AttackSettings s;
+    s.budgets = {1};
+    const auto l1 = attack_graph(g, predict, s, 7);
+    ASSERT_EQ(l1.stages[0].flips.size(), 1u);
+    EXPECT_EQ(l1.stages[0].flips[0], std::make_pair(VertexId{0}, VertexId{2}));
+    EXPECT_DOUBLE_EQ(l1.stages[0].loss, 3.0);
+    s.objective = RegressionLoss::lc;
+    const auto lc = attack_graph(g, predict, s, 7);
+    ASSERT_EQ(lc.stages[0].flips.size(), 1u);
+    EXPECT_EQ(lc.stages[0].flips[0], std::make_pair(VertexId{0}, VertexId{5}));
+    EXPECT_DOUBLE_EQ(lc.stages[0].loss, 2.0);  // the reported error stays |f - C|
+    EXPECT_TRUE(lc.stages[0].success);
+}
+
 TEST(AttackSearch, SuccessRule) {
     AttackSettings s;
     EXPECT_TRUE(is_adversarial(0.0, 0.6, s));
@@ -251,6 +277,37 @@ TEST_F(AttackRun, JobsNeverChangeTheResultAndResumeCompletesARun) {
     // Other settings are refused on resume.
     o.attack.budgets = {1, 3};
     EXPECT_NE(testing::error_of([&] { run_attack(o, ctx); }).find("other settings"), std::string::npos);
+}
+
+TEST_F(AttackRun, TheObjectiveIsTheRegressorsTrainingLossUnlessGiven) {
+    RunContext ctx;
+    // The fixture's GIN regressors trained with L1: the objective is L1, and the settings id is
+    // that of runs made before the objective was a setting.
+    const auto l1 = testing::fresh_temp_file("attack", "objective_l1.jsonl");
+    const auto a = run_attack(options(l1, 1), ctx);
+    EXPECT_EQ(a.summary["objective"], "l1");
+    EXPECT_EQ(testing::result_lines(l1).front().find("objective"), std::string::npos);
+    // Asked for lc: another setting, recorded in the id.
+    const auto lc = testing::fresh_temp_file("attack", "objective_lc.jsonl");
+    auto o = options(lc, 1);
+    o.objective_from_models = false;
+    o.attack.objective = RegressionLoss::lc;
+    EXPECT_EQ(run_attack(o, ctx).summary["objective"], "lc");
+    EXPECT_NE(testing::result_lines(lc).front().find("objective-lc"), std::string::npos);
+    // Regressors of one run trained with different losses: the objective must be given.
+    const std::string mixed = testing::temp_path("attack", "mixed_models");
+    fs::remove_all(mixed);
+    fs::create_directories(mixed);
+    for (std::uint64_t seed : {0, 1}) {
+        RegressorSettings s = tiny_regressor(seed, 1);
+        s.loss = seed == 0 ? RegressionLoss::l1 : RegressionLoss::lc;
+        save_regressor(train_regressor(read_counting_data(*dir_), s, ctx), mixed);
+    }
+    o = options(testing::fresh_temp_file("attack", "objective_mixed.jsonl"), 1);
+    o.models = mixed;
+    EXPECT_NE(testing::error_of([&] { run_attack(o, ctx); }).find("give the objective"), std::string::npos);
+    o.objective_from_models = false;
+    EXPECT_NO_THROW(run_attack(o, ctx));
 }
 
 TEST_F(AttackRun, ResumeAfterAKillMidRecordGivesTheUninterruptedRecords) {

@@ -40,6 +40,7 @@
 #include "brec/core/run_context.hpp"
 #include "brec/count/patterns.hpp"
 #include "brec/graph/graph.hpp"
+#include "brec/attack/regressor.hpp"
 #include "brec/io/records.hpp"
 
 namespace brec {
@@ -65,6 +66,10 @@ struct AttackSettings {
     int beam_width = 10;
     double delta = 1.0;
     double tolerance = 0.5;  ///< |f - C| above this is a wrong count
+    /// What the search maximises: the error |f - C| (l1) or |f - C| / (C + 1) (lc), the loss the
+    /// original attacks each model with (its training loss: lc for PPGN). Success stays Definition
+    /// 4.1 on |f - C|.
+    RegressionLoss objective = RegressionLoss::l1;
     std::uint64_t seed = 0;
 };
 
@@ -102,6 +107,9 @@ struct AttackRunOptions {
     std::string model = "gin";
     std::vector<std::uint64_t> seeds{0, 1, 2, 3, 4};
     AttackSettings attack;
+    /// true: attack.objective is the regressors' training loss (every seed's must agree), as the
+    /// original attacks each model; false: attack.objective as set.
+    bool objective_from_models = true;
     std::size_t graphs = 100;  ///< first test graphs on which every seed is within the tolerance
     std::string out;           ///< JSONL, one record per (graph, model seed); + .summary.json, .csv, .svg
     bool resume = false;
