@@ -7,6 +7,7 @@
 #include <torch/torch.h>
 
 #include "brec/core/error.hpp"
+#include "brec/eval/cost.hpp"
 #include "brec/nn/device.hpp"
 #include "brec/nn/training.hpp"
 
@@ -110,17 +111,30 @@ RpcSettings rpc_settings(const EvalOptions& opt) {
     return s;
 }
 
-double siamese_step(GraphEmbedder& model, ModelOptimizers& optimizers, std::size_t begin, std::size_t end) {
+double siamese_step(GraphEmbedder& model, ModelOptimizers& optimizers, std::size_t begin, std::size_t end,
+                    StepSeconds* seconds) {
+    auto t = std::chrono::steady_clock::now();
+    const auto lap = [&](double StepSeconds::*part) {
+        if (!seconds) return;
+        const auto now = std::chrono::steady_clock::now();
+        seconds->*part += std::chrono::duration<double>(now - t).count();
+        t = now;
+    };
     optimizers.zero_grad();
+    lap(&StepSeconds::step);
     const auto out = model.forward_range(begin, end);
     const auto x = out.slice(0, 0, out.size(0), 2), y = out.slice(0, 1, out.size(0), 2);
     // CosineEmbeddingLoss with target -1 and margin 0: mean of max(0, cos).
     auto loss = torch::clamp_min(torch::cosine_similarity(x, y, 1, 1e-8), 0.0).mean();
     // A model's auxiliary loss joins the loss, and so the epoch loss, as in OSAN's script.
     if (const auto aux = model.take_auxiliary_loss(); aux.defined()) loss = loss + aux;
+    lap(&StepSeconds::forward);
     loss.backward();
+    lap(&StepSeconds::backward);
     optimizers.step();
-    return loss.item<double>();
+    const double value = loss.item<double>();
+    lap(&StepSeconds::step);
+    return value;
 }
 
 EvalRecord evaluate_pair(const GraphPairRecord& pair, const EvalOptions& opt, std::uint64_t seed,
@@ -145,6 +159,8 @@ EvalRecord evaluate_pair(const GraphPairRecord& pair, const EvalOptions& opt, st
 
     Eigen::MatrixXd test, reliability;
     std::vector<Eigen::MatrixXd> rapc_groups;
+    StepSeconds steps;  // opt.profile
+    double prepare_seconds = 0.0, first_epoch_seconds = 0.0, embed_seconds = 0.0;
     try {
         ModelRandom random = make_model_random(stream, device);
         ModelConfig config = model_config(opt);
@@ -154,6 +170,7 @@ EvalRecord evaluate_pair(const GraphPairRecord& pair, const EvalOptions& opt, st
         model->set_graphs(groups.traintest, device);
         const std::size_t count = groups.traintest.size();
         const auto train_start = std::chrono::steady_clock::now();
+        prepare_seconds = seconds_since(start);
         // A module without trainable parameters (a fixed invariant) has nothing to train.
         bool trainable = false;
         for (const auto& p : model->parameters()) trainable = trainable || p.requires_grad();
@@ -168,8 +185,10 @@ EvalRecord evaluate_pair(const GraphPairRecord& pair, const EvalOptions& opt, st
                 double epoch_loss = 0.0;
                 for (std::size_t b = 0; b < count; b += static_cast<std::size_t>(hp.batch)) {
                     const std::size_t e = std::min(count, b + static_cast<std::size_t>(hp.batch));
-                    epoch_loss += static_cast<double>(e - b) / 2.0 * siamese_step(*model, optimizers, b, e);
+                    epoch_loss += static_cast<double>(e - b) / 2.0 *
+                                  siamese_step(*model, optimizers, b, e, opt.profile ? &steps : nullptr);
                 }
+                if (epoch == 0) first_epoch_seconds = seconds_since(train_start);
                 epoch_loss /= opt.q;
                 r.losses.push_back(epoch_loss);
                 ++r.epochs;
@@ -190,6 +209,7 @@ EvalRecord evaluate_pair(const GraphPairRecord& pair, const EvalOptions& opt, st
             r.final_loss = r.losses.empty() ? 0.0 : r.losses.back();
         }
         r.train_seconds = seconds_since(train_start);
+        const auto embed_start = std::chrono::steady_clock::now();
         model->eval();
         torch::NoGradGuard no_grad;
         test = embed_all(*model, count, hp.batch);
@@ -209,6 +229,7 @@ EvalRecord evaluate_pair(const GraphPairRecord& pair, const EvalOptions& opt, st
                     rapc_groups.push_back(embed_all(*model, interleaved.size(), hp.batch));
                 }
         }
+        embed_seconds = seconds_since(embed_start);
     } catch (const c10::Error& e) {
         throw Error("LibTorch error on pair " + std::to_string(pair.id) + ": " + e.what_without_backtrace());
     } catch (const InvalidArgument& e) {
@@ -216,10 +237,21 @@ EvalRecord evaluate_pair(const GraphPairRecord& pair, const EvalOptions& opt, st
         if (model_entry(opt).spec.module_hash.empty()) throw;
         throw InvalidArgument("pair " + std::to_string(pair.id) + ": " + e.what());
     }
+    const auto decision_start = std::chrono::steady_clock::now();
     const RpcProtocols decision = rpc_from_embeddings(test, reliability, rpc_settings(opt), rapc_groups);
     r.hotelling = to_result(decision.hotelling);
     r.brec_reference = to_result(decision.brec_reference);
+    const double decision_seconds = seconds_since(decision_start);
     r.seconds = seconds_since(start);
+    if (opt.profile) {
+        const PairCost cost = estimate_pair_cost(pair, opt, seed);  // after the timed run: not in r.seconds
+        const double budget = std::max(1, resolve_hyper(opt).epochs);
+        r.profile = {{"prepare_seconds", prepare_seconds},         {"forward_seconds", steps.forward},
+                     {"backward_seconds", steps.backward},         {"optimiser_seconds", steps.step},
+                     {"first_epoch_seconds", first_epoch_seconds}, {"embed_seconds", embed_seconds},
+                     {"decision_seconds", decision_seconds},       {"epoch_flops", cost.train_flops / budget},
+                     {"epoch_ops", cost.train_ops / budget},       {"embed_flops", cost.embed_flops}};
+    }
     return r;
 }
 

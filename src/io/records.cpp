@@ -116,6 +116,7 @@ json to_json(const EvalRecord& r) {
     j["settings_id"] = r.settings_id;
     if (!r.bound.empty()) j["bound"] = r.bound;
     if (!r.skipped.empty()) j["skipped"] = r.skipped;
+    if (!r.profile.is_null()) j["profile"] = r.profile;
     return j;
 }
 
@@ -148,6 +149,7 @@ EvalRecord eval_record_from_json(const json& j, const std::string& source, std::
     r.final_loss = f.number_or("final_loss", 0.0);
     r.seconds = f.number_or("seconds", 0.0);
     r.train_seconds = f.number_or("train_seconds", 0.0);
+    if (f.has("profile")) r.profile = f.at("profile");
     if (f.has("losses")) {
         const json& l = f.at("losses");
         if (!l.is_array()) f.fail("\"losses\" must be an array of numbers");

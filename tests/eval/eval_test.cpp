@@ -81,6 +81,37 @@ TEST(Siamese, LossDecreasesOnASeparablePairWithinAFewEpochs) {
     EXPECT_EQ(evaluate_pair(c6_vs_two_triangles(), opt, 3).epochs, first_lower + 1);
 }
 
+TEST(Siamese, AProfileSplitsThePairsTimeAndChangesNoResult) {
+    EvalOptions opt = small_ppgn();
+    const auto plain = evaluate_pair(c6_vs_two_triangles(), opt, 3);
+    EXPECT_TRUE(plain.profile.is_null());
+    EXPECT_FALSE(to_json(plain).contains("profile"));
+    opt.profile = true;
+    const auto r = evaluate_pair(c6_vs_two_triangles(), opt, 3);
+    // The same arithmetic: bit for bit the same statistics and losses.
+    EXPECT_EQ(r.hotelling.t2_test, plain.hotelling.t2_test);
+    EXPECT_EQ(r.brec_reference.t2_reliability, plain.brec_reference.t2_reliability);
+    EXPECT_EQ(r.losses, plain.losses);
+    const auto& p = r.profile;
+    ASSERT_TRUE(p.is_object());
+    double parts = 0.0;
+    for (const char* key : {"prepare_seconds", "forward_seconds", "backward_seconds", "optimiser_seconds",
+                            "embed_seconds", "decision_seconds"}) {
+        ASSERT_TRUE(p.contains(key)) << key;
+        EXPECT_GE(p[key].get<double>(), 0.0) << key;
+        parts += p[key].get<double>();
+    }
+    // The phases lie inside the pair's time and cover most of it (the rest: epoch bookkeeping).
+    EXPECT_LE(parts, r.seconds);
+    EXPECT_GT(parts, 0.5 * r.seconds);
+    EXPECT_LE(p["first_epoch_seconds"].get<double>(), r.train_seconds);
+    // PPGN's FLOPs grow with n³: an epoch of 2q graphs of 6 vertices counts well above zero, and the
+    // embeddings (4q graphs, forward only) count fewer than an epoch (2q graphs, forward and backward).
+    EXPECT_GT(p["epoch_flops"].get<double>(), 0.0);
+    EXPECT_GT(p["embed_flops"].get<double>(), 0.0);
+    EXPECT_EQ(eval_record_from_json(to_json(r), "r", 1).profile, p);
+}
+
 TEST(Siamese, ADivergedTrainingStopsAndCountsAsAReliabilityFailure) {
     // A learning rate of 1e37 makes Adam's first steps about ±1e37 per weight, so the next forward
     // pass overflows and the loss turns NaN: training stops at that epoch, and the undefined T²

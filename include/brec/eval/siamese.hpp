@@ -40,6 +40,12 @@ struct EvalOptions {
     bool rapc = false;    ///< adaptive threshold (RAPC) instead of the fixed F threshold
     int rapc_groups = 2;  ///< p: groups of 2q relabelings per graph for RAPC
     bool train = true;    ///< false: random weights (training ablation)
+    /// Record where the pair's time goes (EvalRecord::profile): the seconds of preparation (the
+    /// relabelings, the model and its tensors), of the training steps' forward, backward and
+    /// optimiser parts, of the first epoch, of the embeddings and of the decision, and the FLOPs of
+    /// one epoch and of the embeddings counted from tensor shapes (eval/cost.hpp). Not a setting:
+    /// results are the same with it.
+    bool profile = false;
     std::string device = "auto";
     std::string kernel = "auto";  ///< PPGN CPU kernels: auto, blas, torch (see ModelConfig)
     /// LibTorch intra-op threads for this pair, set on the calling thread (0 = leave as is).
@@ -91,7 +97,14 @@ RpcSettings rpc_settings(const EvalOptions& opt);
 /// One training step on graphs [begin, end) of the model's list (G and H interleaved): the Siamese
 /// loss (cosine embedding loss with target -1 and margin 0, plus the model's auxiliary loss), its
 /// backward pass and the optimisers' step. Returns the loss.
-double siamese_step(GraphEmbedder& model, ModelOptimizers& optimizers, std::size_t begin, std::size_t end);
+/// Seconds of the parts of training steps, summed (EvalOptions::profile).
+struct StepSeconds {
+    double forward = 0.0;   ///< the embeddings and the loss
+    double backward = 0.0;  ///< loss.backward()
+    double step = 0.0;      ///< zeroing the gradients and the optimisers' steps
+};
+double siamese_step(GraphEmbedder& model, ModelOptimizers& optimizers, std::size_t begin, std::size_t end,
+                    StepSeconds* seconds = nullptr);
 
 /// Trains and judges one pair under both protocols. Every random draw (relabelings, which graph
 /// gives the reliability group, initial weights, random operations of the model) comes from the

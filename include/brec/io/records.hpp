@@ -66,6 +66,9 @@ struct EvalRecord {
     /// Non-empty when the pair was not run (e.g. it needs more memory than allowed): the reason.
     /// A skipped pair counts as not distinguished and not as a reliability failure.
     std::string skipped;
+    /// `brec eval --profile`: the seconds of each phase and the counted FLOPs of the pair (see
+    /// EvalOptions::profile); null otherwise (and not written).
+    nlohmann::json profile;
 
     const ProtocolResult& result(Protocol p) const { return p == Protocol::hotelling ? hotelling : brec_reference; }
     ProtocolResult& result(Protocol p) { return p == Protocol::hotelling ? hotelling : brec_reference; }
