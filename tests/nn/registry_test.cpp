@@ -197,15 +197,18 @@ TEST_P(EveryModel, CudaGivesTheCpuEmbeddingsAndGradients) {
     ASSERT_EQ(out_gpu.device(), *device);
     out_cpu.pow(2).sum().backward();
     out_gpu.pow(2).sum().backward();
-    if (!draws_in_training)
+    if (!draws_in_training) {
         EXPECT_TRUE(torch::allclose(out_gpu.cpu(), out_cpu, 1e-3, 1e-4)) << out_cpu << out_gpu.cpu();
+    }
     const auto cpu_params = cpu->named_parameters(), gpu_params = gpu->named_parameters();
     ASSERT_EQ(cpu_params.size(), gpu_params.size());
     for (const auto& p : cpu_params) {
         const auto& g = gpu_params[p.key()].grad();
         ASSERT_TRUE(g.defined()) << p.key() << " got no gradient on " << *device;
         EXPECT_TRUE(torch::isfinite(g).all().item<bool>()) << p.key();
-        if (!draws_in_training) EXPECT_TRUE(torch::allclose(g.cpu(), p.value().grad(), 1e-2, 1e-4)) << p.key();
+        if (!draws_in_training) {
+            EXPECT_TRUE(torch::allclose(g.cpu(), p.value().grad(), 1e-2, 1e-4)) << p.key();
+        }
     }
     // Inference, on fresh models (training passes moved BatchNorm's statistics apart).
     auto cpu_eval = build(torch::kCPU), gpu_eval = build(*device);
