@@ -111,29 +111,52 @@ torch::Tensor neighbour_sum(const torch::Tensor& x, const torch::Tensor& src, co
 
 namespace {
 
-/// out[v] = Σ_{k in row v} x[col[k]] over rows of `width` values, accumulated in Acc in the CSR
-/// order. Rows are independent, so any split over threads gives the same bits. With Acc = double a
-/// sum of float rows is accurate to double precision before its one rounding to T, so the order of
-/// the rows practically never changes a bit.
+/// o[j0, j0 + W) = Σ over the listed rows r of x[r][j0, j0 + W), accumulated in W registers of Acc
+/// in the listed order; W is a compile-time width so the sums stay in vector registers.
+template <typename T, typename Acc, int W>
+inline __attribute__((always_inline)) void csr_block(const std::int64_t* first, const std::int64_t* last, const T* x,
+                                                     T* o, std::int64_t width, std::int64_t j0) {
+    Acc a[W] = {};
+    for (const std::int64_t* k = first; k != last; ++k) {
+        const T* xr = x + *k * width + j0;
+#pragma GCC unroll 32
+        for (int j = 0; j < W; ++j) a[j] += static_cast<Acc>(xr[j]);
+    }
+#pragma GCC unroll 32
+    for (int j = 0; j < W; ++j) o[j0 + j] = static_cast<T>(a[j]);
+}
+
+/// out[v] = Σ_{k in row v} x[col[k]] for v in [lo, hi), rows of `width` values, accumulated in Acc
+/// in the CSR order: the width is cut into blocks of four vector registers, then of one, then single
+/// values, and each block sums every listed row before the next. Only additions, in the same order
+/// per value whatever the block or the instruction set, so every clone gives the same bits. With
+/// Acc = double a sum of float rows is accurate to double precision before its one rounding to T,
+/// so the order of the rows practically never changes a bit.
 template <typename T, typename Acc>
-#if defined(__GNUC__) && !defined(__clang__)
-__attribute__((optimize("O3")))
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+__attribute__((optimize("O3"), target_clones("avx2", "default")))
 #endif
+void csr_row_range(const std::int64_t* ptr, const std::int64_t* col, const T* x, T* out, std::int64_t lo,
+                   std::int64_t hi, std::int64_t width) {
+    constexpr int kBlock = static_cast<int>(32 / sizeof(Acc));  // values of Acc in one 256-bit register
+    for (std::int64_t v = lo; v < hi; ++v) {
+        const std::int64_t* first = col + ptr[v];
+        const std::int64_t* last = col + ptr[v + 1];
+        T* o = out + v * width;
+        std::int64_t j = 0;
+        for (; j + 4 * kBlock <= width; j += 4 * kBlock) csr_block<T, Acc, 4 * kBlock>(first, last, x, o, width, j);
+        for (; j + kBlock <= width; j += kBlock) csr_block<T, Acc, kBlock>(first, last, x, o, width, j);
+        for (; j < width; ++j) csr_block<T, Acc, 1>(first, last, x, o, width, j);
+    }
+}
+
+/// csr_row_range over every row, split over threads: rows are independent, so any split gives the
+/// same bits.
+template <typename T, typename Acc>
 void csr_row_sums(const std::int64_t* ptr, const std::int64_t* col, const T* x, T* out, std::int64_t rows,
                   std::int64_t width) {
-    at::parallel_for(0, rows, 64, [&](std::int64_t lo, std::int64_t hi) {
-        std::vector<Acc> acc(static_cast<std::size_t>(width));
-        for (std::int64_t v = lo; v < hi; ++v) {
-            std::fill(acc.begin(), acc.end(), Acc(0));
-            Acc* a = acc.data();
-            for (std::int64_t k = ptr[v]; k < ptr[v + 1]; ++k) {
-                const T* xr = x + col[k] * width;
-                for (std::int64_t j = 0; j < width; ++j) a[j] += static_cast<Acc>(xr[j]);
-            }
-            T* o = out + v * width;
-            for (std::int64_t j = 0; j < width; ++j) o[j] = static_cast<T>(a[j]);
-        }
-    });
+    at::parallel_for(0, rows, 64,
+                     [&](std::int64_t lo, std::int64_t hi) { csr_row_range<T, Acc>(ptr, col, x, out, lo, hi, width); });
 }
 
 /// [rows, ...] sums of the rows of x listed by the CSR (ptr over the output rows, col into x's rows),
@@ -214,7 +237,30 @@ std::pair<torch::Tensor, torch::Tensor> csr_by_value(const torch::Tensor& index,
     return {ptr_t, col_t};
 }
 
+/// x.index_select(0, index) whose backward is the CSR sum of the gradient rows by index.
+struct CsrGather : torch::autograd::Function<CsrGather> {
+    static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x,
+                                 const torch::Tensor& index) {
+        ctx->save_for_backward({index});
+        ctx->saved_data["rows"] = x.size(0);
+        return x.index_select(0, index);
+    }
+    static torch::autograd::tensor_list backward(torch::autograd::AutogradContext* ctx,
+                                                 torch::autograd::tensor_list grad) {
+        const auto index = ctx->get_saved_variables()[0];
+        const auto [ptr, col] = csr_by_value(index, ctx->saved_data["rows"].toInt(), nullptr, "gather_rows: index");
+        return {csr_sum(grad[0], ptr, col, /*exact=*/false), torch::Tensor()};
+    }
+};
+
 }  // namespace
+
+torch::Tensor gather_rows(const torch::Tensor& x, const torch::Tensor& index) {
+    if (!x.device().is_cpu() || !x.requires_grad() || !torch::GradMode::is_enabled() ||
+        index.scalar_type() != torch::kLong || index.dim() != 1 || x.dim() == 0)
+        return x.index_select(0, index);
+    return CsrGather::apply(x, index);
+}
 
 Adjacency make_adjacency(const torch::Tensor& src, const torch::Tensor& dst, std::int64_t rows) {
     if (src.numel() != dst.numel()) throw InvalidArgument("make_adjacency: src and dst differ in length");

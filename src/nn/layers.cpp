@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "brec/nn/batch.hpp"
+
 namespace brec::nn {
 
 void uniform_init(torch::Tensor& t, double bound, torch::Generator& gen) {
@@ -40,6 +42,10 @@ EmbeddingImpl::EmbeddingImpl(std::int64_t count, std::int64_t dim, torch::Genera
     normal_init(weight, std > 0 ? std : 1.0, gen);
 }
 
+torch::Tensor EmbeddingImpl::forward(const torch::Tensor& index) {
+    return gather_rows(weight, index.reshape(-1)).view(out_shape(index));
+}
+
 std::vector<std::int64_t> EmbeddingImpl::out_shape(const torch::Tensor& index) const {
     std::vector<std::int64_t> shape(index.sizes().begin(), index.sizes().end());
     shape.push_back(weight.size(1));
@@ -63,6 +69,22 @@ ReluMlpImpl::ReluMlpImpl(std::int64_t in, std::int64_t hidden, std::int64_t out,
 
 torch::nn::BatchNorm1d batch_norm(std::int64_t features, bool affine, double momentum) {
     return torch::nn::BatchNorm1d(torch::nn::BatchNorm1dOptions(features).affine(affine).momentum(momentum));
+}
+
+namespace {
+
+struct ContiguousGrad : torch::autograd::Function<ContiguousGrad> {
+    static torch::Tensor forward(torch::autograd::AutogradContext*, const torch::Tensor& x) { return x.view_as(x); }
+    static torch::autograd::tensor_list backward(torch::autograd::AutogradContext*, torch::autograd::tensor_list grad) {
+        return {grad[0].contiguous()};
+    }
+};
+
+}  // namespace
+
+torch::Tensor contiguous_grad(const torch::Tensor& x) {
+    if (!x.requires_grad() || !torch::GradMode::is_enabled()) return x;
+    return ContiguousGrad::apply(x);
 }
 
 }  // namespace brec::nn

@@ -211,6 +211,50 @@ TEST(NeighbourSum, CsrKernelMatchesGatherScatterWithGradients) {
                  InvalidArgument);
 }
 
+TEST(NeighbourSum, CsrKernelIsEachRowsSumInArcOrderForEveryWidth) {
+    // Widths below, at and between the kernel's register blocks: every row is the float sum of its
+    // senders' rows in the order of the arc list, bit for bit.
+    Rng rng(9);
+    const Graph g = testing::random_graph(40, 0.15, rng);
+    const nn::SparseBatch b = nn::make_sparse_batch({g}, 0, 1, torch::kCPU);
+    const nn::Adjacency adj = nn::make_adjacency(b.src, b.dst, b.nodes);
+    const auto src = values(b.src), dst = values(b.dst);
+    torch::manual_seed(3);
+    for (const std::int64_t width : {1, 3, 8, 16, 33, 70}) {
+        const auto x = torch::randn({b.nodes, width});
+        auto expected = torch::zeros({b.nodes, width});
+        const auto xa = x.accessor<float, 2>();
+        auto ea = expected.accessor<float, 2>();
+        for (std::size_t k = 0; k < src.size(); ++k)
+            for (std::int64_t j = 0; j < width; ++j) ea[dst[k]][j] += xa[src[k]][j];
+        EXPECT_TRUE(torch::equal(nn::neighbour_sum(x, adj), expected)) << "width " << width;
+    }
+}
+
+TEST(GatherRows, ForwardAndGradientAreIndexSelectsBitForBit) {
+    torch::manual_seed(5);
+    // Repeated rows, and rows 3 and 11 never gathered (their gradient is 0).
+    auto index = torch::randint(0, 10, {300}, torch::kLong);
+    index = torch::cat(
+        {torch::where(index == 3, torch::full_like(index, 4), index), torch::tensor({10, 10, 0}, torch::kLong)});
+    for (const auto& shape : std::vector<std::vector<std::int64_t>>{{12}, {12, 5}, {12, 40}, {12, 3, 2}}) {
+        const auto x = (torch::randn(shape) * 100).requires_grad_(true);
+        std::vector<std::int64_t> out_shape = shape;
+        out_shape[0] = index.size(0);
+        const auto y = torch::randn(out_shape);
+        const auto ours = nn::gather_rows(x, index);
+        const auto theirs = x.index_select(0, index);
+        EXPECT_TRUE(torch::equal(ours, theirs));
+        const auto g_ours = torch::autograd::grad({(ours * y).sum()}, {x})[0];
+        const auto g_theirs = torch::autograd::grad({(theirs * y).sum()}, {x})[0];
+        EXPECT_TRUE(torch::equal(g_ours, g_theirs)) << "rows of " << x.numel() / 12 << " values";
+        EXPECT_EQ(g_ours[3].abs().sum().item<float>(), 0.0f);
+        EXPECT_EQ(g_ours[11].abs().sum().item<float>(), 0.0f);
+    }
+    EXPECT_THROW(nn::gather_rows(torch::zeros({4, 2}, torch::requires_grad()), torch::tensor({0, 4}, torch::kLong)),
+                 std::exception);
+}
+
 TEST(GroupSum, MatchesScatterAndDoesNotDependOnTheOrderOfTheRows) {
     torch::manual_seed(1);
     const auto index = torch::tensor({2, 0, 2, 2, 0, 3}, torch::kLong);

@@ -94,6 +94,13 @@ Adjacency make_adjacency(const torch::Tensor& src, const torch::Tensor& dst, std
 /// x is [rows, ...]. Complexity O(arcs · row size).
 torch::Tensor neighbour_sum(const torch::Tensor& x, const Adjacency& adj);
 
+/// x.index_select(0, index) (index int64, 1-d), differentiable in x. On the CPU its backward sums
+/// the gradient's rows per row of x with the CSR kernel, each in increasing position of `index` and
+/// in x's type, the order and type of index_add_ (which LibTorch's own backward calls): the same
+/// bits, without index_add_'s one tensor operation per row of the gradient. Complexity O(rows of
+/// the gradient · row size).
+torch::Tensor gather_rows(const torch::Tensor& x, const torch::Tensor& index);
+
 /// Rows assigned to groups (copies to subgraphs, nodes to graphs), as the index and as CSR lists of
 /// each group's rows, for sums and means that do not depend on the order of the rows.
 struct Grouping {

@@ -36,9 +36,7 @@ TORCH_MODULE(Linear);
 /// A lookup table [count, dim] ~ N(0, 1) (PyTorch's default), or N(0, std²) when std > 0.
 struct EmbeddingImpl : torch::nn::Module {
     EmbeddingImpl(std::int64_t count, std::int64_t dim, torch::Generator& gen, double std = 0.0);
-    torch::Tensor forward(const torch::Tensor& index) {
-        return weight.index_select(0, index.reshape(-1)).view(out_shape(index));
-    }
+    torch::Tensor forward(const torch::Tensor& index);
     torch::Tensor weight;
 
 private:
@@ -69,5 +67,11 @@ TORCH_MODULE(ReluMlp);
 /// BatchNorm1d with PyTorch's defaults, or the BREC models' "statistics only" variant
 /// (affine off, momentum 1: eval mode then uses the statistics of the last training batch).
 torch::nn::BatchNorm1d batch_norm(std::int64_t features, bool affine = true, double momentum = 0.1);
+
+/// x itself, whose gradient is made contiguous on the way back. LibTorch 1.13's CPU BatchNorm
+/// backward is about ten times slower for a strided gradient, such as the column slice that a
+/// torch::cat hands back to each of its inputs: put this between a BatchNorm and a cat. The
+/// BatchNorm's backward then sums in another order, so its gradients change within float rounding.
+torch::Tensor contiguous_grad(const torch::Tensor& x);
 
 }  // namespace brec::nn

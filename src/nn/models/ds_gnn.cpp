@@ -67,7 +67,8 @@ public:
         auto set = nn::group_sum(h, sub.by_subgraph);
         for (std::size_t l = 0; l < set_fc_.size(); ++l) {
             const auto mean = nn::group_mean(set, sub.by_graph);
-            set = torch::elu(set_fc_[l]->forward(set) + set_sum_[l]->forward(mean).index_select(0, sub.subgraph_graph));
+            set =
+                torch::elu(set_fc_[l]->forward(set) + nn::gather_rows(set_sum_[l]->forward(mean), sub.subgraph_graph));
         }
         const auto graph = nn::group_mean(set, sub.by_graph);
         return final2_->forward(torch::relu(final1_->forward(graph)));

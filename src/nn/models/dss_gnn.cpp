@@ -56,7 +56,7 @@ public:
             const auto node_mean = nn::group_mean(x, sub.by_node);
             const auto across =
                 sum_norms_[l]->forward(sum_convs_[l]->forward(node_mean + nn::neighbour_sum(node_mean, sub.arcs)));
-            x = torch::relu(inside + across.index_select(0, sub.copy_node));
+            x = torch::relu(inside + nn::gather_rows(across, sub.copy_node));
         }
         const auto graph = nn::group_mean(nn::group_mean(x, sub.by_subgraph), sub.by_graph);
         return final2_->forward(torch::relu(final1_->forward(graph)));

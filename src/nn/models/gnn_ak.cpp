@@ -87,12 +87,12 @@ struct AkLayerImpl : torch::nn::Module {
     /// x: [N, h] node embeddings → [N, h] (before the outer residual).
     torch::Tensor forward(const torch::Tensor& x, const nn::SubgraphBatch& sub, const torch::Tensor& hop_index) {
         const auto hop_emb = hop->forward(hop_index);  // [C, 16]
-        auto z = torch::cat({x.index_select(0, sub.copy_node), hop_emb}, 1);
+        auto z = torch::cat({nn::gather_rows(x, sub.copy_node), hop_emb}, 1);
         for (std::size_t i = 0; i < inner.size(); ++i)
             z = z + torch::relu(inner_norms[i]->forward(inner[i]->forward(z, edge, sub.copy_arcs)));
         const auto c = inner_out->forward(z);  // [C, h]
-        const auto centroid = c.index_select(0, sub.root_copy) *
-                              torch::sigmoid(gate_centroid->forward(hop_emb.index_select(0, sub.root_copy)));
+        const auto centroid = nn::gather_rows(c, sub.root_copy) *
+                              torch::sigmoid(gate_centroid->forward(nn::gather_rows(hop_emb, sub.root_copy)));
         const auto subgraph = nn::group_sum(torch::relu(subgraph_bn->forward(subgraph_lin->forward(c))) *
                                                 torch::sigmoid(gate_subgraph->forward(hop_emb)),
                                             sub.by_subgraph);

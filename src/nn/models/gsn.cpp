@@ -97,7 +97,7 @@ public:
         auto x = torch::ones({b.nodes, 1}, torch::TensorOptions().device(batches_.device()));
         auto out = heads_[0]->forward(nn::group_sum(x, b.by_graph));
         for (std::size_t l = 0; l < msg_.size(); ++l) {
-            std::vector<torch::Tensor> parts{x.index_select(0, b.dst), x.index_select(0, b.src)};
+            std::vector<torch::Tensor> parts{nn::gather_rows(x, b.dst), nn::gather_rows(x, b.src)};
             if (l == 0) parts.push_back(b.ids);
             const auto m = nn::scatter_sum(msg_[l]->forward(torch::cat(parts, 1)), b.dst, b.nodes);
             x = torch::relu(norms_[l]->forward(update_[l]->forward(torch::cat({x, m}, 1))));

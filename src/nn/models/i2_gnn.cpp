@@ -144,7 +144,9 @@ struct I2Layers {
             const auto z = embeddings[l]->forward(b.labels).sum(1);  // [C, h]
             x = l == 0 ? z : transforms[l]->forward(torch::cat({x, z}, 1));
             x = convs[l]->forward(x, b.arcs);
-            if (!norms.empty()) x = norms[l]->forward(x);
+            // The next layer's cat hands back a column slice: contiguous, the BatchNorm's backward
+            // is about ten times faster (within float rounding of the strided one).
+            if (!norms.empty()) x = nn::contiguous_grad(norms[l]->forward(x));
         }
         const auto pooled = edge_pool->forward(nn::group_sum(x, b.by_mark));
         return nn::group_sum(node_pool->forward(nn::group_sum(pooled, b.marks_by_root)), b.by_graph);

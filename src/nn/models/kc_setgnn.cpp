@@ -197,9 +197,9 @@ torch::Tensor sum_down(const torch::Tensor& z1, const torch::Tensor& z2, const K
 /// U(Z0, Z1): for every set of size 2 and 3, the sum of Z over its subsets one smaller; Z0, Z1 the
 /// rows of the 1-sets and 2-sets. [n1 + n2, width].
 torch::Tensor sum_up(const torch::Tensor& z0, const torch::Tensor& z1, const KcBatch& b) {
-    const auto to1 = z0.index_select(0, b.pair_sub[0]) + z0.index_select(0, b.pair_sub[1]);
-    const auto to2 =
-        z1.index_select(0, b.triple_sub[0]) + z1.index_select(0, b.triple_sub[1]) + z1.index_select(0, b.triple_sub[2]);
+    const auto to1 = nn::gather_rows(z0, b.pair_sub[0]) + nn::gather_rows(z0, b.pair_sub[1]);
+    const auto to2 = nn::gather_rows(z1, b.triple_sub[0]) + nn::gather_rows(z1, b.triple_sub[1]) +
+                     nn::gather_rows(z1, b.triple_sub[2]);
     return torch::cat({to1, to2});
 }
 
@@ -306,7 +306,7 @@ public:
         x = set_out_->forward(x);
         for (auto& layer : layers_) x = x + layer->forward(x, b);
 
-        const auto kc = torch::cat({gate_size_.index_select(0, b.level), gate_comp_.index_select(0, b.comp)}, 1);
+        const auto kc = torch::cat({nn::gather_rows(gate_size_, b.level), nn::gather_rows(gate_comp_, b.comp)}, 1);
         const auto gated = x * torch::sigmoid(gate_->forward(kc));
         const auto groups = b.graphs * kLevels;
         const auto pooled =

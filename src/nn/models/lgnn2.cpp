@@ -124,11 +124,11 @@ struct Set2SetImpl : torch::nn::Module {
         auto q_star = torch::zeros({g.groups, 2 * width}, x.options());
         for (int s = 0; s < steps; ++s) {
             std::tie(hx, cx) = torch::lstm_cell(q_star, {hx, cx}, w_ih, w_hh, b_ih, b_hh);
-            const auto e = (x * hx.index_select(0, g.index)).sum(1, /*keepdim=*/true);
+            const auto e = (x * nn::gather_rows(hx, g.index)).sum(1, /*keepdim=*/true);
             // Softmax per graph, shifted by the graph's (constant) maximum as PyG's softmax does.
             const auto shift = nn::scatter_max(e.detach(), g.index, g.groups).index_select(0, g.index);
             const auto ex = (e - shift).exp();
-            const auto a = ex / (nn::scatter_sum(ex, g.index, g.groups) + 1e-16).index_select(0, g.index);
+            const auto a = ex / nn::gather_rows(nn::scatter_sum(ex, g.index, g.groups) + 1e-16, g.index);
             q_star = torch::cat({hx, nn::group_sum(a * x, g)}, 1);
         }
         return q_star;

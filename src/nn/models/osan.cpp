@@ -86,7 +86,7 @@ OsanBatch make_osan_batch(const std::vector<Graph>& graphs, std::size_t begin, s
 /// out[v] = Σ over arcs a = (u → v) of weight[a] · x[u]; weight [A, 1].
 torch::Tensor weighted_sum(const torch::Tensor& x, const torch::Tensor& src, const torch::Tensor& dst,
                            const torch::Tensor& weight, std::int64_t rows) {
-    return torch::zeros({rows, x.size(1)}, x.options()).index_add(0, dst, x.index_select(0, src) * weight);
+    return torch::zeros({rows, x.size(1)}, x.options()).index_add(0, dst, nn::gather_rows(x, src) * weight);
 }
 
 /// One learned input row, the AtomEncoder's row of the constant 1.
@@ -114,7 +114,7 @@ struct SamplerImpl : torch::nn::Module {
         for (std::size_t l = 0; l < 2; ++l)
             x = norms[l]->forward(torch::relu(weighted_sum(convs[l]->forward(x), a.src, a.dst, b.gcn_norm, a.nodes)));
         x = weighted_sum(convs[2]->forward(x), a.src, a.dst, b.gcn_norm, a.nodes);
-        const auto e = edge_update->forward(x.index_select(0, a.src) + x.index_select(0, a.dst));
+        const auto e = edge_update->forward(nn::gather_rows(x, a.src) + nn::gather_rows(x, a.dst));
         return logits->forward(edge_norm->forward(torch::relu(e)));
     }
 

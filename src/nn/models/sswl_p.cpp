@@ -136,7 +136,7 @@ struct SswlLayerImpl : torch::nn::Module {
         const auto messages = torch::relu(x);
         const auto within = mlp_within->forward((1 + eps_within) * x + nn::neighbour_sum(messages, b.within));
         const auto across = mlp_across->forward((1 + eps_across) * x + nn::neighbour_sum(messages, b.across));
-        const auto diagonal = mlp_diagonal->forward((1 + eps_diagonal) * x + x.index_select(0, b.diagonal));
+        const auto diagonal = mlp_diagonal->forward((1 + eps_diagonal) * x + nn::gather_rows(x, b.diagonal));
         return torch::relu(norm->forward(within + across + diagonal));
     }
 
@@ -168,7 +168,7 @@ public:
         });
         auto x = distance_->forward(b.distance);
         for (auto& layer : layers_) x = layer->forward(x, b);
-        const auto row_sum = nn::group_sum(x, b.by_subgraph).index_select(0, b.subgraph_row);
+        const auto row_sum = nn::gather_rows(nn::group_sum(x, b.by_subgraph), b.subgraph_row);
         x = torch::relu(pool_norm_->forward(pool_mlp_->forward(row_sum)));
         return final2_->forward(torch::relu(final1_->forward(nn::group_mean(x, b.by_graph))));
     }

@@ -81,7 +81,7 @@ struct SunLayerImpl : torch::nn::Module {
         const nn::SubgraphBatch& sub = b.ego.sub;
         const auto readout = nn::group_sum(x, sub.by_subgraph);                  // [S]
         const auto node_mean = nn::group_mean(x, sub.by_node);                   // [N]
-        const auto root = x.index_select(0, sub.root_copy);                      // [S] = x^v_v
+        const auto root = nn::gather_rows(x, sub.root_copy);                     // [S] = x^v_v
         const auto inside = x + nn::neighbour_sum(x, sub.copy_arcs);             // GIN input [C]
         const auto across = node_mean + nn::neighbour_sum(node_mean, sub.arcs);  // GIN_sum input [N]
 
@@ -89,15 +89,15 @@ struct SunLayerImpl : torch::nn::Module {
         // per subgraph k (its root and its readout) and per copy.
         const auto per_node = u_vv->forward(root) + bn_sum->forward(gnn_sum->forward(across));
         const auto per_subgraph = u_kk->forward(root) + u_readout->forward(readout);
-        const auto per_copy = u_kv->forward(x).index_select(0, b.non_root) +
-                              bn_gnn->forward(gnn->forward(inside).index_select(0, b.non_root));
+        const auto per_copy = nn::gather_rows(u_kv->forward(x), b.non_root) +
+                              bn_gnn->forward(nn::gather_rows(gnn->forward(inside), b.non_root));
         const auto non_root =
-            per_copy + per_node.index_select(0, b.non_root_node) + per_subgraph.index_select(0, b.non_root_subgraph);
+            per_copy + nn::gather_rows(per_node, b.non_root_node) + nn::gather_rows(per_subgraph, b.non_root_subgraph);
         // Root copies x^v_v (subgraph v is rooted at node v, so per-node and per-subgraph rows align).
         const auto roots = u_vv_root->forward(root) +
-                           bn_root->forward(gnn_root->forward(inside).index_select(0, sub.root_copy)) +
+                           bn_root->forward(nn::gather_rows(gnn_root->forward(inside), sub.root_copy)) +
                            bn_root_sum->forward(gnn_root_sum->forward(across)) + u_readout_root->forward(readout);
-        return torch::relu(torch::cat({roots, non_root}).index_select(0, b.order));
+        return torch::relu(nn::gather_rows(torch::cat({roots, non_root}), b.order));
     }
 
     nn::BnMlp gnn{nullptr}, gnn_root{nullptr}, gnn_sum{nullptr}, gnn_root_sum{nullptr};
