@@ -36,6 +36,24 @@ def sgemm_rate():
     return float(out.stdout.strip())
 
 
+GEMM = {"aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::addbmm"}
+BATCH_NORM = {"aten::native_batch_norm", "aten::native_batch_norm_backward"}
+
+
+def operator_split(seconds):
+    """'GEMM / BatchNorm / rest' percentages of one training step's operator seconds, and the
+    costliest operator of the rest with its share."""
+    total = sum(seconds.values())
+    if total <= 0:
+        return "– | –"
+    gemm = sum(v for k, v in seconds.items() if k in GEMM)
+    norm = sum(v for k, v in seconds.items() if k in BATCH_NORM)
+    name, top = max(((k, v) for k, v in seconds.items() if k not in GEMM | BATCH_NORM), key=lambda kv: kv[1])
+    short = name.split("::")[-1].rstrip(">") if "CppNode" in name else name.replace("aten::", "")
+    return (f"{100 * gemm / total:.0f} / {100 * norm / total:.0f} / {100 * (total - gemm - norm) / total:.0f} | "
+            f"{short} {100 * top / total:.0f}%")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--brec", default="build/bin/brec")
@@ -48,8 +66,9 @@ def main():
         [a.brec, "eval", "--list-models", "--json"], capture_output=True, text=True, check=True).stdout)}
     print(f"One-thread sgemm: {rate:.1f} GFLOP/s (1024^3 float32, best of 5). {a.epochs} epochs per cell.\n")
     print("| model | cell (pair, n) | s per epoch | forward / backward / optimiser % | first-epoch extra s | "
-          "embed + decision s | GFLOP per epoch | FLOP bound s | measured / bound | s per pair (budget) |")
-    print("|---|---|---:|---|---:|---:|---:|---:|---:|---:|")
+          "embed + decision s | GFLOP per epoch | FLOP bound s | measured / bound | s per pair (budget) | "
+          "GEMM / BatchNorm / rest % of a step | largest of the rest |")
+    print("|---|---|---:|---|---:|---:|---:|---:|---:|---:|---|---|")
     records = []
     for cell in a.cells.split(","):
         model, pair = cell.split(":")
@@ -75,7 +94,8 @@ def main():
         print(f"| `{model}` | {name} ({r['id']}, n = {r['n']}) | {later:.2f} | {split} | "
               f"{p['first_epoch_seconds'] - later + p['prepare_seconds']:.2f} | "
               f"{p['embed_seconds'] + p['decision_seconds']:.2f} | {p['epoch_flops'] / 1e9:.1f} | {bound:.2f} | "
-              f"{later / bound if bound > 0 else float('inf'):.1f} | {whole:.0f} ({budget} epochs) |", flush=True)
+              f"{later / bound if bound > 0 else float('inf'):.1f} | {whole:.0f} ({budget} epochs) | "
+              f"{operator_split(p.get('step_op_seconds', {}))} |", flush=True)
         print(f"  {model}:{pair} took {time.perf_counter() - start:.0f} s", file=sys.stderr)
     if a.json:
         with open(a.json, "w") as f:

@@ -2,27 +2,47 @@
 
 #include <torch/torch.h>
 
+#include <algorithm>
+#include <memory>
+#include <vector>
+
 #include "brec/core/error.hpp"
 #include "brec/nn/op_count.hpp"
 
 namespace brec {
 
+namespace {
+
+/// The model evaluate_pair(pair, opt, seed) starts from, on the CPU; `kernel` overrides opt.kernel
+/// when not empty.
+std::shared_ptr<GraphEmbedder> cpu_model(const GraphPairRecord& pair, const EvalOptions& opt, std::uint64_t seed,
+                                         const std::string& kernel) {
+    ModelConfig config = model_config(opt);
+    if (!kernel.empty()) config.kernel = kernel;
+    if (opt.input_features == "label" && opt.label_classes < 1) config.label_classes = label_classes(pair);
+    ModelRandom random = make_model_random(stream_seed(seed, static_cast<std::uint64_t>(pair.id)), torch::kCPU);
+    return make_model(model_entry(opt), config, random);
+}
+
+bool trainable(const GraphEmbedder& model) {
+    for (const auto& p : model.parameters())
+        if (p.requires_grad()) return true;
+    return false;
+}
+
+}  // namespace
+
 PairCost estimate_pair_cost(const GraphPairRecord& pair, const EvalOptions& opt, std::uint64_t seed) {
     const Hyper hp = resolve_hyper(opt);
     const torch::Device cpu(torch::kCPU);
-    ModelConfig config = model_config(opt);
-    config.kernel = "torch";  // a direct BLAS call would be invisible to the count
-    if (opt.input_features == "label" && opt.label_classes < 1) config.label_classes = label_classes(pair);
-    ModelRandom random = make_model_random(stream_seed(seed, static_cast<std::uint64_t>(pair.id)), cpu);
     PairCost cost;
     try {
-        auto model = make_model(model_entry(opt), config, random);
+        // A direct BLAS call would be invisible to the count: LibTorch's own kernels.
+        auto model = cpu_model(pair, opt, seed, "torch");
         model->set_graphs({pair.a, pair.b}, cpu);
         // Per pass of one batch: the FLOPs grow with the graphs in it, the operators do not.
         const double graphs = 2.0 * opt.q, batches = std::ceil(graphs / hp.batch);
-        bool trainable = false;
-        for (const auto& p : model->parameters()) trainable = trainable || p.requires_grad();
-        if (opt.train && hp.epochs > 0 && trainable) {
+        if (opt.train && hp.epochs > 0 && trainable(*model)) {
             ModelOptimizers optimizers(*model, torch::optim::AdamOptions(hp.lr).weight_decay(hp.weight_decay));
             model->train();
             const OpCount step = count_ops([&] { siamese_step(*model, optimizers, 0, 2); });
@@ -40,6 +60,30 @@ PairCost estimate_pair_cost(const GraphPairRecord& pair, const EvalOptions& opt,
         throw Error("LibTorch error estimating pair " + std::to_string(pair.id) + ": " + e.what_without_backtrace());
     }
     return cost;
+}
+
+std::map<std::string, double> profile_training_step(const GraphPairRecord& pair, const EvalOptions& opt,
+                                                    std::uint64_t seed) {
+    const Hyper hp = resolve_hyper(opt);
+    const torch::Device cpu(torch::kCPU);
+    try {
+        auto model = cpu_model(pair, opt, seed, "");
+        if (!opt.train || hp.epochs < 1 || !trainable(*model)) return {};
+        // A batch as training sees it: (G, H) repeated, batch size graphs (at most the 2q of a group).
+        const int graphs = std::max(2, std::min(hp.batch, 2 * opt.q) / 2 * 2);
+        std::vector<Graph> batch;
+        for (int i = 0; i < graphs / 2; ++i) {
+            batch.push_back(pair.a);
+            batch.push_back(pair.b);
+        }
+        model->set_graphs(batch, cpu);
+        ModelOptimizers optimizers(*model, torch::optim::AdamOptions(hp.lr).weight_decay(hp.weight_decay));
+        model->train();
+        siamese_step(*model, optimizers, 0, batch.size());  // untimed: builds the batch's tensors
+        return time_ops([&] { siamese_step(*model, optimizers, 0, batch.size()); });
+    } catch (const c10::Error& e) {
+        throw Error("LibTorch error profiling pair " + std::to_string(pair.id) + ": " + e.what_without_backtrace());
+    }
 }
 
 }  // namespace brec

@@ -7,6 +7,8 @@
 // does not depend on where it runs.
 
 #include <cstdint>
+#include <map>
+#include <string>
 
 #include "brec/eval/siamese.hpp"
 
@@ -37,5 +39,12 @@ struct PairCost {
 /// kernels whatever opt.device and opt.kernel say; needs the memory of one step on two graphs.
 /// Throws what evaluate_pair throws for bad options.
 PairCost estimate_pair_cost(const GraphPairRecord& pair, const EvalOptions& opt, std::uint64_t seed);
+
+/// Where one training step of evaluate_pair(pair, opt, seed) spends its time, on one CPU thread:
+/// each LibTorch operator's own seconds (nn/op_count.hpp time_ops) over a step on a batch of the
+/// run's size ((G, H) repeated), after one untimed step that builds the batch's tensors. Empty
+/// when the run trains nothing. Timed, unlike estimate_pair_cost: for profiles (--profile).
+std::map<std::string, double> profile_training_step(const GraphPairRecord& pair, const EvalOptions& opt,
+                                                    std::uint64_t seed);
 
 }  // namespace brec

@@ -43,8 +43,8 @@ struct EvalOptions {
     /// Record where the pair's time goes (EvalRecord::profile): the seconds of preparation (the
     /// relabelings, the model and its tensors), of the training steps' forward, backward and
     /// optimiser parts, of the first epoch, of the embeddings and of the decision, and the FLOPs of
-    /// one epoch and of the embeddings counted from tensor shapes (eval/cost.hpp). Not a setting:
-    /// results are the same with it.
+    /// one epoch and of the embeddings counted from tensor shapes, and each operator's seconds in
+    /// one training step (eval/cost.hpp). Not a setting: results are the same with it.
     bool profile = false;
     std::string device = "auto";
     std::string kernel = "auto";  ///< PPGN CPU kernels: auto, blas, torch (see ModelConfig)

@@ -7,6 +7,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <string>
 
 namespace brec {
 
@@ -20,5 +22,10 @@ struct OpCount {
 /// LibTorch (a direct BLAS call) are not seen: count with LibTorch's own kernels. Throws what `fn`
 /// throws (the profiler is stopped first).
 OpCount count_ops(const std::function<void()>& fn);
+
+/// Runs `fn` as count_ops does and returns each operator's own CPU seconds (the operators it
+/// dispatches excluded), summed by operator name; autograd's backward nodes count as operators.
+/// Timing, so it varies from run to run and machine to machine: for profiles, never for schedules.
+std::map<std::string, double> time_ops(const std::function<void()>& fn);
 
 }  // namespace brec
