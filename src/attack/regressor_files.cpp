@@ -85,17 +85,6 @@ void check_regressor_file(const std::string& path, const RegressorSettings& s) {
                                   ", this run asks for " + value.dump() + " (another --out, or the same flags)");
 }
 
-RegressionLoss regressor_loss(const std::string& json_path) {
-    const auto j = nlohmann::json::parse(read_text_file(json_path), nullptr, false);
-    if (j.is_discarded() || !j.is_object() || !j.contains("loss") || !j["loss"].is_string())
-        throw ParseError(json_path, 0, "not a regressor's JSON file (no \"loss\")");
-    try {
-        return parse_regression_loss(j["loss"].get<std::string>());
-    } catch (const InvalidArgument& e) {
-        throw ParseError(json_path, 0, e.what());
-    }
-}
-
 Regressor load_regressor(const std::string& json_path, torch::Device device) {
     const auto text = read_text_file(json_path);
     const auto j = nlohmann::json::parse(text, nullptr, false);

@@ -149,14 +149,18 @@ AttackRunResult run_attack(const AttackRunOptions& options, RunContext& ctx) {
                           pattern_name(o.attack.pattern) + " seed " + std::to_string(seed) +
                           " (train it with brec attack train)");
     }
+    // Every seed's regressor, read once: their training losses give the objective, and they pick
+    // the test graphs below.
+    std::vector<Regressor> regressors;
+    for (const auto& path : paths) regressors.push_back(load_regressor(path, device));
     if (o.objective_from_models) {
         // The original attacks each model with its training loss; every seed's must be the same.
-        o.attack.objective = regressor_loss(paths.front());
-        for (const auto& path : paths)
-            if (regressor_loss(path) != o.attack.objective)
-                throw InvalidArgument("attack: " + path + " was trained with " +
-                                      regression_loss_name(regressor_loss(path)) + ", " + paths.front() + " with " +
-                                      regression_loss_name(o.attack.objective) +
+        o.attack.objective = regressors.front().settings.loss;
+        for (std::size_t s = 0; s < paths.size(); ++s)
+            if (regressors[s].settings.loss != o.attack.objective)
+                throw InvalidArgument("attack: " + paths[s] + " was trained with " +
+                                      regression_loss_name(regressors[s].settings.loss) + ", " + paths.front() +
+                                      " with " + regression_loss_name(o.attack.objective) +
                                       ": give the objective (--objective l1 or lc)");
     }
     const std::string id = settings_id(o);
@@ -180,8 +184,7 @@ AttackRunResult run_attack(const AttackRunOptions& options, RunContext& ctx) {
     clean_loss_all.assign(test_graphs.size() * o.seeds.size(), 0.0);
     for (std::size_t s = 0; s < o.seeds.size(); ++s) {
         ctx.throw_if_cancelled();
-        auto r = load_regressor(paths[s], device);
-        const auto pred = predict_counts(*r.model, test_graphs);
+        const auto pred = predict_counts(*regressors[s].model, test_graphs);
         for (std::size_t i = 0; i < test_graphs.size(); ++i)
             clean_loss_all[i * o.seeds.size() + s] =
                 std::abs(pred[i] - static_cast<double>(data.counts[data.test[i]][p]));

@@ -136,9 +136,6 @@ std::string regressor_path(const std::string& dir, const RegressorSettings& sett
 /// training settings than `settings` (model, layers, hidden width, loss, lr, batch, epochs,
 /// patience, lr patience), naming the first that differs; ParseError when it is no JSON object.
 void check_regressor_file(const std::string& json_path, const RegressorSettings& settings);
-/// The training loss recorded in a regressor's JSON file (without loading the model). Throws
-/// IoError, ParseError naming the file.
-RegressionLoss regressor_loss(const std::string& json_path);
 /// Loads a regressor from its NAME.json (and the NAME.pt next to it, whichever device wrote it) onto
 /// `device`. Throws IoError / ParseError.
 Regressor load_regressor(const std::string& json_path, torch::Device device = torch::kCPU);
