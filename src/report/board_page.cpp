@@ -154,7 +154,7 @@ private:
                 c.unreliable_r += p.brec_reference.known && !p.brec_reference.reliable;
             }
         for (const auto& [seed, ids] : m.not_run) c.not_run += static_cast<double>(ids.size());
-        const double seeds = std::max<double>(1.0, static_cast<double>(m.seeds.size()));
+        const double seeds = seed_count(m);
         c.pairs = static_cast<double>(m.pairs.size());
         // Tasks of the board with no record and not left out by the rule: still to run.
         c.pending = std::max(0.0, c.pairs * seeds - c.run - c.skipped - c.not_run);
@@ -171,7 +171,7 @@ private:
         for (const PairRun* r : m.runs)
             for (const PairResult& p : r->pairs) recorded += in_task(p.id, task) && !p.skipped;
         if (recorded == 0) return "–";
-        recorded /= std::max<double>(1.0, static_cast<double>(m.runs.size()));
+        recorded /= seed_count(m);
         std::string text =
             count_cell(m, task, Protocol::hotelling) + " / " + count_cell(m, task, Protocol::brec_reference);
         return recorded < pairs ? text + " (" + count_text(recorded) + " of " + count_text(pairs) + ")" : text;
@@ -263,15 +263,18 @@ private:
             if (!category_.count(id)) category_[id] = brec_category_of_id(id);
     }
 
+    /// The seeds every per-seed mean of a model divides by: those of its manifest entries and its
+    /// runs, so that a seed without records counts (at least 1).
+    static double seed_count(const ModelView& m) { return std::max<double>(1.0, static_cast<double>(m.seeds.size())); }
+
     /// Mean over the model's seeds of the pairs distinguished in `task` (a group, a fine category
     /// or Total) under `protocol`.
     double distinguished(const ModelView& m, const std::string& task, Protocol protocol) const {
-        if (m.runs.empty()) return 0.0;
         double sum = 0.0;
         for (const PairRun* run : m.runs)
             for (const PairResult& p : run->pairs)
                 if (in_task(p.id, task) && p.decision(protocol).counts() && !p.skipped) sum += 1.0;
-        return sum / static_cast<double>(m.runs.size());
+        return sum / seed_count(m);
     }
 
     bool in_task(PairId id, const std::string& task) const {
