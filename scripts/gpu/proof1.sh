@@ -11,7 +11,9 @@
 #
 #   device run --carry .gpu --command 'bash scripts/gpu/proof1.sh'   # after pack.sh here
 #   bash scripts/gpu/proof1.sh --rehearse     # here, on the CPU: unpack and configure into /tmp,
-#                                             # then every stage with tiny settings on build/
+#                                             # then every stage with tiny settings on build/;
+#                                             # its ref stage needs python3-torch and python3-networkx
+#                                             # here (the device machine has both)
 PROOF=proof1
 # shellcheck source=scripts/gpu/common.sh
 source "$(dirname "$0")/common.sh" "$@"
