@@ -110,7 +110,7 @@ void add_eval(CLI::App& root, Action& action) {
     sub->add_flag("--fine", a->fine, "Show the 7 fine categories");
     sub->add_flag("--no-train", a->no_train, "Judge the randomly initialised model (training ablation)");
     sub->add_flag("--profile", o.profile,
-                  "Record each pair's seconds per phase and its counted FLOPs per epoch (\"profile\" in the records)");
+                  "Record each pair's seconds per phase, FLOPs per epoch, operator seconds of a step (\"profile\")");
     sub->add_option("--epochs", o.epochs, "Training epochs (default: model's)")->check(whole_number_at_least(0));
     sub->add_option("--lr", o.lr, "Learning rate (default: model's)")->check(CLI::Range(1e-12, 1e6));
     sub->add_option("--wd", o.weight_decay, "Weight decay (default: model's)")->check(CLI::Range(0.0, 1e6));
