@@ -1,0 +1,606 @@
+#include "brec/nn/fused_gin.hpp"
+
+#include <ATen/Parallel.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "brec/core/error.hpp"
+
+// The AVX vectors below never cross a call that is not inlined: no ABI concern.
+#pragma GCC diagnostic ignored "-Wpsabi"
+
+namespace brec::nn {
+
+namespace {
+
+// Rows per block. Every sum over rows is taken per block, in row order, and the blocks' sums are
+// combined in block order: the bits do not depend on how threads split the blocks.
+constexpr std::int64_t kBlock = 256;
+
+// x86-64-v3 (AVX2 and FMA; CMake lets this file contract a·b + c into one FMA) beside the default.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define BREC_FUSED_KERNEL __attribute__((optimize("O3"), target_clones("arch=x86-64-v3", "default")))
+#else
+#define BREC_FUSED_KERNEL
+#endif
+
+/// A BatchNorm's per-channel values as the passes use them: z = (h − mean) · scale + shift, with
+/// scale = γ / σ; invstd = 1 / σ.
+struct NormValues {
+    std::vector<float> mean, invstd, scale, shift;
+};
+
+NormValues norm_values(const std::vector<double>& mean, const std::vector<double>& var, double eps,
+                       const torch::Tensor& weight, const torch::Tensor& bias) {
+    const auto c = static_cast<std::int64_t>(mean.size());
+    const auto w = weight.accessor<float, 1>();
+    const auto b = bias.accessor<float, 1>();
+    NormValues n;
+    for (std::int64_t i = 0; i < c; ++i) {
+        const double invstd = 1.0 / std::sqrt(var[i] + eps);
+        n.mean.push_back(static_cast<float>(mean[i]));
+        n.invstd.push_back(static_cast<float>(invstd));
+        n.scale.push_back(static_cast<float>(invstd * w[i]));
+        n.shift.push_back(b[i]);
+    }
+    return n;
+}
+
+// Eight floats, and the same for loads and stores at any float address. Rows are C = 16, 32 or 64
+// floats: C / 8 vectors. The kernels broadcast one value of a row against the rows of a weight
+// matrix (the products), or work value by value (normalisation, ReLU, masks).
+typedef float Vec __attribute__((vector_size(32)));
+typedef float VecU __attribute__((vector_size(32), aligned(4)));
+
+inline __attribute__((always_inline)) Vec load(const float* p) { return *reinterpret_cast<const VecU*>(p); }
+inline __attribute__((always_inline)) void store(float* p, Vec v) { *reinterpret_cast<VecU*>(p) = v; }
+inline __attribute__((always_inline)) Vec splat(float f) { return Vec{} + f; }
+inline __attribute__((always_inline)) Vec relu(Vec v) { return v > Vec{} ? v : Vec{}; }
+
+/// A [C] vector of constants (or the rows of a [C, C] matrix) held as C / 8 Vecs each.
+template <int C>
+struct Lanes {
+    static constexpr int V = C / 8;
+    Vec v[V];
+    Lanes() = default;
+    explicit Lanes(const float* p) {
+        for (int j = 0; j < V; ++j) v[j] = load(p + 8 * j);
+    }
+};
+
+/// Per block: the mean and the sum of squared deviations from it of each channel of the block's
+/// rows (re-read while they are still in cache).
+template <int C>
+inline __attribute__((always_inline)) void block_moments(const float* rows, std::int64_t n, double* out) {
+    constexpr int V = C / 8;
+    Vec sum[V] = {}, m2[V] = {};
+    for (std::int64_t r = 0; r < n; ++r)
+        for (int j = 0; j < V; ++j) sum[j] += load(rows + r * C + 8 * j);
+    Vec mean[V];
+    for (int j = 0; j < V; ++j) mean[j] = sum[j] / static_cast<float>(n);
+    for (std::int64_t r = 0; r < n; ++r)
+        for (int j = 0; j < V; ++j) {
+            const Vec d = load(rows + r * C + 8 * j) - mean[j];
+            m2[j] += d * d;
+        }
+    for (int j = 0; j < V; ++j)
+        for (int k = 0; k < 8; ++k) {
+            out[8 * j + k] = mean[j][k];
+            out[C + 8 * j + k] = m2[j][k];
+        }
+}
+
+/// acc = Σ_{k in [first, last)} x[col[k]] in CSR order, summed from zero (as neighbour_sum).
+template <int C>
+inline __attribute__((always_inline)) void gather_sum(const std::int64_t* first, const std::int64_t* last,
+                                                      const float* x, Vec* acc) {
+    constexpr int V = C / 8;
+    for (int j = 0; j < V; ++j) acc[j] = Vec{};
+    for (const std::int64_t* k = first; k != last; ++k) {
+        const float* xu = x + *k * C;
+        for (int j = 0; j < V; ++j) acc[j] += load(xu + 8 * j);
+    }
+}
+
+/// out = bias + Σ_i in[i] · w[i] (w: the C rows of Wᵀ as Lanes).
+template <int C>
+inline __attribute__((always_inline)) void product(const float* in, const Lanes<C>* w, const Lanes<C>& bias, Vec* out) {
+    constexpr int V = C / 8;
+    for (int j = 0; j < V; ++j) out[j] = bias.v[j];
+    for (int i = 0; i < C; ++i) {
+        const Vec b = splat(in[i]);
+        for (int j = 0; j < V; ++j) out[j] += b * w[i].v[j];
+    }
+}
+
+/// The blocks' moments combined in block order (Chan et al.'s pairwise update): the mean and the
+/// biased variance of every channel over all rows.
+void combine_moments(const std::vector<double>& blocks, std::int64_t rows, int c, std::vector<double>& mean,
+                     std::vector<double>& var) {
+    mean.assign(c, 0.0);
+    std::vector<double> m2(c, 0.0);
+    double count = 0.0;
+    for (std::int64_t b = 0; b * kBlock < rows; ++b) {
+        const double n = static_cast<double>(std::min(kBlock, rows - b * kBlock));
+        const double* block = blocks.data() + b * 2 * c;
+        for (int i = 0; i < c; ++i) {
+            const double delta = block[i] - mean[i];
+            mean[i] += delta * n / (count + n);
+            m2[i] += block[c + i] + delta * delta * count * n / (count + n);
+        }
+        count += n;
+    }
+    var.resize(c);
+    for (int i = 0; i < c; ++i) var[i] = m2[i] / count;
+}
+
+/// Runs body(block, first row, row count) for every block, split over LibTorch's threads.
+template <typename Body>
+void for_blocks(std::int64_t rows, Body&& body) {
+    const std::int64_t blocks = (rows + kBlock - 1) / kBlock;
+    at::parallel_for(0, blocks, 1, [&](std::int64_t lo, std::int64_t hi) {
+        for (std::int64_t b = lo; b < hi; ++b) body(b, b * kBlock, std::min(kBlock, rows - b * kBlock));
+    });
+}
+
+/// s = x + Σ_{u ∈ N(v)} x_u and h1 = s W1ᵀ + b1 (w1t = W1ᵀ, [C, C]); with `moments`, the block's
+/// moments of h1.
+template <int C>
+BREC_FUSED_KERNEL void first_pass(const std::int64_t* ptr, const std::int64_t* col, const float* x, const float* w1t,
+                                  const float* b1, float* s, float* h1, std::int64_t r0, std::int64_t n,
+                                  double* moments) {
+    constexpr int V = C / 8;
+    Lanes<C> w[C];
+    for (int i = 0; i < C; ++i) w[i] = Lanes<C>(w1t + i * C);
+    const Lanes<C> bias(b1);
+    for (std::int64_t r = r0; r < r0 + n; ++r) {
+        Vec acc[V], h[V];
+        float sv[C];
+        gather_sum<C>(col + ptr[r], col + ptr[r + 1], x, acc);
+        for (int j = 0; j < V; ++j) {
+            const Vec v = load(x + r * C + 8 * j) + acc[j];
+            store(sv + 8 * j, v);
+            store(s + r * C + 8 * j, v);
+        }
+        product<C>(sv, w, bias, h);
+        for (int j = 0; j < V; ++j) store(h1 + r * C + 8 * j, h[j]);
+    }
+    if (moments) block_moments<C>(h1 + r0 * C, n, moments);
+}
+
+/// h2 = relu(bn1(h1)) W2ᵀ + b2; with `moments`, the block's moments of h2.
+template <int C>
+BREC_FUSED_KERNEL void second_pass(const float* h1, const float* mean1, const float* scale1, const float* shift1,
+                                   const float* w2t, const float* b2, float* h2, std::int64_t r0, std::int64_t n,
+                                   double* moments) {
+    constexpr int V = C / 8;
+    Lanes<C> w[C];
+    for (int i = 0; i < C; ++i) w[i] = Lanes<C>(w2t + i * C);
+    const Lanes<C> bias(b2), mean(mean1), scale(scale1), shift(shift1);
+    for (std::int64_t r = r0; r < r0 + n; ++r) {
+        float a[C];
+        Vec h[V];
+        for (int j = 0; j < V; ++j)
+            store(a + 8 * j, relu((load(h1 + r * C + 8 * j) - mean.v[j]) * scale.v[j] + shift.v[j]));
+        product<C>(a, w, bias, h);
+        for (int j = 0; j < V; ++j) store(h2 + r * C + 8 * j, h[j]);
+    }
+    if (moments) block_moments<C>(h2 + r0 * C, n, moments);
+}
+
+/// y = relu(bn2(h2)).
+template <int C>
+BREC_FUSED_KERNEL void third_pass(const float* h2, const float* mean2, const float* scale2, const float* shift2,
+                                  float* y, std::int64_t r0, std::int64_t n) {
+    constexpr int V = C / 8;
+    const Lanes<C> mean(mean2), scale(scale2), shift(shift2);
+    for (std::int64_t r = r0; r < r0 + n; ++r)
+        for (int j = 0; j < V; ++j)
+            store(y + r * C + 8 * j, relu((load(h2 + r * C + 8 * j) - mean.v[j]) * scale.v[j] + shift.v[j]));
+}
+
+/// The gradient at z = bn(h) before a ReLU, given the gradient g after it: g where z > 0, else 0.
+/// Per block, Σ of it and Σ of it times x̂ = (h − mean) · invstd (BatchNorm's two reductions).
+template <int C>
+BREC_FUSED_KERNEL void relu_norm_sums(const float* h, const float* g, const float* mean, const float* invstd,
+                                      const float* scale, const float* shift, std::int64_t r0, std::int64_t n,
+                                      double* sums) {
+    constexpr int V = C / 8;
+    const Lanes<C> m(mean), is(invstd), sc(scale), sh(shift);
+    Vec sg[V] = {}, sgx[V] = {};
+    for (std::int64_t r = r0; r < r0 + n; ++r)
+        for (int j = 0; j < V; ++j) {
+            const Vec d = load(h + r * C + 8 * j) - m.v[j];
+            const Vec gz = d * sc.v[j] + sh.v[j] > Vec{} ? load(g + r * C + 8 * j) : Vec{};
+            sg[j] += gz;
+            sgx[j] += gz * (d * is.v[j]);
+        }
+    for (int j = 0; j < V; ++j)
+        for (int k = 0; k < 8; ++k) {
+            sums[8 * j + k] = sg[j][k];
+            sums[C + 8 * j + k] = sgx[j][k];
+        }
+}
+
+/// BatchNorm's backward through training statistics: gh = γ·invstd·(gz − mean(gz) − x̂·mean(gz·x̂)),
+/// with k = γ·invstd, mg = mean(gz), mgx = mean(gz·x̂).
+struct NormGrad {
+    std::vector<float> k, mg, mgx;
+};
+
+/// Per block: dW += ghᵀ in and db += gh over the block's rows, written as doubles (dW [C, C], then
+/// db [C]).
+template <int C>
+inline __attribute__((always_inline)) void write_weight_sums(const Vec (*dw)[C / 8], const Vec* db, double* out) {
+    constexpr int V = C / 8;
+    for (int o = 0; o < C; ++o)
+        for (int j = 0; j < V; ++j)
+            for (int k = 0; k < 8; ++k) out[o * C + 8 * j + k] = dw[o][j][k];
+    for (int j = 0; j < V; ++j)
+        for (int k = 0; k < 8; ++k) out[C * C + 8 * j + k] = db[j][k];
+}
+
+/// The next pass back through a Linear: from gh2 (BatchNorm 2's backward of gy through the ReLU),
+/// dW2 += gh2ᵀ a1 and db2 += gh2 per block, ga1 = gh2 W2, and gz1 = ga1 where bn1's output is
+/// positive, written to `gz1`; per block also the two reductions of gz1 for bn1's backward.
+template <int C>
+BREC_FUSED_KERNEL void middle_back_pass(const float* gy, const float* h2, const float* h1, const NormValues& n2,
+                                        const NormGrad& d2, const NormValues& n1, const float* w2, float* gz1,
+                                        std::int64_t r0, std::int64_t n, double* weight_sums, double* norm_sums) {
+    constexpr int V = C / 8;
+    Lanes<C> w[C];
+    for (int o = 0; o < C; ++o) w[o] = Lanes<C>(w2 + o * C);
+    const Lanes<C> m2(n2.mean.data()), is2(n2.invstd.data()), sc2(n2.scale.data()), sh2(n2.shift.data());
+    const Lanes<C> k2(d2.k.data()), mg2(d2.mg.data()), mgx2(d2.mgx.data());
+    const Lanes<C> m1(n1.mean.data()), is1(n1.invstd.data()), sc1(n1.scale.data()), sh1(n1.shift.data());
+    Vec dw[C][V] = {}, db[V] = {}, sg[V] = {}, sgx[V] = {};
+    for (std::int64_t r = r0; r < r0 + n; ++r) {
+        float gh[C];
+        Vec a[V], ga[V] = {};
+        for (int j = 0; j < V; ++j) {
+            const Vec d = load(h2 + r * C + 8 * j) - m2.v[j];
+            const Vec gz = d * sc2.v[j] + sh2.v[j] > Vec{} ? load(gy + r * C + 8 * j) : Vec{};
+            const Vec g = k2.v[j] * (gz - mg2.v[j] - d * is2.v[j] * mgx2.v[j]);
+            store(gh + 8 * j, g);
+            db[j] += g;
+            a[j] = relu((load(h1 + r * C + 8 * j) - m1.v[j]) * sc1.v[j] + sh1.v[j]);
+        }
+        for (int o = 0; o < C; ++o) {
+            const Vec b = splat(gh[o]);
+            for (int j = 0; j < V; ++j) {
+                dw[o][j] += b * a[j];
+                ga[j] += b * w[o].v[j];
+            }
+        }
+        for (int j = 0; j < V; ++j) {
+            const Vec xh = (load(h1 + r * C + 8 * j) - m1.v[j]) * is1.v[j];
+            const Vec gz = a[j] > Vec{} ? ga[j] : Vec{};
+            store(gz1 + r * C + 8 * j, gz);
+            sg[j] += gz;
+            sgx[j] += gz * xh;
+        }
+    }
+    write_weight_sums<C>(dw, db, weight_sums);
+    for (int j = 0; j < V; ++j)
+        for (int k = 0; k < 8; ++k) {
+            norm_sums[8 * j + k] = sg[j][k];
+            norm_sums[C + 8 * j + k] = sgx[j][k];
+        }
+}
+
+/// From gz1: gh1 (bn1's backward), dW1 += gh1ᵀ s and db1 += gh1 per block, and gs = gh1 W1 written
+/// over gz1.
+template <int C>
+BREC_FUSED_KERNEL void first_back_pass(const float* h1, const float* s, const NormValues& n1, const NormGrad& d1,
+                                       const float* w1, float* g, std::int64_t r0, std::int64_t n,
+                                       double* weight_sums) {
+    constexpr int V = C / 8;
+    Lanes<C> w[C];
+    for (int o = 0; o < C; ++o) w[o] = Lanes<C>(w1 + o * C);
+    const Lanes<C> m1(n1.mean.data()), is1(n1.invstd.data()), k1(d1.k.data()), mg1(d1.mg.data()), mgx1(d1.mgx.data());
+    Vec dw[C][V] = {}, db[V] = {};
+    for (std::int64_t r = r0; r < r0 + n; ++r) {
+        float gh[C];
+        Vec sv[V], gs[V] = {};
+        for (int j = 0; j < V; ++j) {
+            const Vec xh = (load(h1 + r * C + 8 * j) - m1.v[j]) * is1.v[j];
+            const Vec v = k1.v[j] * (load(g + r * C + 8 * j) - mg1.v[j] - xh * mgx1.v[j]);
+            store(gh + 8 * j, v);
+            db[j] += v;
+            sv[j] = load(s + r * C + 8 * j);
+        }
+        for (int o = 0; o < C; ++o) {
+            const Vec b = splat(gh[o]);
+            for (int j = 0; j < V; ++j) {
+                dw[o][j] += b * sv[j];
+                gs[j] += b * w[o].v[j];
+            }
+        }
+        for (int j = 0; j < V; ++j) store(g + r * C + 8 * j, gs[j]);
+    }
+    write_weight_sums<C>(dw, db, weight_sums);
+}
+
+/// gx = gs + Σ_{u ∈ N(v)} gs_u: the backward of x + neighbour_sum(x) over symmetric arcs.
+template <int C>
+BREC_FUSED_KERNEL void last_back_pass(const std::int64_t* ptr, const std::int64_t* col, const float* gs, float* gx,
+                                      std::int64_t r0, std::int64_t n) {
+    constexpr int V = C / 8;
+    for (std::int64_t r = r0; r < r0 + n; ++r) {
+        Vec acc[V];
+        gather_sum<C>(col + ptr[r], col + ptr[r + 1], gs, acc);
+        for (int j = 0; j < V; ++j) store(gx + r * C + 8 * j, load(gs + r * C + 8 * j) + acc[j]);
+    }
+}
+
+/// Per-block sums of `width` values combined in block order.
+std::vector<double> sum_blocks(const std::vector<double>& blocks, std::int64_t rows, std::int64_t width) {
+    std::vector<double> total(width, 0.0);
+    for (std::int64_t b = 0; b * kBlock < rows; ++b)
+        for (std::int64_t i = 0; i < width; ++i) total[i] += blocks[b * width + i];
+    return total;
+}
+
+NormGrad norm_grad(const std::vector<double>& sums, const NormValues& n, std::int64_t rows, int c) {
+    NormGrad d;
+    for (int i = 0; i < c; ++i) {
+        d.k.push_back(n.scale[i]);
+        d.mg.push_back(static_cast<float>(sums[i] / static_cast<double>(rows)));
+        d.mgx.push_back(static_cast<float>(sums[c + i] / static_cast<double>(rows)));
+    }
+    return d;
+}
+
+torch::Tensor float_tensor(const std::vector<double>& v, std::int64_t offset, std::int64_t count) {
+    auto t = torch::empty({count}, torch::kFloat);
+    for (std::int64_t i = 0; i < count; ++i) t[i] = static_cast<float>(v[offset + i]);
+    return t;
+}
+
+std::vector<double> as_doubles(const torch::Tensor& t) {
+    const auto d = t.to(torch::kDouble).contiguous();
+    return std::vector<double>(d.data_ptr<double>(), d.data_ptr<double>() + d.numel());
+}
+
+/// Everything one call needs, by width C.
+struct Layer {
+    torch::Tensor x, ptr, col;
+    torch::Tensor w1, b1, g1, be1, w2, b2, g2, be2;
+    torch::Tensor rm1, rv1, rm2, rv2;
+    double momentum1 = 0.1, eps1 = 1e-5, momentum2 = 0.1, eps2 = 1e-5;
+    bool training = true;
+};
+
+struct Forward {
+    torch::Tensor y, s, h1, h2;
+    NormValues n1, n2;
+};
+
+template <int C>
+Forward fused_forward(const Layer& l) {
+    const std::int64_t rows = l.x.size(0), blocks = (rows + kBlock - 1) / kBlock;
+    Forward f;
+    f.s = torch::empty_like(l.x);
+    f.h1 = torch::empty_like(l.x);
+    f.h2 = torch::empty_like(l.x);
+    f.y = torch::empty_like(l.x);
+    const auto w1t = l.w1.t().contiguous(), w2t = l.w2.t().contiguous();
+    const auto* ptr = l.ptr.data_ptr<std::int64_t>();
+    const auto* col = l.col.data_ptr<std::int64_t>();
+    std::vector<double> moments(static_cast<std::size_t>(blocks * 2 * C));
+    const auto statistics = [&](const torch::Tensor& rm, const torch::Tensor& rv, const torch::Tensor& weight,
+                                const torch::Tensor& bias, double momentum, double eps) {
+        std::vector<double> mean, var;
+        if (!l.training) {
+            mean = as_doubles(rm);
+            var = as_doubles(rv);
+            return norm_values(mean, var, eps, weight, bias);
+        }
+        combine_moments(moments, rows, C, mean, var);
+        // The running statistics as LibTorch updates them: the unbiased variance, weight `momentum`.
+        torch::NoGradGuard no_grad;
+        std::vector<double> unbiased(var);
+        for (double& v : unbiased) v *= static_cast<double>(rows) / static_cast<double>(rows - 1);
+        rm.mul_(1.0 - momentum).add_(float_tensor(mean, 0, C), momentum);
+        rv.mul_(1.0 - momentum).add_(float_tensor(unbiased, 0, C), momentum);
+        return norm_values(mean, var, eps, weight, bias);
+    };
+    double* m = l.training ? moments.data() : nullptr;
+    for_blocks(rows, [&](std::int64_t b, std::int64_t r0, std::int64_t n) {
+        first_pass<C>(ptr, col, l.x.data_ptr<float>(), w1t.data_ptr<float>(), l.b1.data_ptr<float>(),
+                      f.s.data_ptr<float>(), f.h1.data_ptr<float>(), r0, n, m ? m + b * 2 * C : nullptr);
+    });
+    f.n1 = statistics(l.rm1, l.rv1, l.g1, l.be1, l.momentum1, l.eps1);
+    for_blocks(rows, [&](std::int64_t b, std::int64_t r0, std::int64_t n) {
+        second_pass<C>(f.h1.data_ptr<float>(), f.n1.mean.data(), f.n1.scale.data(), f.n1.shift.data(),
+                       w2t.data_ptr<float>(), l.b2.data_ptr<float>(), f.h2.data_ptr<float>(), r0, n,
+                       m ? m + b * 2 * C : nullptr);
+    });
+    f.n2 = statistics(l.rm2, l.rv2, l.g2, l.be2, l.momentum2, l.eps2);
+    for_blocks(rows, [&](std::int64_t, std::int64_t r0, std::int64_t n) {
+        third_pass<C>(f.h2.data_ptr<float>(), f.n2.mean.data(), f.n2.scale.data(), f.n2.shift.data(),
+                      f.y.data_ptr<float>(), r0, n);
+    });
+    return f;
+}
+
+struct Grads {
+    torch::Tensor x, w1, b1, g1, be1, w2, b2, g2, be2;
+};
+
+template <int C>
+Grads fused_backward(const Layer& l, const Forward& f, const torch::Tensor& gy) {
+    const std::int64_t rows = l.x.size(0), blocks = (rows + kBlock - 1) / kBlock;
+    const auto* ptr = l.ptr.data_ptr<std::int64_t>();
+    const auto* col = l.col.data_ptr<std::int64_t>();
+    const float* h1 = f.h1.data_ptr<float>();
+    const float* h2 = f.h2.data_ptr<float>();
+    std::vector<double> norm_blocks(static_cast<std::size_t>(blocks * 2 * C));
+    std::vector<double> weight_blocks(static_cast<std::size_t>(blocks * (C * C + C)));
+    Grads g;
+
+    for_blocks(rows, [&](std::int64_t b, std::int64_t r0, std::int64_t n) {
+        relu_norm_sums<C>(h2, gy.data_ptr<float>(), f.n2.mean.data(), f.n2.invstd.data(), f.n2.scale.data(),
+                          f.n2.shift.data(), r0, n, norm_blocks.data() + b * 2 * C);
+    });
+    auto sums = sum_blocks(norm_blocks, rows, 2 * C);
+    g.be2 = float_tensor(sums, 0, C);
+    g.g2 = float_tensor(sums, C, C);
+    const NormGrad d2 = norm_grad(sums, f.n2, rows, C);
+
+    auto buffer = torch::empty_like(l.x);
+    for_blocks(rows, [&](std::int64_t b, std::int64_t r0, std::int64_t n) {
+        middle_back_pass<C>(gy.data_ptr<float>(), h2, h1, f.n2, d2, f.n1, l.w2.data_ptr<float>(),
+                            buffer.data_ptr<float>(), r0, n, weight_blocks.data() + b * (C * C + C),
+                            norm_blocks.data() + b * 2 * C);
+    });
+    auto weights = sum_blocks(weight_blocks, rows, C * C + C);
+    g.w2 = float_tensor(weights, 0, C * C).view({C, C});
+    g.b2 = float_tensor(weights, C * C, C);
+    sums = sum_blocks(norm_blocks, rows, 2 * C);
+    g.be1 = float_tensor(sums, 0, C);
+    g.g1 = float_tensor(sums, C, C);
+    const NormGrad d1 = norm_grad(sums, f.n1, rows, C);
+
+    for_blocks(rows, [&](std::int64_t b, std::int64_t r0, std::int64_t n) {
+        first_back_pass<C>(h1, f.s.data_ptr<float>(), f.n1, d1, l.w1.data_ptr<float>(), buffer.data_ptr<float>(), r0, n,
+                           weight_blocks.data() + b * (C * C + C));
+    });
+    weights = sum_blocks(weight_blocks, rows, C * C + C);
+    g.w1 = float_tensor(weights, 0, C * C).view({C, C});
+    g.b1 = float_tensor(weights, C * C, C);
+
+    g.x = torch::empty_like(l.x);
+    for_blocks(rows, [&](std::int64_t, std::int64_t r0, std::int64_t n) {
+        last_back_pass<C>(ptr, col, buffer.data_ptr<float>(), g.x.data_ptr<float>(), r0, n);
+    });
+    return g;
+}
+
+template <typename Fn>
+auto by_width(std::int64_t c, Fn&& fn) {
+    switch (c) {
+        case 16:
+            return fn(std::integral_constant<int, 16>{});
+        case 32:
+            return fn(std::integral_constant<int, 32>{});
+        default:
+            return fn(std::integral_constant<int, 64>{});
+    }
+}
+
+const char* const kNormParts[] = {"mean", "invstd", "scale", "shift"};
+
+void save_norm(torch::autograd::AutogradContext* ctx, const std::string& name, const NormValues& n) {
+    const std::vector<float>* parts[] = {&n.mean, &n.invstd, &n.scale, &n.shift};
+    for (int i = 0; i < 4; ++i)
+        ctx->saved_data[name + kNormParts[i]] =
+            torch::tensor(*parts[i], torch::kFloat);  // copies: the vectors die with the forward
+}
+
+NormValues load_norm(torch::autograd::AutogradContext* ctx, const std::string& name) {
+    NormValues n;
+    std::vector<float>* parts[] = {&n.mean, &n.invstd, &n.scale, &n.shift};
+    for (int i = 0; i < 4; ++i) {
+        const auto t = ctx->saved_data[name + kNormParts[i]].toTensor().contiguous();
+        parts[i]->assign(t.data_ptr<float>(), t.data_ptr<float>() + t.numel());
+    }
+    return n;
+}
+
+struct FusedGin : torch::autograd::Function<FusedGin> {
+    // The tensors that get gradients are arguments (so autograd tracks them); the rest ride in ctx.
+    static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x, const torch::Tensor& w1,
+                                 const torch::Tensor& b1, const torch::Tensor& g1, const torch::Tensor& be1,
+                                 const torch::Tensor& w2, const torch::Tensor& b2, const torch::Tensor& g2,
+                                 const torch::Tensor& be2, const Layer& rest) {
+        Layer l = rest;
+        l.x = x.contiguous();
+        l.w1 = w1.contiguous();
+        l.b1 = b1.contiguous();
+        l.g1 = g1.contiguous();
+        l.be1 = be1.contiguous();
+        l.w2 = w2.contiguous();
+        l.b2 = b2.contiguous();
+        l.g2 = g2.contiguous();
+        l.be2 = be2.contiguous();
+        const auto c = l.x.size(1);
+        Forward f = by_width(c, [&](auto width) { return fused_forward<decltype(width)::value>(l); });
+        ctx->save_for_backward({l.x, l.w1, l.g1, l.w2, l.g2, f.s, f.h1, f.h2, l.ptr, l.col});
+        save_norm(ctx, "1", f.n1);
+        save_norm(ctx, "2", f.n2);
+        return f.y;
+    }
+
+    static torch::autograd::tensor_list backward(torch::autograd::AutogradContext* ctx,
+                                                 torch::autograd::tensor_list grad) {
+        const auto saved = ctx->get_saved_variables();
+        Layer l;
+        l.x = saved[0];
+        l.w1 = saved[1];
+        l.g1 = saved[2];
+        l.w2 = saved[3];
+        l.g2 = saved[4];
+        l.ptr = saved[8];
+        l.col = saved[9];
+        Forward f;
+        f.s = saved[5];
+        f.h1 = saved[6];
+        f.h2 = saved[7];
+        f.n1 = load_norm(ctx, "1");
+        f.n2 = load_norm(ctx, "2");
+        const auto gy = grad[0].contiguous();
+        const Grads g =
+            by_width(l.x.size(1), [&](auto width) { return fused_backward<decltype(width)::value>(l, f, gy); });
+        return {g.x, g.w1, g.b1, g.g1, g.be1, g.w2, g.b2, g.g2, g.be2, torch::Tensor()};
+    }
+};
+
+}  // namespace
+
+bool gin_bn_layer_fused(const torch::Tensor& x, BnMlp& mlp, torch::nn::BatchNorm1d& norm) {
+    const auto c = x.dim() == 2 ? x.size(1) : 0;
+    const auto square = [c](const torch::Tensor& w) { return w.dim() == 2 && w.size(0) == c && w.size(1) == c; };
+    const auto affine = [](const torch::nn::BatchNorm1d& bn) {
+        const auto& o = bn->options;
+        return o.affine() && o.track_running_stats() && o.momentum().has_value();
+    };
+    const bool training = norm->is_training();
+    return x.device().is_cpu() && x.scalar_type() == torch::kFloat && (c == 16 || c == 32 || c == 64) &&
+           x.size(0) > 1 && square(mlp->first->weight) && square(mlp->second->weight) && mlp->first->bias.defined() &&
+           mlp->second->bias.defined() && affine(mlp->norm) && affine(norm) && mlp->norm->is_training() == training &&
+           mlp->is_training() == training && (training || !torch::GradMode::is_enabled());
+}
+
+torch::Tensor gin_bn_layer(const torch::Tensor& x, const Adjacency& adj, BnMlp& mlp, torch::nn::BatchNorm1d& norm) {
+    if (!gin_bn_layer_fused(x, mlp, norm)) return torch::relu(norm->forward(mlp->forward(x + neighbour_sum(x, adj))));
+    if (x.size(0) != adj.rows)
+        throw InvalidArgument("gin_bn_layer: " + std::to_string(x.size(0)) + " rows for an adjacency of " +
+                              std::to_string(adj.rows));
+    Layer l;
+    l.ptr = adj.row_ptr;
+    l.col = adj.col;
+    auto& bn1 = mlp->norm;
+    l.rm1 = bn1->running_mean;
+    l.rv1 = bn1->running_var;
+    l.rm2 = norm->running_mean;
+    l.rv2 = norm->running_var;
+    l.momentum1 = *bn1->options.momentum();
+    l.eps1 = bn1->options.eps();
+    l.momentum2 = *norm->options.momentum();
+    l.eps2 = norm->options.eps();
+    l.training = norm->is_training();
+    if (l.training) {
+        torch::NoGradGuard no_grad;
+        bn1->num_batches_tracked += 1;
+        norm->num_batches_tracked += 1;
+    }
+    return FusedGin::apply(x, mlp->first->weight, mlp->first->bias, bn1->weight, bn1->bias, mlp->second->weight,
+                           mlp->second->bias, norm->weight, norm->bias, l);
+}
+
+}  // namespace brec::nn

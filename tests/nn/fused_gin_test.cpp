@@ -1,0 +1,143 @@
+// The fused GIN + BatchNorm layer (nn/fused_gin) against the same layer composed of LibTorch's
+// modules in double precision: outputs, every gradient, the running statistics and eval mode.
+#include <gtest/gtest.h>
+
+#include <ATen/Parallel.h>
+
+#include <random>
+#include <vector>
+
+#include "brec/nn/batch.hpp"
+#include "brec/nn/fused_gin.hpp"
+#include "brec/nn/layers.hpp"
+
+namespace brec {
+namespace {
+
+/// A random symmetric graph on `rows` vertices with about 3·rows / 2 edges and some isolated
+/// vertices (rows a multiple of neither the kernels' block nor a vector).
+nn::Adjacency random_adjacency(std::int64_t rows, unsigned seed) {
+    std::mt19937 gen(seed);
+    std::uniform_int_distribution<std::int64_t> pick(0, rows - 1);
+    std::vector<std::int64_t> src, dst;
+    for (std::int64_t e = 0; e < 3 * rows / 2; ++e) {
+        const auto u = pick(gen), v = pick(gen);
+        if (u == v || u % 17 == 0 || v % 17 == 0) continue;
+        src.insert(src.end(), {u, v});
+        dst.insert(dst.end(), {v, u});
+    }
+    return nn::make_adjacency(torch::tensor(src), torch::tensor(dst), rows);
+}
+
+struct Modules {
+    nn::BnMlp mlp{nullptr};
+    torch::nn::BatchNorm1d norm{nullptr};
+};
+
+Modules make_modules(std::int64_t width, std::uint64_t seed) {
+    auto gen = at::detail::createCPUGenerator(seed);
+    Modules m;
+    m.mlp = nn::BnMlp(width, width, width, gen);
+    m.norm = nn::batch_norm(width);
+    // Non-trivial affine parameters, so that γ and β enter every gradient.
+    torch::NoGradGuard no_grad;
+    for (auto* bn : {&m.mlp->norm, &m.norm}) {
+        (*bn)->weight.uniform_(0.5, 1.5, gen);
+        (*bn)->bias.uniform_(-0.3, 0.3, gen);
+    }
+    return m;
+}
+
+std::vector<torch::Tensor> parameters(const Modules& m) {
+    return {m.mlp->first->weight,  m.mlp->first->bias,  m.mlp->norm->weight, m.mlp->norm->bias,
+            m.mlp->second->weight, m.mlp->second->bias, m.norm->weight,      m.norm->bias};
+}
+
+double max_difference(const torch::Tensor& a, const torch::Tensor& b) {
+    return (a.to(torch::kDouble) - b.to(torch::kDouble)).abs().max().item<double>();
+}
+
+class FusedGinLayer : public ::testing::TestWithParam<std::int64_t> {};
+
+TEST_P(FusedGinLayer, MatchesTheComposedModulesInDoubleWithGradientsAndRunningStatistics) {
+    const std::int64_t width = GetParam(), rows = 700;
+    const auto adj = random_adjacency(rows, 7);
+    Modules fused = make_modules(width, 11), reference = make_modules(width, 11);
+    reference.mlp->to(torch::kDouble);
+    reference.norm->to(torch::kDouble);
+
+    auto gen = at::detail::createCPUGenerator(5);
+    const auto x0 = torch::randn({rows, width}, gen);
+    const auto upstream = torch::randn({rows, width}, gen);
+    auto x = x0.clone().requires_grad_(true);
+    auto xd = x0.to(torch::kDouble).requires_grad_(true);
+    ASSERT_TRUE(nn::gin_bn_layer_fused(x, fused.mlp, fused.norm));
+
+    const auto y = nn::gin_bn_layer(x, adj, fused.mlp, fused.norm);
+    const auto yd = torch::relu(reference.norm->forward(reference.mlp->forward(xd + nn::neighbour_sum(xd, adj))));
+    EXPECT_LT(max_difference(y, yd), 2e-5);
+    EXPECT_GT(yd.abs().max().item<double>(), 0.5);  // the outputs are not trivially zero
+
+    (y * upstream).sum().backward();
+    (yd * upstream.to(torch::kDouble)).sum().backward();
+    EXPECT_LT(max_difference(x.grad(), xd.grad()), 1e-4 * (1.0 + xd.grad().abs().max().item<double>()));
+    const auto p = parameters(fused), pd = parameters(reference);
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        const double scale = 1.0 + pd[i].grad().abs().max().item<double>();
+        EXPECT_LT(max_difference(p[i].grad(), pd[i].grad()), 2e-4 * scale) << "parameter " << i;
+        EXPECT_GT(pd[i].grad().abs().max().item<double>(), 0.0) << "parameter " << i;
+    }
+    for (auto [bn, bnd] : {std::pair{fused.mlp->norm, reference.mlp->norm}, std::pair{fused.norm, reference.norm}}) {
+        EXPECT_LT(max_difference(bn->running_mean, bnd->running_mean), 1e-6);
+        EXPECT_LT(max_difference(bn->running_var, bnd->running_var), 1e-5);
+        EXPECT_EQ(bn->num_batches_tracked.item<std::int64_t>(), 1);
+    }
+
+    // Eval mode: the running statistics normalise.
+    fused.mlp->eval();
+    fused.norm->eval();
+    reference.mlp->eval();
+    reference.norm->eval();
+    torch::NoGradGuard no_grad;
+    ASSERT_TRUE(nn::gin_bn_layer_fused(x0, fused.mlp, fused.norm));
+    const auto xd0 = x0.to(torch::kDouble);
+    EXPECT_LT(
+        max_difference(nn::gin_bn_layer(x0, adj, fused.mlp, fused.norm),
+                       torch::relu(reference.norm->forward(reference.mlp->forward(xd0 + nn::neighbour_sum(xd0, adj))))),
+        2e-5);
+}
+
+INSTANTIATE_TEST_SUITE_P(Widths, FusedGinLayer, ::testing::Values(16, 32, 64));
+
+TEST(FusedGinLayer, SameBitsForAnyThreadCount) {
+    const std::int64_t width = 16, rows = 3000;
+    const auto adj = random_adjacency(rows, 3);
+    auto gen = at::detail::createCPUGenerator(9);
+    const auto x0 = torch::randn({rows, width}, gen);
+    std::vector<std::vector<torch::Tensor>> runs;
+    const int before = at::get_num_threads();
+    for (int threads : {1, 2}) {
+        at::set_num_threads(threads);
+        Modules m = make_modules(width, 1);
+        auto x = x0.clone().requires_grad_(true);
+        nn::gin_bn_layer(x, adj, m.mlp, m.norm).pow(2).sum().backward();
+        std::vector<torch::Tensor> out{x.grad(), m.norm->running_var};
+        for (const auto& p : parameters(m)) out.push_back(p.grad());
+        runs.push_back(out);
+    }
+    at::set_num_threads(before);
+    for (std::size_t i = 0; i < runs[0].size(); ++i) EXPECT_TRUE(torch::equal(runs[0][i], runs[1][i])) << i;
+}
+
+TEST(FusedGinLayer, OtherShapesAndDevicesUseTheModules) {
+    Modules m8 = make_modules(8, 1), m16 = make_modules(16, 1);
+    EXPECT_FALSE(nn::gin_bn_layer_fused(torch::zeros({10, 8}), m8.mlp, m8.norm));
+    EXPECT_FALSE(nn::gin_bn_layer_fused(torch::zeros({10, 16}, torch::kDouble), m16.mlp, m16.norm));
+    EXPECT_FALSE(nn::gin_bn_layer_fused(torch::zeros({1, 16}), m16.mlp, m16.norm));
+    m16.norm->eval();
+    m16.mlp->eval();
+    EXPECT_FALSE(nn::gin_bn_layer_fused(torch::zeros({10, 16}), m16.mlp, m16.norm));  // eval with gradients on
+}
+
+}  // namespace
+}  // namespace brec
