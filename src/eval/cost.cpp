@@ -11,39 +11,18 @@
 
 namespace brec {
 
-namespace {
-
-/// The model evaluate_pair(pair, opt, seed) starts from, on the CPU; `kernel` overrides opt.kernel
-/// when not empty.
-std::shared_ptr<GraphEmbedder> cpu_model(const GraphPairRecord& pair, const EvalOptions& opt, std::uint64_t seed,
-                                         const std::string& kernel) {
-    ModelConfig config = model_config(opt);
-    if (!kernel.empty()) config.kernel = kernel;
-    if (opt.input_features == "label" && opt.label_classes < 1) config.label_classes = label_classes(pair);
-    ModelRandom random = make_model_random(stream_seed(seed, static_cast<std::uint64_t>(pair.id)), torch::kCPU);
-    return make_model(model_entry(opt), config, random);
-}
-
-bool trainable(const GraphEmbedder& model) {
-    for (const auto& p : model.parameters())
-        if (p.requires_grad()) return true;
-    return false;
-}
-
-}  // namespace
-
 PairCost estimate_pair_cost(const GraphPairRecord& pair, const EvalOptions& opt, std::uint64_t seed) {
     const Hyper hp = resolve_hyper(opt);
     const torch::Device cpu(torch::kCPU);
     PairCost cost;
     try {
         // A direct BLAS call would be invisible to the count: LibTorch's own kernels.
-        auto model = cpu_model(pair, opt, seed, "torch");
+        auto model = make_pair_model(pair, opt, stream_seed(seed, static_cast<std::uint64_t>(pair.id)), cpu, "torch");
         model->set_graphs({pair.a, pair.b}, cpu);
         // Per pass of one batch: the FLOPs grow with the graphs in it, the operators do not.
         const double graphs = 2.0 * opt.q, batches = std::ceil(graphs / hp.batch);
-        if (opt.train && hp.epochs > 0 && trainable(*model)) {
-            ModelOptimizers optimizers(*model, torch::optim::AdamOptions(hp.lr).weight_decay(hp.weight_decay));
+        if (trains(*model, opt, hp)) {
+            ModelOptimizers optimizers = make_optimizers(*model, hp);
             model->train();
             const OpCount step = count_ops([&] { siamese_step(*model, optimizers, 0, 2); });
             cost.train_flops = hp.epochs * graphs / 2.0 * static_cast<double>(step.flops);
@@ -67,8 +46,8 @@ std::map<std::string, double> profile_training_step(const GraphPairRecord& pair,
     const Hyper hp = resolve_hyper(opt);
     const torch::Device cpu(torch::kCPU);
     try {
-        auto model = cpu_model(pair, opt, seed, "");
-        if (!opt.train || hp.epochs < 1 || !trainable(*model)) return {};
+        auto model = make_pair_model(pair, opt, stream_seed(seed, static_cast<std::uint64_t>(pair.id)), cpu);
+        if (!trains(*model, opt, hp)) return {};
         // A batch as training sees it: (G, H) repeated, batch size graphs (at most the 2q of a group).
         const int graphs = std::max(2, std::min(hp.batch, 2 * opt.q) / 2 * 2);
         std::vector<Graph> batch;
@@ -77,7 +56,7 @@ std::map<std::string, double> profile_training_step(const GraphPairRecord& pair,
             batch.push_back(pair.b);
         }
         model->set_graphs(batch, cpu);
-        ModelOptimizers optimizers(*model, torch::optim::AdamOptions(hp.lr).weight_decay(hp.weight_decay));
+        ModelOptimizers optimizers = make_optimizers(*model, hp);
         model->train();
         siamese_step(*model, optimizers, 0, batch.size());  // untimed: builds the batch's tensors
         return time_ops([&] { siamese_step(*model, optimizers, 0, batch.size()); });

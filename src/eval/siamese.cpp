@@ -111,6 +111,26 @@ RpcSettings rpc_settings(const EvalOptions& opt) {
     return s;
 }
 
+std::shared_ptr<GraphEmbedder> make_pair_model(const GraphPairRecord& pair, const EvalOptions& opt,
+                                               std::uint64_t stream, torch::Device device, const std::string& kernel) {
+    ModelConfig config = model_config(opt);
+    if (!kernel.empty()) config.kernel = kernel;
+    if (opt.input_features == "label" && opt.label_classes < 1) config.label_classes = label_classes(pair);
+    ModelRandom random = make_model_random(stream, device);
+    return make_model(model_entry(opt), config, random);
+}
+
+bool trains(const GraphEmbedder& model, const EvalOptions& opt, const Hyper& hp) {
+    if (!opt.train || hp.epochs < 1) return false;
+    for (const auto& p : model.parameters())
+        if (p.requires_grad()) return true;
+    return false;
+}
+
+ModelOptimizers make_optimizers(GraphEmbedder& model, const Hyper& hp) {
+    return ModelOptimizers(model, torch::optim::AdamOptions(hp.lr).weight_decay(hp.weight_decay));
+}
+
 double siamese_step(GraphEmbedder& model, ModelOptimizers& optimizers, std::size_t begin, std::size_t end,
                     StepSeconds* seconds) {
     auto t = std::chrono::steady_clock::now();
@@ -162,21 +182,14 @@ EvalRecord evaluate_pair(const GraphPairRecord& pair, const EvalOptions& opt, st
     StepSeconds steps;  // opt.profile
     double prepare_seconds = 0.0, first_epoch_seconds = 0.0, embed_seconds = 0.0;
     try {
-        ModelRandom random = make_model_random(stream, device);
-        ModelConfig config = model_config(opt);
-        if (opt.input_features == "label" && opt.label_classes < 1) config.label_classes = label_classes(pair);
-        auto model = make_model(model_entry(opt), config, random);
+        auto model = make_pair_model(pair, opt, stream, device);
         model->to(device);
         model->set_graphs(groups.traintest, device);
         const std::size_t count = groups.traintest.size();
         const auto train_start = std::chrono::steady_clock::now();
         prepare_seconds = seconds_since(start);
-        // A module without trainable parameters (a fixed invariant) has nothing to train.
-        bool trainable = false;
-        for (const auto& p : model->parameters()) trainable = trainable || p.requires_grad();
-        if (opt.train && hp.epochs > 0 && trainable) {
-            // The model's own optimizers (OSAN's sampler) step beside the main Adam, unscheduled.
-            ModelOptimizers optimizers(*model, torch::optim::AdamOptions(hp.lr).weight_decay(hp.weight_decay));
+        if (trains(*model, opt, hp)) {
+            ModelOptimizers optimizers = make_optimizers(*model, hp);
             nn::PlateauScheduler scheduler(optimizers.main());  // PyTorch's defaults
             model->train();
             for (int epoch = 0; epoch < hp.epochs; ++epoch) {

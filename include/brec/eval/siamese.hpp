@@ -94,15 +94,31 @@ ModelConfig model_config(const EvalOptions& opt);
 /// threshold from the registry).
 RpcSettings rpc_settings(const EvalOptions& opt);
 
-/// One training step on graphs [begin, end) of the model's list (G and H interleaved): the Siamese
-/// loss (cosine embedding loss with target -1 and margin 0, plus the model's auxiliary loss), its
-/// backward pass and the optimisers' step. Returns the loss.
+/// The model evaluate_pair(pair, opt, ...) trains for `pair`, its weights drawn from the
+/// generators of `stream` (stream_seed(seed, pair id)) on `device`; `kernel` overrides opt.kernel
+/// when not empty.
+std::shared_ptr<GraphEmbedder> make_pair_model(const GraphPairRecord& pair, const EvalOptions& opt,
+                                               std::uint64_t stream, torch::Device device,
+                                               const std::string& kernel = "");
+
+/// Whether evaluate_pair trains the model: opt.train, at least one epoch, and a parameter that
+/// requires a gradient (a module without one, a fixed invariant, has nothing to train).
+bool trains(const GraphEmbedder& model, const EvalOptions& opt, const Hyper& hp);
+
+/// The optimisers of training: Adam with the hyperparameters' learning rate and weight decay, and
+/// beside it the model's own optimisers (OSAN's sampler), unscheduled.
+ModelOptimizers make_optimizers(GraphEmbedder& model, const Hyper& hp);
+
 /// Seconds of the parts of training steps, summed (EvalOptions::profile).
 struct StepSeconds {
     double forward = 0.0;   ///< the embeddings and the loss
     double backward = 0.0;  ///< loss.backward()
     double step = 0.0;      ///< zeroing the gradients and the optimisers' steps
 };
+
+/// One training step on graphs [begin, end) of the model's list (G and H interleaved): the Siamese
+/// loss (cosine embedding loss with target -1 and margin 0, plus the model's auxiliary loss), its
+/// backward pass and the optimisers' step. Returns the loss.
 double siamese_step(GraphEmbedder& model, ModelOptimizers& optimizers, std::size_t begin, std::size_t end,
                     StepSeconds* seconds = nullptr);
 
