@@ -576,8 +576,10 @@ bool gin_bn_layer_fused(const torch::Tensor& x, BnMlp& mlp, torch::nn::BatchNorm
            mlp->is_training() == training && (training || !torch::GradMode::is_enabled());
 }
 
-torch::Tensor gin_bn_layer(const torch::Tensor& x, const Adjacency& adj, BnMlp& mlp, torch::nn::BatchNorm1d& norm) {
-    if (!gin_bn_layer_fused(x, mlp, norm)) return torch::relu(norm->forward(mlp->forward(x + neighbour_sum(x, adj))));
+torch::Tensor gin_bn_layer(const torch::Tensor& x, const Adjacency& adj, BnMlp& mlp, torch::nn::BatchNorm1d& norm,
+                           bool fused) {
+    if (!fused || !gin_bn_layer_fused(x, mlp, norm))
+        return torch::relu(norm->forward(mlp->forward(x + neighbour_sum(x, adj))));
     if (x.size(0) != adj.rows)
         throw InvalidArgument("gin_bn_layer: " + std::to_string(x.size(0)) + " rows for an adjacency of " +
                               std::to_string(adj.rows));

@@ -4,12 +4,16 @@
 
 #include <ATen/Parallel.h>
 
+#include <algorithm>
 #include <random>
 #include <vector>
 
 #include "brec/nn/batch.hpp"
 #include "brec/nn/fused_gin.hpp"
 #include "brec/nn/layers.hpp"
+#include "brec/nn/registry.hpp"
+#include "common/test_graphs.hpp"
+#include "nn/model_fixtures.hpp"
 
 namespace brec {
 namespace {
@@ -137,6 +141,59 @@ TEST(FusedGinLayer, OtherShapesAndDevicesUseTheModules) {
     m16.norm->eval();
     m16.mlp->eval();
     EXPECT_FALSE(nn::gin_bn_layer_fused(torch::zeros({10, 16}), m16.mlp, m16.norm));  // eval with gradients on
+}
+
+TEST(FusedGinLayer, DropGnnTrainsAsWithLibTorchsOperatorsWithinRounding) {
+    // kernel "torch" takes the modules: the same weights and drops. DropGNN's gradients are
+    // sensitive to rounding (BatchNorm over channels that the drops make nearly constant), so
+    // "within rounding" is measured: the fused model may differ from the modules on one thread by
+    // the order of what the modules on two threads differ from them on one (at most 4x that, and at
+    // most 1e-4 relative where those agree closer), in training (batch statistics) and at
+    // inference. A wrong gradient differs by its own size.
+    const std::vector<Graph> graphs = {make_graph(7, {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {1, 5}, {5, 6}, {2, 5}}),
+                                       make_graph(7, {{0, 1}, {0, 2}, {0, 3}, {3, 4}, {4, 5}, {4, 6}, {5, 6}})};
+    const int before = at::get_num_threads();
+    std::vector<std::shared_ptr<GraphEmbedder>> models;  // fused, modules, modules on two threads
+    std::vector<torch::Tensor> out, eval;
+    for (const auto& [kernel, threads] : {std::pair{"auto", 1}, std::pair{"torch", 1}, std::pair{"torch", 2}}) {
+        at::set_num_threads(threads);
+        ModelConfig c = testing::default_config("dropgnn");
+        c.kernel = kernel;
+        ModelRandom random = make_model_random(3, torch::kCPU);
+        models.push_back(make_model("dropgnn", c, random));
+        models.back()->set_graphs(graphs, torch::kCPU);
+        models.back()->train();
+        out.push_back(models.back()->forward_range(0, 2));
+        out.back().pow(2).sum().backward();
+        models.back()->eval();
+        torch::NoGradGuard no_grad;
+        eval.push_back(models.back()->forward_range(0, 2));
+    }
+    at::set_num_threads(before);
+    const auto within = [](const torch::Tensor& fused, const torch::Tensor& modules, const torch::Tensor& other) {
+        const double spread = max_difference(other, modules);
+        const double allowed = std::max(4.0 * spread, 1e-4 * (1.0 + modules.abs().max().item<double>()));
+        return max_difference(fused, modules) <= allowed;
+    };
+    EXPECT_TRUE(within(out[0], out[1], out[2]));
+    EXPECT_TRUE(within(eval[0], eval[1], eval[2]));
+    const auto named = models[0]->named_parameters();
+    const auto p0 = models[0]->parameters(), p1 = models[1]->parameters(), p2 = models[2]->parameters();
+    ASSERT_EQ(p0.size(), p1.size());
+    for (std::size_t i = 0; i < p0.size(); ++i)
+        EXPECT_TRUE(within(p0[i].grad(), p1[i].grad(), p2[i].grad()))
+            << named[i].key() << ": fused " << max_difference(p0[i].grad(), p1[i].grad()) << ", two threads "
+            << max_difference(p2[i].grad(), p1[i].grad());
+}
+
+TEST(FusedGinLayer, NotFusedIsTheModulesThemselves) {
+    const auto adj = random_adjacency(300, 2);
+    Modules m = make_modules(16, 4);
+    auto gen = at::detail::createCPUGenerator(1);
+    const auto x = torch::randn({300, 16}, gen);
+    const auto expected = torch::relu(m.norm->forward(m.mlp->forward(x + nn::neighbour_sum(x, adj))));
+    Modules again = make_modules(16, 4);
+    EXPECT_TRUE(torch::equal(nn::gin_bn_layer(x, adj, again.mlp, again.norm, /*fused=*/false), expected));
 }
 
 }  // namespace

@@ -19,8 +19,10 @@ namespace brec::nn {
 /// one fused autograd function; otherwise the modules themselves. The fused function's sums are in
 /// another order than LibTorch's (its statistics accumulate in double), so its values agree with
 /// the modules' within float rounding, not bit for bit. Deterministic: the same bits for any
-/// number of threads.
-torch::Tensor gin_bn_layer(const torch::Tensor& x, const Adjacency& adj, BnMlp& mlp, torch::nn::BatchNorm1d& norm);
+/// number of threads. `fused` false always takes the modules (LibTorch operators only, which
+/// count_ops sees).
+torch::Tensor gin_bn_layer(const torch::Tensor& x, const Adjacency& adj, BnMlp& mlp, torch::nn::BatchNorm1d& norm,
+                           bool fused = true);
 
 /// Whether gin_bn_layer takes the fused path for these arguments.
 bool gin_bn_layer_fused(const torch::Tensor& x, BnMlp& mlp, torch::nn::BatchNorm1d& norm);

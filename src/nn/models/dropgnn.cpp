@@ -15,7 +15,8 @@
 // Parameters are PyTorch's defaults; the drops come from the model's run generator.
 // On the CPU each GIN layer with its BatchNorm and ReLU is one fused kernel (nn/fused_gin.hpp): the
 // 100 runs make [100·N, 16] activations, on which LibTorch's twenty-odd operators per layer, each a
-// pass over memory, cost twice as much.
+// pass over memory, cost twice as much. ModelConfig::kernel "torch" (as the cost estimate counts
+// operators) keeps LibTorch's modules.
 //
 // @inproceedings{papp2021dropgnn, title={DropGNN: Random Dropouts Increase the Expressiveness of
 //   Graph Neural Networks}, author={Papp, P{\'a}l Andr{\'a}s and Martinkus, Karolis and Faber, Lukas
@@ -57,7 +58,7 @@ RunsBatch make_runs_batch(const std::vector<Graph>& graphs, std::size_t begin, s
 
 class DropGnn : public GraphEmbedder {
 public:
-    DropGnn(const ModelConfig& c, ModelRandom& random) : run_(random.run) {
+    DropGnn(const ModelConfig& c, ModelRandom& random) : run_(random.run), fused_(c.kernel != "torch") {
         auto& gen = random.init;
         std::int64_t in = 1;
         for (int l = 0; l < c.layers; ++l) {
@@ -86,7 +87,7 @@ public:
         };
         auto out = pool(x, 0);
         for (std::size_t l = 0; l < convs_.size(); ++l) {
-            x = nn::gin_bn_layer(x, b.arcs, convs_[l], norms_[l]);
+            x = nn::gin_bn_layer(x, b.arcs, convs_[l], norms_[l], fused_);
             out = out + pool(x, l + 1);
         }
         return out;
@@ -94,6 +95,7 @@ public:
 
 private:
     torch::Generator run_;
+    bool fused_;  ///< the fused CPU layer (ModelConfig::kernel not "torch")
     std::vector<nn::BnMlp> convs_;
     std::vector<torch::nn::BatchNorm1d> norms_;
     std::vector<nn::Linear> heads_;
