@@ -340,7 +340,8 @@ void for_each_npy_string(std::string_view bytes, const std::string& source,
     const std::size_t count = h.count();
     const ItemLocator loc(h);
     std::string buf;
-    buf.reserve(h.width);
+    // The data bound the width only when there are items: shape (0,) may announce '|S4294967296'.
+    if (count != 0) buf.reserve(h.width);
     for (std::size_t c = 0; c < count; ++c) {
         const std::size_t off = loc.offset(c);
         const unsigned char* p = reinterpret_cast<const unsigned char*>(bytes.data()) + off;
