@@ -192,30 +192,39 @@ BREC_FUSED_KERNEL void second_pass(const float* h1, const float* mean1, const fl
     if (moments) block_moments<C>(h2 + r0 * C, n, moments);
 }
 
-/// y = relu(bn2(h2)).
+/// bn2(h2) at row r, plus extra's row where there is one: what the last ReLU takes.
+template <int C>
+inline __attribute__((always_inline)) Vec pre_relu(const float* h2, const Lanes<C>& mean, const Lanes<C>& scale,
+                                                   const Lanes<C>& shift, const float* extra, std::int64_t r, int j) {
+    const Vec z = (load(h2 + r * C + 8 * j) - mean.v[j]) * scale.v[j] + shift.v[j];
+    return extra ? z + load(extra + r * C + 8 * j) : z;
+}
+
+/// y = relu(bn2(h2) + extra) (extra may be null).
 template <int C>
 BREC_FUSED_KERNEL void third_pass(const float* h2, const float* mean2, const float* scale2, const float* shift2,
-                                  float* y, std::int64_t r0, std::int64_t n) {
+                                  const float* extra, float* y, std::int64_t r0, std::int64_t n) {
     constexpr int V = C / 8;
     const Lanes<C> mean(mean2), scale(scale2), shift(shift2);
     for (std::int64_t r = r0; r < r0 + n; ++r)
-        for (int j = 0; j < V; ++j)
-            store(y + r * C + 8 * j, relu((load(h2 + r * C + 8 * j) - mean.v[j]) * scale.v[j] + shift.v[j]));
+        for (int j = 0; j < V; ++j) store(y + r * C + 8 * j, relu(pre_relu<C>(h2, mean, scale, shift, extra, r, j)));
 }
 
-/// The gradient at z = bn(h) before a ReLU, given the gradient g after it: g where z > 0, else 0.
-/// Per block, Σ of it and Σ of it times x̂ = (h − mean) · invstd (BatchNorm's two reductions).
+/// The gradient at z = bn(h) + extra before a ReLU, given the gradient g after it: g where z > 0,
+/// else 0; written to `gz_out` where given (it is extra's gradient). Per block, Σ of it and Σ of it
+/// times x̂ = (h − mean) · invstd (BatchNorm's two reductions).
 template <int C>
 BREC_FUSED_KERNEL void relu_norm_sums(const float* h, const float* g, const float* mean, const float* invstd,
-                                      const float* scale, const float* shift, std::int64_t r0, std::int64_t n,
-                                      double* sums) {
+                                      const float* scale, const float* shift, const float* extra, float* gz_out,
+                                      std::int64_t r0, std::int64_t n, double* sums) {
     constexpr int V = C / 8;
     const Lanes<C> m(mean), is(invstd), sc(scale), sh(shift);
     Vec sg[V] = {}, sgx[V] = {};
     for (std::int64_t r = r0; r < r0 + n; ++r)
         for (int j = 0; j < V; ++j) {
             const Vec d = load(h + r * C + 8 * j) - m.v[j];
-            const Vec gz = d * sc.v[j] + sh.v[j] > Vec{} ? load(g + r * C + 8 * j) : Vec{};
+            const Vec gz = pre_relu<C>(h, m, sc, sh, extra, r, j) > Vec{} ? load(g + r * C + 8 * j) : Vec{};
+            if (gz_out) store(gz_out + r * C + 8 * j, gz);
             sg[j] += gz;
             sgx[j] += gz * (d * is.v[j]);
         }
@@ -244,13 +253,15 @@ inline __attribute__((always_inline)) void write_weight_sums(const Vec (*dw)[C /
         for (int k = 0; k < 8; ++k) out[C * C + 8 * j + k] = db[j][k];
 }
 
-/// The next pass back through a Linear: from gh2 (BatchNorm 2's backward of gy through the ReLU),
+/// The next pass back through a Linear: from gh2 (BatchNorm 2's backward of gy through the ReLU,
+/// whose input is bn2's output plus `extra` where given),
 /// dW2 += gh2ᵀ a1 and db2 += gh2 per block, ga1 = gh2 W2, and gz1 = ga1 where bn1's output is
 /// positive, written to `gz1`; per block also the two reductions of gz1 for bn1's backward.
 template <int C>
 BREC_FUSED_KERNEL void middle_back_pass(const float* gy, const float* h2, const float* h1, const NormValues& n2,
-                                        const NormGrad& d2, const NormValues& n1, const float* w2, float* gz1,
-                                        std::int64_t r0, std::int64_t n, double* weight_sums, double* norm_sums) {
+                                        const NormGrad& d2, const NormValues& n1, const float* w2, const float* extra,
+                                        float* gz1, std::int64_t r0, std::int64_t n, double* weight_sums,
+                                        double* norm_sums) {
     constexpr int V = C / 8;
     Lanes<C> w[C];
     for (int o = 0; o < C; ++o) w[o] = Lanes<C>(w2 + o * C);
@@ -263,7 +274,7 @@ BREC_FUSED_KERNEL void middle_back_pass(const float* gy, const float* h2, const 
         Vec a[V], ga[V] = {};
         for (int j = 0; j < V; ++j) {
             const Vec d = load(h2 + r * C + 8 * j) - m2.v[j];
-            const Vec gz = d * sc2.v[j] + sh2.v[j] > Vec{} ? load(gy + r * C + 8 * j) : Vec{};
+            const Vec gz = pre_relu<C>(h2, m2, sc2, sh2, extra, r, j) > Vec{} ? load(gy + r * C + 8 * j) : Vec{};
             const Vec g = k2.v[j] * (gz - mg2.v[j] - d * is2.v[j] * mgx2.v[j]);
             store(gh + 8 * j, g);
             db[j] += g;
@@ -356,9 +367,8 @@ NormGrad norm_grad(const std::vector<double>& sums, const NormValues& n, std::in
 }
 
 torch::Tensor float_tensor(const std::vector<double>& v, std::int64_t offset, std::int64_t count) {
-    auto t = torch::empty({count}, torch::kFloat);
-    for (std::int64_t i = 0; i < count; ++i) t[i] = static_cast<float>(v[offset + i]);
-    return t;
+    // from_blob only views the doubles; to() copies them out, rounded to float.
+    return torch::from_blob(const_cast<double*>(v.data() + offset), {count}, torch::kDouble).to(torch::kFloat);
 }
 
 std::vector<double> as_doubles(const torch::Tensor& t) {
@@ -369,6 +379,7 @@ std::vector<double> as_doubles(const torch::Tensor& t) {
 /// Everything one call needs, by width C.
 struct Layer {
     torch::Tensor x, ptr, col;
+    torch::Tensor extra;  ///< added before the last ReLU; undefined when there is none
     torch::Tensor w1, b1, g1, be1, w2, b2, g2, be2;
     torch::Tensor rm1, rv1, rm2, rv2;
     double momentum1 = 0.1, eps1 = 1e-5, momentum2 = 0.1, eps2 = 1e-5;
@@ -423,13 +434,13 @@ Forward fused_forward(const Layer& l) {
     f.n2 = statistics(l.rm2, l.rv2, l.g2, l.be2, l.momentum2, l.eps2);
     for_blocks(rows, [&](std::int64_t, std::int64_t r0, std::int64_t n) {
         third_pass<C>(f.h2.data_ptr<float>(), f.n2.mean.data(), f.n2.scale.data(), f.n2.shift.data(),
-                      f.y.data_ptr<float>(), r0, n);
+                      l.extra.defined() ? l.extra.data_ptr<float>() : nullptr, f.y.data_ptr<float>(), r0, n);
     });
     return f;
 }
 
 struct Grads {
-    torch::Tensor x, w1, b1, g1, be1, w2, b2, g2, be2;
+    torch::Tensor x, w1, b1, g1, be1, w2, b2, g2, be2, extra;
 };
 
 template <int C>
@@ -442,10 +453,13 @@ Grads fused_backward(const Layer& l, const Forward& f, const torch::Tensor& gy) 
     std::vector<double> norm_blocks(static_cast<std::size_t>(blocks * 2 * C));
     std::vector<double> weight_blocks(static_cast<std::size_t>(blocks * (C * C + C)));
     Grads g;
+    const float* extra = l.extra.defined() ? l.extra.data_ptr<float>() : nullptr;
+    if (extra) g.extra = torch::empty_like(l.x);
+    float* gz2 = extra ? g.extra.data_ptr<float>() : nullptr;
 
     for_blocks(rows, [&](std::int64_t b, std::int64_t r0, std::int64_t n) {
         relu_norm_sums<C>(h2, gy.data_ptr<float>(), f.n2.mean.data(), f.n2.invstd.data(), f.n2.scale.data(),
-                          f.n2.shift.data(), r0, n, norm_blocks.data() + b * 2 * C);
+                          f.n2.shift.data(), extra, gz2, r0, n, norm_blocks.data() + b * 2 * C);
     });
     auto sums = sum_blocks(norm_blocks, rows, 2 * C);
     g.be2 = float_tensor(sums, 0, C);
@@ -454,7 +468,7 @@ Grads fused_backward(const Layer& l, const Forward& f, const torch::Tensor& gy) 
 
     auto buffer = torch::empty_like(l.x);
     for_blocks(rows, [&](std::int64_t b, std::int64_t r0, std::int64_t n) {
-        middle_back_pass<C>(gy.data_ptr<float>(), h2, h1, f.n2, d2, f.n1, l.w2.data_ptr<float>(),
+        middle_back_pass<C>(gy.data_ptr<float>(), h2, h1, f.n2, d2, f.n1, l.w2.data_ptr<float>(), extra,
                             buffer.data_ptr<float>(), r0, n, weight_blocks.data() + b * (C * C + C),
                             norm_blocks.data() + b * 2 * C);
     });
@@ -514,12 +528,14 @@ NormValues load_norm(torch::autograd::AutogradContext* ctx, const std::string& n
 
 struct FusedGin : torch::autograd::Function<FusedGin> {
     // The tensors that get gradients are arguments (so autograd tracks them); the rest ride in ctx.
+    // No extra term comes as an empty tensor: LibTorch 1.13's apply() rejects an undefined input.
     static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x, const torch::Tensor& w1,
                                  const torch::Tensor& b1, const torch::Tensor& g1, const torch::Tensor& be1,
                                  const torch::Tensor& w2, const torch::Tensor& b2, const torch::Tensor& g2,
-                                 const torch::Tensor& be2, const Layer& rest) {
+                                 const torch::Tensor& be2, const torch::Tensor& extra, const Layer& rest) {
         Layer l = rest;
         l.x = x.contiguous();
+        if (extra.numel() > 0) l.extra = extra.contiguous();
         l.w1 = w1.contiguous();
         l.b1 = b1.contiguous();
         l.g1 = g1.contiguous();
@@ -530,7 +546,7 @@ struct FusedGin : torch::autograd::Function<FusedGin> {
         l.be2 = be2.contiguous();
         const auto c = l.x.size(1);
         Forward f = by_width(c, [&](auto width) { return fused_forward<decltype(width)::value>(l); });
-        ctx->save_for_backward({l.x, l.w1, l.g1, l.w2, l.g2, f.s, f.h1, f.h2, l.ptr, l.col});
+        ctx->save_for_backward({l.x, l.w1, l.g1, l.w2, l.g2, f.s, f.h1, f.h2, l.ptr, l.col, l.extra});
         save_norm(ctx, "1", f.n1);
         save_norm(ctx, "2", f.n2);
         return f.y;
@@ -547,6 +563,7 @@ struct FusedGin : torch::autograd::Function<FusedGin> {
         l.g2 = saved[4];
         l.ptr = saved[8];
         l.col = saved[9];
+        l.extra = saved[10];
         Forward f;
         f.s = saved[5];
         f.h1 = saved[6];
@@ -556,7 +573,7 @@ struct FusedGin : torch::autograd::Function<FusedGin> {
         const auto gy = grad[0].contiguous();
         const Grads g =
             by_width(l.x.size(1), [&](auto width) { return fused_backward<decltype(width)::value>(l, f, gy); });
-        return {g.x, g.w1, g.b1, g.g1, g.be1, g.w2, g.b2, g.g2, g.be2, torch::Tensor()};
+        return {g.x, g.w1, g.b1, g.g1, g.be1, g.w2, g.b2, g.g2, g.be2, g.extra, torch::Tensor()};
     }
 };
 
@@ -577,9 +594,13 @@ bool gin_bn_layer_fused(const torch::Tensor& x, BnMlp& mlp, torch::nn::BatchNorm
 }
 
 torch::Tensor gin_bn_layer(const torch::Tensor& x, const Adjacency& adj, BnMlp& mlp, torch::nn::BatchNorm1d& norm,
-                           bool fused) {
-    if (!fused || !gin_bn_layer_fused(x, mlp, norm))
-        return torch::relu(norm->forward(mlp->forward(x + neighbour_sum(x, adj))));
+                           bool fused, const torch::Tensor& extra) {
+    const bool extra_fits = !extra.defined() || (extra.sizes() == x.sizes() && extra.device() == x.device() &&
+                                                 extra.scalar_type() == x.scalar_type());
+    if (!fused || !extra_fits || !gin_bn_layer_fused(x, mlp, norm)) {
+        const auto z = norm->forward(mlp->forward(x + neighbour_sum(x, adj)));
+        return torch::relu(extra.defined() ? z + extra : z);
+    }
     if (x.size(0) != adj.rows)
         throw InvalidArgument("gin_bn_layer: " + std::to_string(x.size(0)) + " rows for an adjacency of " +
                               std::to_string(adj.rows));
@@ -602,7 +623,8 @@ torch::Tensor gin_bn_layer(const torch::Tensor& x, const Adjacency& adj, BnMlp& 
         norm->num_batches_tracked += 1;
     }
     return FusedGin::apply(x, mlp->first->weight, mlp->first->bias, bn1->weight, bn1->bias, mlp->second->weight,
-                           mlp->second->bias, norm->weight, norm->bias, l);
+                           mlp->second->bias, norm->weight, norm->bias,
+                           extra.defined() ? extra : torch::empty({0}, x.options()), l);
 }
 
 }  // namespace brec::nn

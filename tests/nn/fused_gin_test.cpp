@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <random>
+#include <tuple>
 #include <vector>
 
 #include "brec/nn/batch.hpp"
@@ -61,10 +62,12 @@ double max_difference(const torch::Tensor& a, const torch::Tensor& b) {
     return (a.to(torch::kDouble) - b.to(torch::kDouble)).abs().max().item<double>();
 }
 
-class FusedGinLayer : public ::testing::TestWithParam<std::int64_t> {};
+// (width, whether a term is added before the last ReLU, as DSS-GNN adds its cross-subgraph term).
+class FusedGinLayer : public ::testing::TestWithParam<std::tuple<std::int64_t, bool>> {};
 
 TEST_P(FusedGinLayer, MatchesTheComposedModulesInDoubleWithGradientsAndRunningStatistics) {
-    const std::int64_t width = GetParam(), rows = 700;
+    const auto [width, with_extra] = GetParam();
+    const std::int64_t rows = 700;
     const auto adj = random_adjacency(rows, 7);
     Modules fused = make_modules(width, 11), reference = make_modules(width, 11);
     reference.mlp->to(torch::kDouble);
@@ -73,18 +76,29 @@ TEST_P(FusedGinLayer, MatchesTheComposedModulesInDoubleWithGradientsAndRunningSt
     auto gen = at::detail::createCPUGenerator(5);
     const auto x0 = torch::randn({rows, width}, gen);
     const auto upstream = torch::randn({rows, width}, gen);
+    const auto e0 = torch::randn({rows, width}, gen);
     auto x = x0.clone().requires_grad_(true);
     auto xd = x0.to(torch::kDouble).requires_grad_(true);
+    torch::Tensor e, ed;  // undefined without the extra term
+    if (with_extra) {
+        e = e0.clone().requires_grad_(true);
+        ed = e0.to(torch::kDouble).requires_grad_(true);
+    }
     ASSERT_TRUE(nn::gin_bn_layer_fused(x, fused.mlp, fused.norm));
 
-    const auto y = nn::gin_bn_layer(x, adj, fused.mlp, fused.norm);
-    const auto yd = torch::relu(reference.norm->forward(reference.mlp->forward(xd + nn::neighbour_sum(xd, adj))));
+    const auto y = nn::gin_bn_layer(x, adj, fused.mlp, fused.norm, /*fused=*/true, e);
+    auto zd = reference.norm->forward(reference.mlp->forward(xd + nn::neighbour_sum(xd, adj)));
+    const auto yd = torch::relu(with_extra ? zd + ed : zd);
     EXPECT_LT(max_difference(y, yd), 2e-5);
     EXPECT_GT(yd.abs().max().item<double>(), 0.5);  // the outputs are not trivially zero
 
     (y * upstream).sum().backward();
     (yd * upstream.to(torch::kDouble)).sum().backward();
     EXPECT_LT(max_difference(x.grad(), xd.grad()), 1e-4 * (1.0 + xd.grad().abs().max().item<double>()));
+    if (with_extra) {
+        EXPECT_LT(max_difference(e.grad(), ed.grad()), 1e-6 * (1.0 + ed.grad().abs().max().item<double>()));
+        EXPECT_GT(ed.grad().abs().max().item<double>(), 0.0);
+    }
     const auto p = parameters(fused), pd = parameters(reference);
     for (std::size_t i = 0; i < p.size(); ++i) {
         const double scale = 1.0 + pd[i].grad().abs().max().item<double>();
@@ -105,13 +119,14 @@ TEST_P(FusedGinLayer, MatchesTheComposedModulesInDoubleWithGradientsAndRunningSt
     torch::NoGradGuard no_grad;
     ASSERT_TRUE(nn::gin_bn_layer_fused(x0, fused.mlp, fused.norm));
     const auto xd0 = x0.to(torch::kDouble);
-    EXPECT_LT(
-        max_difference(nn::gin_bn_layer(x0, adj, fused.mlp, fused.norm),
-                       torch::relu(reference.norm->forward(reference.mlp->forward(xd0 + nn::neighbour_sum(xd0, adj))))),
-        2e-5);
+    zd = reference.norm->forward(reference.mlp->forward(xd0 + nn::neighbour_sum(xd0, adj)));
+    EXPECT_LT(max_difference(
+                  nn::gin_bn_layer(x0, adj, fused.mlp, fused.norm, /*fused=*/true, with_extra ? e0 : torch::Tensor()),
+                  torch::relu(with_extra ? zd + e0.to(torch::kDouble) : zd)),
+              2e-5);
 }
 
-INSTANTIATE_TEST_SUITE_P(Widths, FusedGinLayer, ::testing::Values(16, 32, 64));
+INSTANTIATE_TEST_SUITE_P(Widths, FusedGinLayer, ::testing::Combine(::testing::Values(16, 32, 64), ::testing::Bool()));
 
 TEST(FusedGinLayer, SameBitsForAnyThreadCount) {
     const std::int64_t width = 16, rows = 3000;
@@ -143,9 +158,11 @@ TEST(FusedGinLayer, OtherShapesAndDevicesUseTheModules) {
     EXPECT_FALSE(nn::gin_bn_layer_fused(torch::zeros({10, 16}), m16.mlp, m16.norm));  // eval with gradients on
 }
 
-TEST(FusedGinLayer, DropGnnTrainsAsWithLibTorchsOperatorsWithinRounding) {
-    // kernel "torch" takes the modules: the same weights and drops. DropGNN's gradients are
-    // sensitive to rounding (BatchNorm over channels that the drops make nearly constant), so
+class FusedGinModel : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(FusedGinModel, TrainsAsWithLibTorchsOperatorsWithinRounding) {
+    // kernel "torch" takes the modules: the same weights (and DropGNN's drops). The gradients are
+    // sensitive to rounding (BatchNorm over channels that DropGNN's drops make nearly constant), so
     // "within rounding" is measured: the fused model may differ from the modules on one thread by
     // the order of what the modules on two threads differ from them on one (at most 4x that, and at
     // most 1e-4 relative where those agree closer), in training (batch statistics) and at
@@ -157,10 +174,10 @@ TEST(FusedGinLayer, DropGnnTrainsAsWithLibTorchsOperatorsWithinRounding) {
     std::vector<torch::Tensor> out, eval;
     for (const auto& [kernel, threads] : {std::pair{"auto", 1}, std::pair{"torch", 1}, std::pair{"torch", 2}}) {
         at::set_num_threads(threads);
-        ModelConfig c = testing::default_config("dropgnn");
+        ModelConfig c = testing::default_config(GetParam());
         c.kernel = kernel;
         ModelRandom random = make_model_random(3, torch::kCPU);
-        models.push_back(make_model("dropgnn", c, random));
+        models.push_back(make_model(GetParam(), c, random));
         models.back()->set_graphs(graphs, torch::kCPU);
         models.back()->train();
         out.push_back(models.back()->forward_range(0, 2));
@@ -185,6 +202,9 @@ TEST(FusedGinLayer, DropGnnTrainsAsWithLibTorchsOperatorsWithinRounding) {
             << named[i].key() << ": fused " << max_difference(p0[i].grad(), p1[i].grad()) << ", two threads "
             << max_difference(p2[i].grad(), p1[i].grad());
 }
+
+// The models whose GIN layers take the fused kernel.
+INSTANTIATE_TEST_SUITE_P(Models, FusedGinModel, ::testing::Values("dropgnn", "ds_gnn", "dss_gnn"));
 
 TEST(FusedGinLayer, NotFusedIsTheModulesThemselves) {
     const auto adj = random_adjacency(300, 2);
