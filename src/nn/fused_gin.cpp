@@ -59,7 +59,9 @@ typedef float VecU __attribute__((vector_size(32), aligned(4)));
 inline __attribute__((always_inline)) Vec load(const float* p) { return *reinterpret_cast<const VecU*>(p); }
 inline __attribute__((always_inline)) void store(float* p, Vec v) { *reinterpret_cast<VecU*>(p) = v; }
 inline __attribute__((always_inline)) Vec splat(float f) { return Vec{} + f; }
-inline __attribute__((always_inline)) Vec relu(Vec v) { return v > Vec{} ? v : Vec{}; }
+/// max(v, 0) as torch::relu: a NaN stays NaN (a diverged training stays diverged). The gradient
+/// masks below pass where the ReLU's input is > 0, as LibTorch's threshold_backward: not at NaN.
+inline __attribute__((always_inline)) Vec relu(Vec v) { return v < Vec{} ? Vec{} : v; }
 
 /// A [C] vector of constants (or the rows of a [C, C] matrix) held as C / 8 Vecs each.
 template <int C>

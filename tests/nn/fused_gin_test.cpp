@@ -5,6 +5,7 @@
 #include <ATen/Parallel.h>
 
 #include <algorithm>
+#include <limits>
 #include <random>
 #include <tuple>
 #include <vector>
@@ -146,6 +147,21 @@ TEST(FusedGinLayer, SameBitsForAnyThreadCount) {
     }
     at::set_num_threads(before);
     for (std::size_t i = 0; i < runs[0].size(); ++i) EXPECT_TRUE(torch::equal(runs[0][i], runs[1][i])) << i;
+}
+
+TEST(FusedGinLayer, ANanSpreadsAsThroughTheModules) {
+    // A diverged training must stay visible: one NaN input makes BatchNorm's statistics NaN, and
+    // torch::relu keeps NaN (a ReLU written as v > 0 ? v : 0 would turn every output into 0).
+    const auto adj = random_adjacency(300, 4);
+    Modules fused = make_modules(32, 2), modules = make_modules(32, 2);
+    auto gen = at::detail::createCPUGenerator(6);
+    auto x = torch::randn({300, 32}, gen);
+    x[5][3] = std::numeric_limits<float>::quiet_NaN();
+    const auto expected = torch::relu(modules.norm->forward(modules.mlp->forward(x + nn::neighbour_sum(x, adj))));
+    ASSERT_TRUE(nn::gin_bn_layer_fused(x, fused.mlp, fused.norm));
+    const auto y = nn::gin_bn_layer(x, adj, fused.mlp, fused.norm);
+    EXPECT_TRUE(torch::equal(torch::isnan(y), torch::isnan(expected)));
+    EXPECT_GT(torch::isnan(expected).sum().item<std::int64_t>(), 0);
 }
 
 TEST(FusedGinLayer, OtherShapesAndDevicesUseTheModules) {
