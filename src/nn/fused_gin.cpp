@@ -596,13 +596,16 @@ bool gin_bn_layer_fused(const torch::Tensor& x, BnMlp& mlp, torch::nn::BatchNorm
 }
 
 torch::Tensor gin_bn_layer(const torch::Tensor& x, const Adjacency& adj, BnMlp& mlp, torch::nn::BatchNorm1d& norm,
-                           bool fused, const torch::Tensor& extra) {
-    const bool extra_fits = !extra.defined() || (extra.sizes() == x.sizes() && extra.device() == x.device() &&
-                                                 extra.scalar_type() == x.scalar_type());
-    if (!fused || !extra_fits || !gin_bn_layer_fused(x, mlp, norm)) {
+                           bool fused, const std::function<torch::Tensor()>& extra) {
+    const auto modules = [&](const torch::Tensor& term) {
         const auto z = norm->forward(mlp->forward(x + neighbour_sum(x, adj)));
-        return torch::relu(extra.defined() ? z + extra : z);
-    }
+        if (term.defined()) return torch::relu(z + term);
+        return torch::relu(extra ? z + extra() : z);
+    };
+    if (!fused || !gin_bn_layer_fused(x, mlp, norm)) return modules({});
+    const torch::Tensor e = extra ? extra() : torch::Tensor();
+    if (e.defined() && (e.sizes() != x.sizes() || e.device() != x.device() || e.scalar_type() != x.scalar_type()))
+        return modules(e);
     if (x.size(0) != adj.rows)
         throw InvalidArgument("gin_bn_layer: " + std::to_string(x.size(0)) + " rows for an adjacency of " +
                               std::to_string(adj.rows));
@@ -626,7 +629,7 @@ torch::Tensor gin_bn_layer(const torch::Tensor& x, const Adjacency& adj, BnMlp& 
     }
     return FusedGin::apply(x, mlp->first->weight, mlp->first->bias, bn1->weight, bn1->bias, mlp->second->weight,
                            mlp->second->bias, norm->weight, norm->bias,
-                           extra.defined() ? extra : torch::empty({0}, x.options()), l);
+                           e.defined() ? e : torch::empty({0}, x.options()), l);
 }
 
 }  // namespace brec::nn

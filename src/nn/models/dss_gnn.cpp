@@ -65,14 +65,7 @@ public:
                     sum_norms_[l]->forward(sum_convs_[l]->forward(node_mean + nn::neighbour_sum(node_mean, sub.arcs)));
                 return nn::gather_rows(mixed, sub.copy_node);
             };
-            if (fused_ && nn::gin_bn_layer_fused(x, convs_[l], norms_[l])) {
-                x = nn::gin_bn_layer(x, sub.copy_arcs, convs_[l], norms_[l], true, across());
-            } else {
-                // The term after the subgraph GIN, as before the fused layer: autograd sums x's three
-                // gradients in the order the operators were made, so this order keeps the bits.
-                const auto inside = norms_[l]->forward(convs_[l]->forward(x + nn::neighbour_sum(x, sub.copy_arcs)));
-                x = torch::relu(inside + across());
-            }
+            x = nn::gin_bn_layer(x, sub.copy_arcs, convs_[l], norms_[l], fused_, across);
         }
         const auto graph = nn::group_mean(nn::group_mean(x, sub.by_subgraph), sub.by_graph);
         return final2_->forward(torch::relu(final1_->forward(graph)));
