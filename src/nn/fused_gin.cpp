@@ -149,13 +149,14 @@ void for_blocks(std::int64_t rows, Body&& body) {
     });
 }
 
-/// s = x + Σ_{u ∈ N(v)} x_u and h1 = s W1ᵀ + b1 (w1t = W1ᵀ, [C, C]); with `moments`, the block's
-/// moments of h1.
+/// s = (1 + ε) x + Σ_{u ∈ N(v)} x_u and h1 = s W1ᵀ + b1 (w1t = W1ᵀ, [C, C]); with `moments`, the
+/// block's moments of h1. With ε = 0, (1 + ε) x + Σ is x + Σ bit for bit (a product by 1 is exact).
 template <int C>
-BREC_FUSED_KERNEL void first_pass(const std::int64_t* ptr, const std::int64_t* col, const float* x, const float* w1t,
-                                  const float* b1, float* s, float* h1, std::int64_t r0, std::int64_t n,
-                                  double* moments) {
+BREC_FUSED_KERNEL void first_pass(const std::int64_t* ptr, const std::int64_t* col, const float* x, float one_plus_eps,
+                                  const float* w1t, const float* b1, float* s, float* h1, std::int64_t r0,
+                                  std::int64_t n, double* moments) {
     constexpr int V = C / 8;
+    const Vec scale_x = splat(one_plus_eps);
     Lanes<C> w[C];
     for (int i = 0; i < C; ++i) w[i] = Lanes<C>(w1t + i * C);
     const Lanes<C> bias(b1);
@@ -164,7 +165,7 @@ BREC_FUSED_KERNEL void first_pass(const std::int64_t* ptr, const std::int64_t* c
         float sv[C];
         gather_sum<C>(col + ptr[r], col + ptr[r + 1], x, acc);
         for (int j = 0; j < V; ++j) {
-            const Vec v = load(x + r * C + 8 * j) + acc[j];
+            const Vec v = load(x + r * C + 8 * j) * scale_x + acc[j];
             store(sv + 8 * j, v);
             store(s + r * C + 8 * j, v);
         }
@@ -338,16 +339,28 @@ BREC_FUSED_KERNEL void first_back_pass(const float* h1, const float* s, const No
     write_weight_sums<C>(dw, db, weight_sums);
 }
 
-/// gx = gs + Σ_{u ∈ N(v)} gs_u: the backward of x + neighbour_sum(x) over symmetric arcs.
+/// gx = (1 + ε) gs + Σ_{u ∈ N(v)} gs_u: the backward of (1 + ε) x + neighbour_sum(x) over
+/// symmetric arcs; with `eps_sum`, the block's Σ gs · x (ε's gradient) in double.
 template <int C>
-BREC_FUSED_KERNEL void last_back_pass(const std::int64_t* ptr, const std::int64_t* col, const float* gs, float* gx,
-                                      std::int64_t r0, std::int64_t n) {
+BREC_FUSED_KERNEL void last_back_pass(const std::int64_t* ptr, const std::int64_t* col, const float* gs, const float* x,
+                                      float one_plus_eps, float* gx, std::int64_t r0, std::int64_t n, double* eps_sum) {
     constexpr int V = C / 8;
+    const Vec scale_x = splat(one_plus_eps);
+    Vec ge[V] = {};
     for (std::int64_t r = r0; r < r0 + n; ++r) {
         Vec acc[V];
         gather_sum<C>(col + ptr[r], col + ptr[r + 1], gs, acc);
-        for (int j = 0; j < V; ++j) store(gx + r * C + 8 * j, load(gs + r * C + 8 * j) + acc[j]);
+        for (int j = 0; j < V; ++j) {
+            const Vec g = load(gs + r * C + 8 * j);
+            store(gx + r * C + 8 * j, g * scale_x + acc[j]);
+            if (eps_sum) ge[j] += g * load(x + r * C + 8 * j);
+        }
     }
+    if (!eps_sum) return;
+    double total = 0;
+    for (int j = 0; j < V; ++j)
+        for (int k = 0; k < 8; ++k) total += ge[j][k];
+    *eps_sum = total;
 }
 
 /// Per-block sums of `width` values combined in block order.
@@ -382,6 +395,7 @@ std::vector<double> as_doubles(const torch::Tensor& t) {
 struct Layer {
     torch::Tensor x, ptr, col;
     torch::Tensor extra;  ///< added before the last ReLU; undefined when there is none
+    torch::Tensor eps;    ///< the GIN's trainable ε, [1]; undefined when ε is 0 fixed
     torch::Tensor w1, b1, g1, be1, w2, b2, g2, be2;
     torch::Tensor rm1, rv1, rm2, rv2;
     double momentum1 = 0.1, eps1 = 1e-5, momentum2 = 0.1, eps2 = 1e-5;
@@ -397,6 +411,7 @@ template <int C>
 Forward fused_forward(const Layer& l) {
     const std::int64_t rows = l.x.size(0), blocks = (rows + kBlock - 1) / kBlock;
     Forward f;
+    const float one_plus_eps = l.eps.defined() ? 1.0f + l.eps.item<float>() : 1.0f;
     f.s = torch::empty_like(l.x);
     f.h1 = torch::empty_like(l.x);
     f.h2 = torch::empty_like(l.x);
@@ -424,7 +439,7 @@ Forward fused_forward(const Layer& l) {
     };
     double* m = l.training ? moments.data() : nullptr;
     for_blocks(rows, [&](std::int64_t b, std::int64_t r0, std::int64_t n) {
-        first_pass<C>(ptr, col, l.x.data_ptr<float>(), w1t.data_ptr<float>(), l.b1.data_ptr<float>(),
+        first_pass<C>(ptr, col, l.x.data_ptr<float>(), one_plus_eps, w1t.data_ptr<float>(), l.b1.data_ptr<float>(),
                       f.s.data_ptr<float>(), f.h1.data_ptr<float>(), r0, n, m ? m + b * 2 * C : nullptr);
     });
     f.n1 = statistics(l.rm1, l.rv1, l.g1, l.be1, l.momentum1, l.eps1);
@@ -442,7 +457,7 @@ Forward fused_forward(const Layer& l) {
 }
 
 struct Grads {
-    torch::Tensor x, w1, b1, g1, be1, w2, b2, g2, be2, extra;
+    torch::Tensor x, w1, b1, g1, be1, w2, b2, g2, be2, extra, eps;
 };
 
 template <int C>
@@ -491,9 +506,13 @@ Grads fused_backward(const Layer& l, const Forward& f, const torch::Tensor& gy) 
     g.b1 = float_tensor(weights, C * C, C);
 
     g.x = torch::empty_like(l.x);
-    for_blocks(rows, [&](std::int64_t, std::int64_t r0, std::int64_t n) {
-        last_back_pass<C>(ptr, col, buffer.data_ptr<float>(), g.x.data_ptr<float>(), r0, n);
+    const float one_plus_eps = l.eps.defined() ? 1.0f + l.eps.item<float>() : 1.0f;
+    std::vector<double> eps_blocks(l.eps.defined() ? static_cast<std::size_t>(blocks) : 0);
+    for_blocks(rows, [&](std::int64_t b, std::int64_t r0, std::int64_t n) {
+        last_back_pass<C>(ptr, col, buffer.data_ptr<float>(), l.x.data_ptr<float>(), one_plus_eps,
+                          g.x.data_ptr<float>(), r0, n, eps_blocks.empty() ? nullptr : eps_blocks.data() + b);
     });
+    if (l.eps.defined()) g.eps = float_tensor(sum_blocks(eps_blocks, rows, 1), 0, 1).view(l.eps.sizes());
     return g;
 }
 
@@ -534,10 +553,12 @@ struct FusedGin : torch::autograd::Function<FusedGin> {
     static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x, const torch::Tensor& w1,
                                  const torch::Tensor& b1, const torch::Tensor& g1, const torch::Tensor& be1,
                                  const torch::Tensor& w2, const torch::Tensor& b2, const torch::Tensor& g2,
-                                 const torch::Tensor& be2, const torch::Tensor& extra, const Layer& rest) {
+                                 const torch::Tensor& be2, const torch::Tensor& extra, const torch::Tensor& eps,
+                                 const Layer& rest) {
         Layer l = rest;
         l.x = x.contiguous();
         if (extra.numel() > 0) l.extra = extra.contiguous();
+        if (eps.numel() > 0) l.eps = eps.detach();
         l.w1 = w1.contiguous();
         l.b1 = b1.contiguous();
         l.g1 = g1.contiguous();
@@ -548,7 +569,7 @@ struct FusedGin : torch::autograd::Function<FusedGin> {
         l.be2 = be2.contiguous();
         const auto c = l.x.size(1);
         Forward f = by_width(c, [&](auto width) { return fused_forward<decltype(width)::value>(l); });
-        ctx->save_for_backward({l.x, l.w1, l.g1, l.w2, l.g2, f.s, f.h1, f.h2, l.ptr, l.col, l.extra});
+        ctx->save_for_backward({l.x, l.w1, l.g1, l.w2, l.g2, f.s, f.h1, f.h2, l.ptr, l.col, l.extra, l.eps});
         save_norm(ctx, "1", f.n1);
         save_norm(ctx, "2", f.n2);
         return f.y;
@@ -566,6 +587,7 @@ struct FusedGin : torch::autograd::Function<FusedGin> {
         l.ptr = saved[8];
         l.col = saved[9];
         l.extra = saved[10];
+        l.eps = saved[11];
         Forward f;
         f.s = saved[5];
         f.h1 = saved[6];
@@ -575,34 +597,42 @@ struct FusedGin : torch::autograd::Function<FusedGin> {
         const auto gy = grad[0].contiguous();
         const Grads g =
             by_width(l.x.size(1), [&](auto width) { return fused_backward<decltype(width)::value>(l, f, gy); });
-        return {g.x, g.w1, g.b1, g.g1, g.be1, g.w2, g.b2, g.g2, g.be2, g.extra, torch::Tensor()};
+        return {g.x, g.w1, g.b1, g.g1, g.be1, g.w2, g.b2, g.g2, g.be2, g.extra, g.eps, torch::Tensor()};
     }
 };
 
 }  // namespace
 
-bool gin_bn_layer_fused(const torch::Tensor& x, BnMlp& mlp, torch::nn::BatchNorm1d& norm) {
+bool gin_bn_layer_fused(const torch::Tensor& x, const GinBnModules& m, const torch::Tensor& eps) {
     const auto c = x.dim() == 2 ? x.size(1) : 0;
     const auto square = [c](const torch::Tensor& w) { return w.dim() == 2 && w.size(0) == c && w.size(1) == c; };
     const auto affine = [](const torch::nn::BatchNorm1d& bn) {
         const auto& o = bn->options;
         return o.affine() && o.track_running_stats() && o.momentum().has_value();
     };
-    const bool training = norm->is_training();
+    const bool training = m.norm2->is_training();
+    const bool eps_fits =
+        !eps.defined() || (eps.numel() == 1 && eps.device().is_cpu() && eps.scalar_type() == torch::kFloat);
     return x.device().is_cpu() && x.scalar_type() == torch::kFloat && (c == 16 || c == 32 || c == 64) &&
-           x.size(0) > 1 && square(mlp->first->weight) && square(mlp->second->weight) && mlp->first->bias.defined() &&
-           mlp->second->bias.defined() && affine(mlp->norm) && affine(norm) && mlp->norm->is_training() == training &&
-           mlp->is_training() == training && (training || !torch::GradMode::is_enabled());
+           x.size(0) > 1 && square(m.first->weight) && square(m.second->weight) && m.first->bias.defined() &&
+           m.second->bias.defined() && affine(m.norm1) && affine(m.norm2) && m.norm1->is_training() == training &&
+           eps_fits && (training || !torch::GradMode::is_enabled());
 }
 
-torch::Tensor gin_bn_layer(const torch::Tensor& x, const Adjacency& adj, BnMlp& mlp, torch::nn::BatchNorm1d& norm,
-                           bool fused, const std::function<torch::Tensor()>& extra) {
+bool gin_bn_layer_fused(const torch::Tensor& x, BnMlp& mlp, torch::nn::BatchNorm1d& norm) {
+    return mlp->is_training() == norm->is_training() &&
+           gin_bn_layer_fused(x, GinBnModules{mlp->first, mlp->norm, mlp->second, norm});
+}
+
+torch::Tensor gin_bn_layer(const torch::Tensor& x, const Adjacency& adj, const GinBnModules& m, bool fused,
+                           const std::function<torch::Tensor()>& extra, const torch::Tensor& eps) {
     const auto modules = [&](const torch::Tensor& term) {
-        const auto z = norm->forward(mlp->forward(x + neighbour_sum(x, adj)));
+        const auto s = eps.defined() ? (1 + eps) * x + neighbour_sum(x, adj) : x + neighbour_sum(x, adj);
+        const auto z = m.norm2->forward(m.second->forward(torch::relu(m.norm1->forward(m.first->forward(s)))));
         if (term.defined()) return torch::relu(z + term);
         return torch::relu(extra ? z + extra() : z);
     };
-    if (!fused || !gin_bn_layer_fused(x, mlp, norm)) return modules({});
+    if (!fused || !gin_bn_layer_fused(x, m, eps)) return modules({});
     const torch::Tensor e = extra ? extra() : torch::Tensor();
     if (e.defined() && (e.sizes() != x.sizes() || e.device() != x.device() || e.scalar_type() != x.scalar_type()))
         return modules(e);
@@ -612,24 +642,30 @@ torch::Tensor gin_bn_layer(const torch::Tensor& x, const Adjacency& adj, BnMlp& 
     Layer l;
     l.ptr = adj.row_ptr;
     l.col = adj.col;
-    auto& bn1 = mlp->norm;
-    l.rm1 = bn1->running_mean;
-    l.rv1 = bn1->running_var;
-    l.rm2 = norm->running_mean;
-    l.rv2 = norm->running_var;
-    l.momentum1 = *bn1->options.momentum();
-    l.eps1 = bn1->options.eps();
-    l.momentum2 = *norm->options.momentum();
-    l.eps2 = norm->options.eps();
-    l.training = norm->is_training();
+    l.rm1 = m.norm1->running_mean;
+    l.rv1 = m.norm1->running_var;
+    l.rm2 = m.norm2->running_mean;
+    l.rv2 = m.norm2->running_var;
+    l.momentum1 = *m.norm1->options.momentum();
+    l.eps1 = m.norm1->options.eps();
+    l.momentum2 = *m.norm2->options.momentum();
+    l.eps2 = m.norm2->options.eps();
+    l.training = m.norm2->is_training();
     if (l.training) {
         torch::NoGradGuard no_grad;
-        bn1->num_batches_tracked += 1;
-        norm->num_batches_tracked += 1;
+        m.norm1->num_batches_tracked += 1;
+        m.norm2->num_batches_tracked += 1;
     }
-    return FusedGin::apply(x, mlp->first->weight, mlp->first->bias, bn1->weight, bn1->bias, mlp->second->weight,
-                           mlp->second->bias, norm->weight, norm->bias,
-                           e.defined() ? e : torch::empty({0}, x.options()), l);
+    const auto none = torch::empty({0}, x.options());
+    return FusedGin::apply(x, m.first->weight, m.first->bias, m.norm1->weight, m.norm1->bias, m.second->weight,
+                           m.second->bias, m.norm2->weight, m.norm2->bias, e.defined() ? e : none,
+                           eps.defined() ? eps : none, l);
+}
+
+torch::Tensor gin_bn_layer(const torch::Tensor& x, const Adjacency& adj, BnMlp& mlp, torch::nn::BatchNorm1d& norm,
+                           bool fused, const std::function<torch::Tensor()>& extra) {
+    if (mlp->is_training() != norm->is_training()) fused = false;
+    return gin_bn_layer(x, adj, GinBnModules{mlp->first, mlp->norm, mlp->second, norm}, fused, extra);
 }
 
 }  // namespace brec::nn

@@ -5,6 +5,7 @@
 #include <ATen/Parallel.h>
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <limits>
 #include <random>
@@ -55,6 +56,14 @@ Modules make_modules(std::int64_t width, std::uint64_t seed) {
     return m;
 }
 
+/// make_modules(width, seed) in double precision: the reference the fused layer is held to.
+Modules make_reference(std::int64_t width, std::uint64_t seed) {
+    Modules m = make_modules(width, seed);
+    m.mlp->to(torch::kDouble);
+    m.norm->to(torch::kDouble);
+    return m;
+}
+
 std::vector<torch::Tensor> parameters(const Modules& m) {
     return {m.mlp->first->weight,  m.mlp->first->bias,  m.mlp->norm->weight, m.mlp->norm->bias,
             m.mlp->second->weight, m.mlp->second->bias, m.norm->weight,      m.norm->bias};
@@ -77,9 +86,7 @@ TEST_P(FusedGinLayer, MatchesTheComposedModulesInDoubleWithGradientsAndRunningSt
     const auto [width, with_extra] = GetParam();
     const std::int64_t rows = 700;
     const auto adj = random_adjacency(rows, 7);
-    Modules fused = make_modules(width, 11), reference = make_modules(width, 11);
-    reference.mlp->to(torch::kDouble);
-    reference.norm->to(torch::kDouble);
+    Modules fused = make_modules(width, 11), reference = make_reference(width, 11);
 
     auto gen = at::detail::createCPUGenerator(5);
     const auto x0 = torch::randn({rows, width}, gen);
@@ -135,6 +142,37 @@ TEST_P(FusedGinLayer, MatchesTheComposedModulesInDoubleWithGradientsAndRunningSt
 }
 
 INSTANTIATE_TEST_SUITE_P(Widths, FusedGinLayer, ::testing::Combine(::testing::Values(16, 32, 64), ::testing::Bool()));
+
+TEST(FusedGinLayer, TrainableEpsMatchesTheModulesInDouble) {
+    // δ-2-LGNN's GIN: MLP((1 + ε) x + Σ) with ε a parameter; its gradient is Σ x · (the gradient at
+    // the MLP's input), which the fused backward sums in double per block.
+    const std::int64_t rows = 600, width = 16;
+    const auto adj = random_adjacency(rows, 5);
+    Modules fused = make_modules(width, 3), reference = make_reference(width, 3);
+    auto gen = at::detail::createCPUGenerator(8);
+    const auto x0 = torch::randn({rows, width}, gen);
+    const auto upstream = torch::randn({rows, width}, gen);
+    auto x = x0.clone().requires_grad_(true);
+    auto xd = x0.to(torch::kDouble).requires_grad_(true);
+    auto eps = torch::full({1}, 0.3f).requires_grad_(true);
+    auto epsd = torch::full({1}, 0.3, torch::kDouble).requires_grad_(true);
+    const nn::GinBnModules m{fused.mlp->first, fused.mlp->norm, fused.mlp->second, fused.norm};
+    ASSERT_TRUE(nn::gin_bn_layer_fused(x, m, eps));
+    const auto y = nn::gin_bn_layer(x, adj, m, /*fused=*/true, {}, eps);
+    const auto yd =
+        torch::relu(reference.norm->forward(reference.mlp->forward((1 + epsd) * xd + nn::neighbour_sum(xd, adj))));
+    EXPECT_LT(max_difference(y, yd), 2e-5);
+    (y * upstream).sum().backward();
+    (yd * upstream.to(torch::kDouble)).sum().backward();
+    EXPECT_LT(max_difference(x.grad(), xd.grad()), 1e-4 * (1.0 + xd.grad().abs().max().item<double>()));
+    const double ge = epsd.grad().item<double>();
+    EXPECT_GT(std::abs(ge), 1.0);  // ε enters the output: its gradient is not trivially zero
+    EXPECT_NEAR(eps.grad().item<double>(), ge, 1e-4 * (1.0 + std::abs(ge)));
+    const auto p = parameters(fused), pd = parameters(reference);
+    for (std::size_t i = 0; i < p.size(); ++i)
+        EXPECT_LT(max_difference(p[i].grad(), pd[i].grad()), 2e-4 * (1.0 + pd[i].grad().abs().max().item<double>()))
+            << "parameter " << i;
+}
 
 TEST(FusedGinLayer, SameBitsForAnyThreadCount) {
     const std::int64_t width = 16, rows = 3000;
@@ -227,7 +265,7 @@ TEST_P(FusedGinModel, TrainsAsWithLibTorchsOperatorsWithinRounding) {
 }
 
 // The models whose GIN layers take the fused kernel.
-INSTANTIATE_TEST_SUITE_P(Models, FusedGinModel, ::testing::Values("dropgnn", "ds_gnn", "dss_gnn"));
+INSTANTIATE_TEST_SUITE_P(Models, FusedGinModel, ::testing::Values("dropgnn", "ds_gnn", "dss_gnn", "lgnn2"));
 
 TEST(FusedGinLayer, NotFusedIsTheModulesThemselves) {
     const auto adj = random_adjacency(300, 2);

@@ -29,7 +29,24 @@ namespace brec::nn {
 torch::Tensor gin_bn_layer(const torch::Tensor& x, const Adjacency& adj, BnMlp& mlp, torch::nn::BatchNorm1d& norm,
                            bool fused = true, const std::function<torch::Tensor()>& extra = {});
 
+/// The modules of such a layer as a model holds them: a GIN's MLP Linear → BatchNorm → ReLU → Linear
+/// and the BatchNorm after it (BnMlp's first, norm and second, and the layer's norm).
+struct GinBnModules {
+    Linear& first;
+    torch::nn::BatchNorm1d& norm1;
+    Linear& second;
+    torch::nn::BatchNorm1d& norm2;
+};
+
+/// The same layer from its modules, with an optional trainable ε ([1], float; undefined: ε = 0
+/// fixed): relu(norm2(second(relu(norm1(first((1 + ε) x + Σ_{u ∈ N(v)} x_u))))) + extra()), on the
+/// modules' path in the order a model written with the modules makes its operators. ε's gradient
+/// is Σ over rows and channels of x times the gradient at the MLP's input.
+torch::Tensor gin_bn_layer(const torch::Tensor& x, const Adjacency& adj, const GinBnModules& m, bool fused = true,
+                           const std::function<torch::Tensor()>& extra = {}, const torch::Tensor& eps = {});
+
 /// Whether gin_bn_layer takes the fused path for these arguments.
 bool gin_bn_layer_fused(const torch::Tensor& x, BnMlp& mlp, torch::nn::BatchNorm1d& norm);
+bool gin_bn_layer_fused(const torch::Tensor& x, const GinBnModules& m, const torch::Tensor& eps = {});
 
 }  // namespace brec::nn
