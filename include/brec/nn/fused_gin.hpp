@@ -1,6 +1,7 @@
 #pragma once
-// A GIN layer with ε = 0 and a BatchNorm MLP, then BatchNorm and ReLU, as one fused CPU kernel:
-//   y = relu(bn2(W2 relu(bn1(W1 (x + Σ_{u ∈ N(v)} x_u) + b1)) + b2) + e)   (e optional)
+// A GIN layer with a BatchNorm MLP, then BatchNorm and ReLU, as one fused CPU kernel:
+//   y = relu(bn2(W2 relu(bn1(W1 ((1 + ε) x + Σ_{u ∈ N(v)} x_u) + b1)) + b2) + e)
+// with ε = 0 fixed or trainable, and e optional.
 // LibTorch runs this as some twenty operators, each a pass over the [rows, width] activations, and
 // its one-thread products at widths 16-64 are far below the machine's GEMM rate. Here the 16-64
 // values of a row stay in registers: three passes forward, four backward.
