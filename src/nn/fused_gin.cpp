@@ -407,11 +407,13 @@ struct Forward {
     NormValues n1, n2;
 };
 
+// The scale of a node's own row in the GIN's sum: 1 + ε, or 1 when ε is not trained.
+float one_plus_eps(const Layer& l) { return l.eps.defined() ? 1.0f + l.eps.item<float>() : 1.0f; }
+
 template <int C>
 Forward fused_forward(const Layer& l) {
     const std::int64_t rows = l.x.size(0), blocks = (rows + kBlock - 1) / kBlock;
     Forward f;
-    const float one_plus_eps = l.eps.defined() ? 1.0f + l.eps.item<float>() : 1.0f;
     f.s = torch::empty_like(l.x);
     f.h1 = torch::empty_like(l.x);
     f.h2 = torch::empty_like(l.x);
@@ -439,7 +441,7 @@ Forward fused_forward(const Layer& l) {
     };
     double* m = l.training ? moments.data() : nullptr;
     for_blocks(rows, [&](std::int64_t b, std::int64_t r0, std::int64_t n) {
-        first_pass<C>(ptr, col, l.x.data_ptr<float>(), one_plus_eps, w1t.data_ptr<float>(), l.b1.data_ptr<float>(),
+        first_pass<C>(ptr, col, l.x.data_ptr<float>(), one_plus_eps(l), w1t.data_ptr<float>(), l.b1.data_ptr<float>(),
                       f.s.data_ptr<float>(), f.h1.data_ptr<float>(), r0, n, m ? m + b * 2 * C : nullptr);
     });
     f.n1 = statistics(l.rm1, l.rv1, l.g1, l.be1, l.momentum1, l.eps1);
@@ -506,10 +508,9 @@ Grads fused_backward(const Layer& l, const Forward& f, const torch::Tensor& gy) 
     g.b1 = float_tensor(weights, C * C, C);
 
     g.x = torch::empty_like(l.x);
-    const float one_plus_eps = l.eps.defined() ? 1.0f + l.eps.item<float>() : 1.0f;
     std::vector<double> eps_blocks(l.eps.defined() ? static_cast<std::size_t>(blocks) : 0);
     for_blocks(rows, [&](std::int64_t b, std::int64_t r0, std::int64_t n) {
-        last_back_pass<C>(ptr, col, buffer.data_ptr<float>(), l.x.data_ptr<float>(), one_plus_eps,
+        last_back_pass<C>(ptr, col, buffer.data_ptr<float>(), l.x.data_ptr<float>(), one_plus_eps(l),
                           g.x.data_ptr<float>(), r0, n, eps_blocks.empty() ? nullptr : eps_blocks.data() + b);
     });
     if (l.eps.defined()) g.eps = float_tensor(sum_blocks(eps_blocks, rows, 1), 0, 1).view(l.eps.sizes());
@@ -619,9 +620,9 @@ bool gin_bn_layer_fused(const torch::Tensor& x, const GinBnModules& m, const tor
            eps_fits && (training || !torch::GradMode::is_enabled());
 }
 
+// Only the BatchNorms read the training flag, and the modules' predicate checks that they agree.
 bool gin_bn_layer_fused(const torch::Tensor& x, BnMlp& mlp, torch::nn::BatchNorm1d& norm) {
-    return mlp->is_training() == norm->is_training() &&
-           gin_bn_layer_fused(x, GinBnModules{mlp->first, mlp->norm, mlp->second, norm});
+    return gin_bn_layer_fused(x, GinBnModules{mlp->first, mlp->norm, mlp->second, norm});
 }
 
 torch::Tensor gin_bn_layer(const torch::Tensor& x, const Adjacency& adj, const GinBnModules& m, bool fused,
@@ -664,7 +665,6 @@ torch::Tensor gin_bn_layer(const torch::Tensor& x, const Adjacency& adj, const G
 
 torch::Tensor gin_bn_layer(const torch::Tensor& x, const Adjacency& adj, BnMlp& mlp, torch::nn::BatchNorm1d& norm,
                            bool fused, const std::function<torch::Tensor()>& extra) {
-    if (mlp->is_training() != norm->is_training()) fused = false;
     return gin_bn_layer(x, adj, GinBnModules{mlp->first, mlp->norm, mlp->second, norm}, fused, extra);
 }
 
