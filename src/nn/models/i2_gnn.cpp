@@ -30,6 +30,10 @@
 // Released code of the BREC variant: GraphPKU/BREC @966b5ed (branch Release), I2GNN/test_BREC_no4v_60cfi.py,
 // I2GNN/test_BREC_search.py, I2GNN/count_models.py (I2GNN) and I2GNN/utils.py (the labels).
 //
+// On the CPU each GRU cell's gates are one fused kernel (nn/fused_gru.hpp): the same products,
+// gates within float rounding of torch::gru_cell. ModelConfig::kernel "torch" takes
+// torch::gru_cell itself.
+//
 // Head::regression builds the counting I²-GNN of Campi et al. (2023) instead (CountingI2Gnn below):
 // the same subgraphs and pooling with simpler labels, no normalisation and a three-Linear head.
 //
@@ -42,6 +46,7 @@
 
 #include "brec/core/error.hpp"
 #include "brec/nn/batch.hpp"
+#include "brec/nn/fused_gru.hpp"
 #include "brec/nn/layers.hpp"
 #include "brec/nn/subgraphs.hpp"
 #include "nn/models/builtin.hpp"
@@ -98,9 +103,10 @@ I2Batch make_i2_batch(const std::vector<Graph>& graphs, std::size_t begin, std::
     return b;
 }
 
-/// GatedGraphConv with one step: m = Σ_neighbours x_j W, then x = GRUCell(m, x).
+/// GatedGraphConv with one step: m = Σ_neighbours x_j W, then x = GRUCell(m, x); with `fused`, the
+/// GRU's gates as one CPU kernel (nn/fused_gru.hpp).
 struct GatedConvImpl : torch::nn::Module {
-    GatedConvImpl(std::int64_t width, torch::Generator& gen) {
+    GatedConvImpl(std::int64_t width, torch::Generator& gen, bool fused) : fused(fused) {
         const double bound = 1.0 / std::sqrt(static_cast<double>(width));
         weight = register_parameter("weight", torch::empty({width, width}));
         w_ih = register_parameter("rnn_weight_ih", torch::empty({3 * width, width}));
@@ -111,9 +117,10 @@ struct GatedConvImpl : torch::nn::Module {
     }
     torch::Tensor forward(const torch::Tensor& x, const nn::Adjacency& arcs) {
         const auto m = nn::neighbour_sum(torch::matmul(x, weight), arcs);
-        return torch::gru_cell(m, x, w_ih, w_hh, b_ih, b_hh);
+        return nn::gru_cell(m, x, w_ih, w_hh, b_ih, b_hh, fused);
     }
     torch::Tensor weight, w_ih, w_hh, b_ih, b_hh;
+    bool fused;
 };
 TORCH_MODULE(GatedConv);
 
@@ -126,7 +133,7 @@ struct I2Layers {
              torch::Generator& gen) {
         for (int l = 0; l < c.layers; ++l) {
             const std::string i = std::to_string(l);
-            convs.push_back(owner.register_module("conv" + i, GatedConv(c.hidden, gen)));
+            convs.push_back(owner.register_module("conv" + i, GatedConv(c.hidden, gen, c.kernel != "torch")));
             embeddings.push_back(owner.register_module("z_embedding" + i, nn::Embedding(label_rows, c.hidden, gen)));
             transforms.push_back(
                 l == 0 ? nn::Linear(nullptr)

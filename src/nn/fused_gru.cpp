@@ -1,0 +1,196 @@
+#include "brec/nn/fused_gru.hpp"
+
+#include <ATen/Parallel.h>
+
+#include <algorithm>
+#include <cstdint>
+
+// The AVX vectors below never cross a call that is not inlined: no ABI concern.
+#pragma GCC diagnostic ignored "-Wpsabi"
+
+namespace brec::nn {
+
+namespace {
+
+// x86-64-v3 (AVX2 and FMA) beside the default.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define BREC_GRU_KERNEL __attribute__((optimize("O3"), target_clones("arch=x86-64-v3", "default")))
+#else
+#define BREC_GRU_KERNEL
+#endif
+
+typedef float Vec __attribute__((vector_size(32)));
+typedef float VecU __attribute__((vector_size(32), aligned(4)));
+typedef std::int32_t VecI __attribute__((vector_size(32)));
+constexpr int kLanes = 8;
+
+inline __attribute__((always_inline)) Vec splat(float f) { return Vec{} + f; }
+inline __attribute__((always_inline)) Vec select(VecI mask, Vec a, Vec b) {
+    return reinterpret_cast<Vec>((reinterpret_cast<VecI>(a) & mask) | (reinterpret_cast<VecI>(b) & ~mask));
+}
+
+/// e^x: x = k ln 2 + r with |r| <= ln 2 / 2 (ln 2 in two parts, so r is nearly exact), e^r by
+/// Cephes' expf polynomial, times 2^k through the exponent bits (2^127 · 2 for k = 128). Below
+/// −87.3 it gives 0 (no subnormal results), above ln(FLT_MAX) +inf; NaN stays NaN.
+inline __attribute__((always_inline)) Vec exp(Vec x) {
+    const VecI under = x<splat(-87.3f), over = x> splat(88.72f);
+    x = select(under | over, Vec{}, x);
+    const Vec fk = x * splat(1.44269504088896341f) + splat(0.5f);
+    VecI k = __builtin_convertvector(fk, VecI);
+    k += __builtin_convertvector(k, Vec) > fk;  // truncation toward zero made floor (true is −1)
+    const Vec kf = __builtin_convertvector(k, Vec);
+    const Vec r = x - kf * splat(0.693359375f) - kf * splat(-2.12194440e-4f);
+    Vec p = splat(1.9875691500e-4f);
+    p = p * r + splat(1.3981999507e-3f);
+    p = p * r + splat(8.3334519073e-3f);
+    p = p * r + splat(4.1665795894e-2f);
+    p = p * r + splat(1.6666665459e-1f);
+    p = p * r + splat(5.0000001201e-1f);
+    const Vec er = p * r * r + r + splat(1.0f);
+    const VecI top = k > 127;
+    const Vec e = er * reinterpret_cast<Vec>((k + top + 127) << 23);
+    return select(under, Vec{}, select(over, splat(__builtin_inff()), select(top, e + e, e)));
+}
+
+/// σ(x) = 1 / (1 + e^−x), as LibTorch writes it.
+inline __attribute__((always_inline)) Vec sigmoid(Vec x) { return splat(1.0f) / (splat(1.0f) + exp(-x)); }
+
+/// tanh x: for |x| < 0.625 x + x³ P(x²) (Cephes' tanhf coefficients), which keeps the relative
+/// accuracy near 0; else sign(x) (1 − 2 / (e^2|x| + 1)).
+inline __attribute__((always_inline)) Vec tanh(Vec x) {
+    const VecI negative = x < Vec{};
+    const Vec a = select(negative, -x, x);
+    const Vec far = splat(1.0f) - splat(2.0f) / (exp(a + a) + splat(1.0f));
+    const Vec s = x * x;
+    Vec p = splat(-5.70498872745e-3f);
+    p = p * s + splat(2.06390887954e-2f);
+    p = p * s + splat(-5.37397155531e-2f);
+    p = p * s + splat(1.33314422036e-1f);
+    p = p * s + splat(-3.33332819422e-1f);
+    const Vec near = p * s * x + x;
+    return select(a < splat(0.625f), near, select(negative, -far, far));
+}
+
+/// n <= 8 values at `p` as a vector (a last partial one padded with zeros), and back.
+inline __attribute__((always_inline)) Vec load(const float* p, std::int64_t n) {
+    if (n == kLanes) return *reinterpret_cast<const VecU*>(p);
+    Vec v{};
+    for (std::int64_t i = 0; i < n; ++i) v[i] = p[i];
+    return v;
+}
+inline __attribute__((always_inline)) void store(float* p, Vec v, std::int64_t n) {
+    if (n == kLanes) {
+        *reinterpret_cast<VecU*>(p) = v;
+        return;
+    }
+    for (std::int64_t i = 0; i < n; ++i) p[i] = v[i];
+}
+
+/// Rows [r0, r1): gi, gh [rows, 3H]; h [rows, H]; y [rows, H]; saved [rows, 4H] = r, z, n, gh_n.
+BREC_GRU_KERNEL void gates_forward(const float* gi, const float* gh, const float* h, float* y, float* saved,
+                                   std::int64_t width, std::int64_t r0, std::int64_t r1) {
+    const std::int64_t w = width;
+    for (std::int64_t row = r0; row < r1; ++row) {
+        const float *i = gi + row * 3 * w, *g = gh + row * 3 * w, *hr = h + row * w;
+        float *out = y + row * w, *s = saved + row * 4 * w;
+        for (std::int64_t at = 0; at < w; at += kLanes) {
+            const std::int64_t n = std::min<std::int64_t>(kLanes, w - at);
+            const Vec r = sigmoid(load(i + at, n) + load(g + at, n));
+            const Vec z = sigmoid(load(i + w + at, n) + load(g + w + at, n));
+            const Vec ghn = load(g + 2 * w + at, n);
+            const Vec c = tanh(load(i + 2 * w + at, n) + r * ghn);
+            store(out + at, c + z * (load(hr + at, n) - c), n);
+            store(s + at, r, n);
+            store(s + w + at, z, n);
+            store(s + 2 * w + at, c, n);
+            store(s + 3 * w + at, ghn, n);
+        }
+    }
+}
+
+/// Rows [r0, r1): from dL/dh' (gy) the gradients of gi, gh ([rows, 3H]) and h's direct one.
+BREC_GRU_KERNEL void gates_backward(const float* gy, const float* saved, const float* h, float* dgi, float* dgh,
+                                    float* dh, std::int64_t width, std::int64_t r0, std::int64_t r1) {
+    const std::int64_t w = width;
+    const Vec one = splat(1.0f);
+    for (std::int64_t row = r0; row < r1; ++row) {
+        const float *s = saved + row * 4 * w, *hr = h + row * w, *gr = gy + row * w;
+        float *di = dgi + row * 3 * w, *dg = dgh + row * 3 * w, *dhr = dh + row * w;
+        for (std::int64_t at = 0; at < w; at += kLanes) {
+            const std::int64_t n = std::min<std::int64_t>(kLanes, w - at);
+            const Vec r = load(s + at, n), z = load(s + w + at, n), c = load(s + 2 * w + at, n);
+            const Vec ghn = load(s + 3 * w + at, n), g = load(gr + at, n);
+            store(dhr + at, g * z, n);
+            const Vec dc = g * (one - z) * (one - c * c);
+            const Vec dz = g * (load(hr + at, n) - c) * (one - z) * z;
+            const Vec dr = dc * ghn * (one - r) * r;
+            store(di + at, dr, n);
+            store(dg + at, dr, n);
+            store(di + w + at, dz, n);
+            store(dg + w + at, dz, n);
+            store(di + 2 * w + at, dc, n);
+            store(dg + 2 * w + at, dc * r, n);
+        }
+    }
+}
+
+/// Rows per task of LibTorch's thread pool.
+constexpr std::int64_t kGrain = 256;
+
+struct GruGates : torch::autograd::Function<GruGates> {
+    static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& gi_in,
+                                 const torch::Tensor& gh_in, const torch::Tensor& h_in) {
+        const auto gi = gi_in.contiguous(), gh = gh_in.contiguous(), h = h_in.contiguous();
+        const std::int64_t rows = h.size(0), width = h.size(1);
+        auto y = torch::empty_like(h);
+        auto saved = torch::empty({rows, 4 * width}, h.options());
+        at::parallel_for(0, rows, kGrain, [&](std::int64_t r0, std::int64_t r1) {
+            gates_forward(gi.data_ptr<float>(), gh.data_ptr<float>(), h.data_ptr<float>(), y.data_ptr<float>(),
+                          saved.data_ptr<float>(), width, r0, r1);
+        });
+        ctx->save_for_backward({saved, h});
+        return y;
+    }
+
+    static torch::autograd::tensor_list backward(torch::autograd::AutogradContext* ctx,
+                                                 torch::autograd::tensor_list grad) {
+        const auto s = ctx->get_saved_variables();
+        const auto& saved = s[0];
+        const auto& h = s[1];
+        const auto gy = grad[0].contiguous();
+        const std::int64_t rows = h.size(0), width = h.size(1);
+        auto dgi = torch::empty({rows, 3 * width}, h.options());
+        auto dgh = torch::empty_like(dgi);
+        auto dh = torch::empty_like(h);
+        at::parallel_for(0, rows, kGrain, [&](std::int64_t r0, std::int64_t r1) {
+            gates_backward(gy.data_ptr<float>(), saved.data_ptr<float>(), h.data_ptr<float>(), dgi.data_ptr<float>(),
+                           dgh.data_ptr<float>(), dh.data_ptr<float>(), width, r0, r1);
+        });
+        return {dgi, dgh, dh};
+    }
+};
+
+bool fits(const torch::Tensor& input, const torch::Tensor& hidden, const torch::Tensor& w_ih, const torch::Tensor& w_hh,
+          const torch::Tensor& b_ih, const torch::Tensor& b_hh) {
+    const auto cpu_float = [](const torch::Tensor& t) {
+        return t.defined() && t.device().is_cpu() && t.scalar_type() == torch::kFloat;
+    };
+    return cpu_float(input) && cpu_float(hidden) && cpu_float(w_ih) && cpu_float(w_hh) && cpu_float(b_ih) &&
+           cpu_float(b_hh) && input.dim() == 2 && hidden.dim() == 2 && input.size(0) == hidden.size(0) &&
+           w_ih.dim() == 2 && w_ih.size(0) == 3 * hidden.size(1) && w_hh.dim() == 2 &&
+           w_hh.size(0) == 3 * hidden.size(1);
+}
+
+}  // namespace
+
+torch::Tensor gru_cell(const torch::Tensor& input, const torch::Tensor& hidden, const torch::Tensor& w_ih,
+                       const torch::Tensor& w_hh, const torch::Tensor& b_ih, const torch::Tensor& b_hh, bool fused) {
+    if (!fused || !fits(input, hidden, w_ih, w_hh, b_ih, b_hh))
+        return torch::gru_cell(input, hidden, w_ih, w_hh, b_ih, b_hh);
+    // torch::gru_cell's own products (linear: addmm with the transposed weight), so the same bits.
+    const auto gi = torch::addmm(b_ih, input, w_ih.t());
+    const auto gh = torch::addmm(b_hh, hidden, w_hh.t());
+    return GruGates::apply(gi, gh, hidden);
+}
+
+}  // namespace brec::nn
