@@ -9,9 +9,7 @@
 #include <vector>
 
 #include "brec/core/error.hpp"
-
-// The AVX vectors below never cross a call that is not inlined: no ABI concern.
-#pragma GCC diagnostic ignored "-Wpsabi"
+#include "nn/simd.hpp"
 
 namespace brec::nn {
 
@@ -20,13 +18,6 @@ namespace {
 // Rows per block. Every sum over rows is taken per block, in row order, and the blocks' sums are
 // combined in block order: the bits do not depend on how threads split the blocks.
 constexpr std::int64_t kBlock = 256;
-
-// x86-64-v3 (AVX2 and FMA; CMake lets this file contract a·b + c into one FMA) beside the default.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-#define BREC_FUSED_KERNEL __attribute__((optimize("O3"), target_clones("arch=x86-64-v3", "default")))
-#else
-#define BREC_FUSED_KERNEL
-#endif
 
 /// A BatchNorm's per-channel values as the passes use them: z = (h − mean) · scale + shift, with
 /// scale = γ / σ; invstd = 1 / σ.
@@ -50,18 +41,17 @@ NormValues norm_values(const std::vector<double>& mean, const std::vector<double
     return n;
 }
 
-// Eight floats, and the same for loads and stores at any float address. Rows are C = 16, 32 or 64
-// floats: C / 8 vectors. The kernels broadcast one value of a row against the rows of a weight
-// matrix (the products), or work value by value (normalisation, ReLU, masks).
-typedef float Vec __attribute__((vector_size(32)));
-typedef float VecU __attribute__((vector_size(32), aligned(4)));
+// Rows are C = 16, 32 or 64 floats: C / 8 vectors. The kernels broadcast one value of a row
+// against the rows of a weight matrix (the products), or work value by value (normalisation,
+// ReLU, masks).
+using simd::load;
+using simd::splat;
+using simd::store;
+using simd::Vec;
 
-inline __attribute__((always_inline)) Vec load(const float* p) { return *reinterpret_cast<const VecU*>(p); }
-inline __attribute__((always_inline)) void store(float* p, Vec v) { *reinterpret_cast<VecU*>(p) = v; }
-inline __attribute__((always_inline)) Vec splat(float f) { return Vec{} + f; }
 /// max(v, 0) as torch::relu: a NaN stays NaN (a diverged training stays diverged). The gradient
 /// masks below pass where the ReLU's input is > 0, as LibTorch's threshold_backward: not at NaN.
-inline __attribute__((always_inline)) Vec relu(Vec v) { return v < Vec{} ? Vec{} : v; }
+BREC_SIMD_INLINE Vec relu(Vec v) { return v < Vec{} ? Vec{} : v; }
 
 /// A [C] vector of constants (or the rows of a [C, C] matrix) held as C / 8 Vecs each.
 template <int C>
@@ -77,7 +67,7 @@ struct Lanes {
 /// Per block: the mean and the sum of squared deviations from it of each channel of the block's
 /// rows (re-read while they are still in cache).
 template <int C>
-inline __attribute__((always_inline)) void block_moments(const float* rows, std::int64_t n, double* out) {
+BREC_SIMD_INLINE void block_moments(const float* rows, std::int64_t n, double* out) {
     constexpr int V = C / 8;
     Vec sum[V] = {}, m2[V] = {};
     for (std::int64_t r = 0; r < n; ++r)
@@ -98,8 +88,7 @@ inline __attribute__((always_inline)) void block_moments(const float* rows, std:
 
 /// acc = Σ_{k in [first, last)} x[col[k]] in CSR order, summed from zero (as neighbour_sum).
 template <int C>
-inline __attribute__((always_inline)) void gather_sum(const std::int64_t* first, const std::int64_t* last,
-                                                      const float* x, Vec* acc) {
+BREC_SIMD_INLINE void gather_sum(const std::int64_t* first, const std::int64_t* last, const float* x, Vec* acc) {
     constexpr int V = C / 8;
     for (int j = 0; j < V; ++j) acc[j] = Vec{};
     for (const std::int64_t* k = first; k != last; ++k) {
@@ -110,7 +99,7 @@ inline __attribute__((always_inline)) void gather_sum(const std::int64_t* first,
 
 /// out = bias + Σ_i in[i] · w[i] (w: the C rows of Wᵀ as Lanes).
 template <int C>
-inline __attribute__((always_inline)) void product(const float* in, const Lanes<C>* w, const Lanes<C>& bias, Vec* out) {
+BREC_SIMD_INLINE void product(const float* in, const Lanes<C>* w, const Lanes<C>& bias, Vec* out) {
     constexpr int V = C / 8;
     for (int j = 0; j < V; ++j) out[j] = bias.v[j];
     for (int i = 0; i < C; ++i) {
@@ -152,9 +141,9 @@ void for_blocks(std::int64_t rows, Body&& body) {
 /// s = (1 + ε) x + Σ_{u ∈ N(v)} x_u and h1 = s W1ᵀ + b1 (w1t = W1ᵀ, [C, C]); with `moments`, the
 /// block's moments of h1. With ε = 0, (1 + ε) x + Σ is x + Σ bit for bit (a product by 1 is exact).
 template <int C>
-BREC_FUSED_KERNEL void first_pass(const std::int64_t* ptr, const std::int64_t* col, const float* x, float one_plus_eps,
-                                  const float* w1t, const float* b1, float* s, float* h1, std::int64_t r0,
-                                  std::int64_t n, double* moments) {
+BREC_SIMD_KERNEL void first_pass(const std::int64_t* ptr, const std::int64_t* col, const float* x, float one_plus_eps,
+                                 const float* w1t, const float* b1, float* s, float* h1, std::int64_t r0,
+                                 std::int64_t n, double* moments) {
     constexpr int V = C / 8;
     const Vec scale_x = splat(one_plus_eps);
     Lanes<C> w[C];
@@ -177,9 +166,9 @@ BREC_FUSED_KERNEL void first_pass(const std::int64_t* ptr, const std::int64_t* c
 
 /// h2 = relu(bn1(h1)) W2ᵀ + b2; with `moments`, the block's moments of h2.
 template <int C>
-BREC_FUSED_KERNEL void second_pass(const float* h1, const float* mean1, const float* scale1, const float* shift1,
-                                   const float* w2t, const float* b2, float* h2, std::int64_t r0, std::int64_t n,
-                                   double* moments) {
+BREC_SIMD_KERNEL void second_pass(const float* h1, const float* mean1, const float* scale1, const float* shift1,
+                                  const float* w2t, const float* b2, float* h2, std::int64_t r0, std::int64_t n,
+                                  double* moments) {
     constexpr int V = C / 8;
     Lanes<C> w[C];
     for (int i = 0; i < C; ++i) w[i] = Lanes<C>(w2t + i * C);
@@ -197,16 +186,16 @@ BREC_FUSED_KERNEL void second_pass(const float* h1, const float* mean1, const fl
 
 /// bn2(h2) at row r, plus extra's row where there is one: what the last ReLU takes.
 template <int C>
-inline __attribute__((always_inline)) Vec pre_relu(const float* h2, const Lanes<C>& mean, const Lanes<C>& scale,
-                                                   const Lanes<C>& shift, const float* extra, std::int64_t r, int j) {
+BREC_SIMD_INLINE Vec pre_relu(const float* h2, const Lanes<C>& mean, const Lanes<C>& scale, const Lanes<C>& shift,
+                              const float* extra, std::int64_t r, int j) {
     const Vec z = (load(h2 + r * C + 8 * j) - mean.v[j]) * scale.v[j] + shift.v[j];
     return extra ? z + load(extra + r * C + 8 * j) : z;
 }
 
 /// y = relu(bn2(h2) + extra) (extra may be null).
 template <int C>
-BREC_FUSED_KERNEL void third_pass(const float* h2, const float* mean2, const float* scale2, const float* shift2,
-                                  const float* extra, float* y, std::int64_t r0, std::int64_t n) {
+BREC_SIMD_KERNEL void third_pass(const float* h2, const float* mean2, const float* scale2, const float* shift2,
+                                 const float* extra, float* y, std::int64_t r0, std::int64_t n) {
     constexpr int V = C / 8;
     const Lanes<C> mean(mean2), scale(scale2), shift(shift2);
     for (std::int64_t r = r0; r < r0 + n; ++r)
@@ -217,9 +206,9 @@ BREC_FUSED_KERNEL void third_pass(const float* h2, const float* mean2, const flo
 /// else 0; written to `gz_out` where given (it is extra's gradient). Per block, Σ of it and Σ of it
 /// times x̂ = (h − mean) · invstd (BatchNorm's two reductions).
 template <int C>
-BREC_FUSED_KERNEL void relu_norm_sums(const float* h, const float* g, const float* mean, const float* invstd,
-                                      const float* scale, const float* shift, const float* extra, float* gz_out,
-                                      std::int64_t r0, std::int64_t n, double* sums) {
+BREC_SIMD_KERNEL void relu_norm_sums(const float* h, const float* g, const float* mean, const float* invstd,
+                                     const float* scale, const float* shift, const float* extra, float* gz_out,
+                                     std::int64_t r0, std::int64_t n, double* sums) {
     constexpr int V = C / 8;
     const Lanes<C> m(mean), is(invstd), sc(scale), sh(shift);
     Vec sg[V] = {}, sgx[V] = {};
@@ -247,7 +236,7 @@ struct NormGrad {
 /// Per block: dW += ghᵀ in and db += gh over the block's rows, written as doubles (dW [C, C], then
 /// db [C]).
 template <int C>
-inline __attribute__((always_inline)) void write_weight_sums(const Vec (*dw)[C / 8], const Vec* db, double* out) {
+BREC_SIMD_INLINE void write_weight_sums(const Vec (*dw)[C / 8], const Vec* db, double* out) {
     constexpr int V = C / 8;
     for (int o = 0; o < C; ++o)
         for (int j = 0; j < V; ++j)
@@ -261,10 +250,10 @@ inline __attribute__((always_inline)) void write_weight_sums(const Vec (*dw)[C /
 /// dW2 += gh2ᵀ a1 and db2 += gh2 per block, ga1 = gh2 W2, and gz1 = ga1 where bn1's output is
 /// positive, written to `gz1`; per block also the two reductions of gz1 for bn1's backward.
 template <int C>
-BREC_FUSED_KERNEL void middle_back_pass(const float* gy, const float* h2, const float* h1, const NormValues& n2,
-                                        const NormGrad& d2, const NormValues& n1, const float* w2, const float* extra,
-                                        float* gz1, std::int64_t r0, std::int64_t n, double* weight_sums,
-                                        double* norm_sums) {
+BREC_SIMD_KERNEL void middle_back_pass(const float* gy, const float* h2, const float* h1, const NormValues& n2,
+                                       const NormGrad& d2, const NormValues& n1, const float* w2, const float* extra,
+                                       float* gz1, std::int64_t r0, std::int64_t n, double* weight_sums,
+                                       double* norm_sums) {
     constexpr int V = C / 8;
     Lanes<C> w[C];
     for (int o = 0; o < C; ++o) w[o] = Lanes<C>(w2 + o * C);
@@ -309,9 +298,8 @@ BREC_FUSED_KERNEL void middle_back_pass(const float* gy, const float* h2, const 
 /// From gz1: gh1 (bn1's backward), dW1 += gh1ᵀ s and db1 += gh1 per block, and gs = gh1 W1 written
 /// over gz1.
 template <int C>
-BREC_FUSED_KERNEL void first_back_pass(const float* h1, const float* s, const NormValues& n1, const NormGrad& d1,
-                                       const float* w1, float* g, std::int64_t r0, std::int64_t n,
-                                       double* weight_sums) {
+BREC_SIMD_KERNEL void first_back_pass(const float* h1, const float* s, const NormValues& n1, const NormGrad& d1,
+                                      const float* w1, float* g, std::int64_t r0, std::int64_t n, double* weight_sums) {
     constexpr int V = C / 8;
     Lanes<C> w[C];
     for (int o = 0; o < C; ++o) w[o] = Lanes<C>(w1 + o * C);
@@ -342,8 +330,8 @@ BREC_FUSED_KERNEL void first_back_pass(const float* h1, const float* s, const No
 /// gx = (1 + ε) gs + Σ_{u ∈ N(v)} gs_u: the backward of (1 + ε) x + neighbour_sum(x) over
 /// symmetric arcs; with `eps_sum`, the block's Σ gs · x (ε's gradient) in double.
 template <int C>
-BREC_FUSED_KERNEL void last_back_pass(const std::int64_t* ptr, const std::int64_t* col, const float* gs, const float* x,
-                                      float one_plus_eps, float* gx, std::int64_t r0, std::int64_t n, double* eps_sum) {
+BREC_SIMD_KERNEL void last_back_pass(const std::int64_t* ptr, const std::int64_t* col, const float* gs, const float* x,
+                                     float one_plus_eps, float* gx, std::int64_t r0, std::int64_t n, double* eps_sum) {
     constexpr int V = C / 8;
     const Vec scale_x = splat(one_plus_eps);
     Vec ge[V] = {};

@@ -5,34 +5,24 @@
 #include <algorithm>
 #include <cstdint>
 
-// The AVX vectors below never cross a call that is not inlined: no ABI concern.
-#pragma GCC diagnostic ignored "-Wpsabi"
+#include "nn/simd.hpp"
 
 namespace brec::nn {
 
 namespace {
 
-// x86-64-v3 (AVX2 and FMA) beside the default.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-#define BREC_GRU_KERNEL __attribute__((optimize("O3"), target_clones("arch=x86-64-v3", "default")))
-#else
-#define BREC_GRU_KERNEL
-#endif
-
-typedef float Vec __attribute__((vector_size(32)));
-typedef float VecU __attribute__((vector_size(32), aligned(4)));
-typedef std::int32_t VecI __attribute__((vector_size(32)));
-constexpr int kLanes = 8;
-
-inline __attribute__((always_inline)) Vec splat(float f) { return Vec{} + f; }
-inline __attribute__((always_inline)) Vec select(VecI mask, Vec a, Vec b) {
-    return reinterpret_cast<Vec>((reinterpret_cast<VecI>(a) & mask) | (reinterpret_cast<VecI>(b) & ~mask));
-}
+using simd::kLanes;
+using simd::load;
+using simd::select;
+using simd::splat;
+using simd::store;
+using simd::Vec;
+using simd::VecI;
 
 /// e^x: x = k ln 2 + r with |r| <= ln 2 / 2 (ln 2 in two parts, so r is nearly exact), e^r by
 /// Cephes' expf polynomial, times 2^k through the exponent bits (2^127 · 2 for k = 128). Below
 /// −87.3 it gives 0 (no subnormal results), above ln(FLT_MAX) +inf; NaN stays NaN.
-inline __attribute__((always_inline)) Vec exp(Vec x) {
+BREC_SIMD_INLINE Vec exp(Vec x) {
     const VecI under = x<splat(-87.3f), over = x> splat(88.72f);
     x = select(under | over, Vec{}, x);
     const Vec fk = x * splat(1.44269504088896341f) + splat(0.5f);
@@ -53,11 +43,11 @@ inline __attribute__((always_inline)) Vec exp(Vec x) {
 }
 
 /// σ(x) = 1 / (1 + e^−x), as LibTorch writes it.
-inline __attribute__((always_inline)) Vec sigmoid(Vec x) { return splat(1.0f) / (splat(1.0f) + exp(-x)); }
+BREC_SIMD_INLINE Vec sigmoid(Vec x) { return splat(1.0f) / (splat(1.0f) + exp(-x)); }
 
 /// tanh x: for |x| < 0.625 x + x³ P(x²) (Cephes' tanhf coefficients), which keeps the relative
 /// accuracy near 0; else sign(x) (1 − 2 / (e^2|x| + 1)).
-inline __attribute__((always_inline)) Vec tanh(Vec x) {
+BREC_SIMD_INLINE Vec tanh(Vec x) {
     const VecI negative = x < Vec{};
     const Vec a = select(negative, -x, x);
     const Vec far = splat(1.0f) - splat(2.0f) / (exp(a + a) + splat(1.0f));
@@ -71,28 +61,14 @@ inline __attribute__((always_inline)) Vec tanh(Vec x) {
     return select(a < splat(0.625f), near, select(negative, -far, far));
 }
 
-/// n <= 8 values at `p` as a vector (a last partial one padded with zeros), and back.
-inline __attribute__((always_inline)) Vec load(const float* p, std::int64_t n) {
-    if (n == kLanes) return *reinterpret_cast<const VecU*>(p);
-    Vec v{};
-    for (std::int64_t i = 0; i < n; ++i) v[i] = p[i];
-    return v;
-}
-inline __attribute__((always_inline)) void store(float* p, Vec v, std::int64_t n) {
-    if (n == kLanes) {
-        *reinterpret_cast<VecU*>(p) = v;
-        return;
-    }
-    for (std::int64_t i = 0; i < n; ++i) p[i] = v[i];
-}
-
-/// Rows [r0, r1): gi, gh [rows, 3H]; h [rows, H]; y [rows, H]; saved [rows, 4H] = r, z, n, gh_n.
-BREC_GRU_KERNEL void gates_forward(const float* gi, const float* gh, const float* h, float* y, float* saved,
-                                   std::int64_t width, std::int64_t r0, std::int64_t r1) {
+/// Rows [r0, r1): gi, gh [rows, 3H]; h [rows, H]; y [rows, H]; saved [rows, 4H] = r, z, n, gh_n, or
+/// null where nothing will go back (no autograd graph).
+BREC_SIMD_KERNEL void gates_forward(const float* gi, const float* gh, const float* h, float* y, float* saved,
+                                    std::int64_t width, std::int64_t r0, std::int64_t r1) {
     const std::int64_t w = width;
     for (std::int64_t row = r0; row < r1; ++row) {
         const float *i = gi + row * 3 * w, *g = gh + row * 3 * w, *hr = h + row * w;
-        float *out = y + row * w, *s = saved + row * 4 * w;
+        float *out = y + row * w, *s = saved ? saved + row * 4 * w : nullptr;
         for (std::int64_t at = 0; at < w; at += kLanes) {
             const std::int64_t n = std::min<std::int64_t>(kLanes, w - at);
             const Vec r = sigmoid(load(i + at, n) + load(g + at, n));
@@ -100,6 +76,7 @@ BREC_GRU_KERNEL void gates_forward(const float* gi, const float* gh, const float
             const Vec ghn = load(g + 2 * w + at, n);
             const Vec c = tanh(load(i + 2 * w + at, n) + r * ghn);
             store(out + at, c + z * (load(hr + at, n) - c), n);
+            if (!saved) continue;
             store(s + at, r, n);
             store(s + w + at, z, n);
             store(s + 2 * w + at, c, n);
@@ -109,8 +86,8 @@ BREC_GRU_KERNEL void gates_forward(const float* gi, const float* gh, const float
 }
 
 /// Rows [r0, r1): from dL/dh' (gy) the gradients of gi, gh ([rows, 3H]) and h's direct one.
-BREC_GRU_KERNEL void gates_backward(const float* gy, const float* saved, const float* h, float* dgi, float* dgh,
-                                    float* dh, std::int64_t width, std::int64_t r0, std::int64_t r1) {
+BREC_SIMD_KERNEL void gates_backward(const float* gy, const float* saved, const float* h, float* dgi, float* dgh,
+                                     float* dh, std::int64_t width, std::int64_t r0, std::int64_t r1) {
     const std::int64_t w = width;
     const Vec one = splat(1.0f);
     for (std::int64_t row = r0; row < r1; ++row) {
@@ -137,17 +114,23 @@ BREC_GRU_KERNEL void gates_backward(const float* gy, const float* saved, const f
 /// Rows per task of LibTorch's thread pool.
 constexpr std::int64_t kGrain = 256;
 
+/// h' from the gate products and h; `saved`, when given, [rows, 4H] for the backward pass.
+torch::Tensor gates(const torch::Tensor& gi_in, const torch::Tensor& gh_in, const torch::Tensor& h, float* saved) {
+    const auto gi = gi_in.contiguous(), gh = gh_in.contiguous();
+    auto y = torch::empty_like(h);
+    at::parallel_for(0, h.size(0), kGrain, [&](std::int64_t r0, std::int64_t r1) {
+        gates_forward(gi.data_ptr<float>(), gh.data_ptr<float>(), h.data_ptr<float>(), y.data_ptr<float>(), saved,
+                      h.size(1), r0, r1);
+    });
+    return y;
+}
+
 struct GruGates : torch::autograd::Function<GruGates> {
-    static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& gi_in,
-                                 const torch::Tensor& gh_in, const torch::Tensor& h_in) {
-        const auto gi = gi_in.contiguous(), gh = gh_in.contiguous(), h = h_in.contiguous();
-        const std::int64_t rows = h.size(0), width = h.size(1);
-        auto y = torch::empty_like(h);
-        auto saved = torch::empty({rows, 4 * width}, h.options());
-        at::parallel_for(0, rows, kGrain, [&](std::int64_t r0, std::int64_t r1) {
-            gates_forward(gi.data_ptr<float>(), gh.data_ptr<float>(), h.data_ptr<float>(), y.data_ptr<float>(),
-                          saved.data_ptr<float>(), width, r0, r1);
-        });
+    static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& gi,
+                                 const torch::Tensor& gh, const torch::Tensor& h_in) {
+        const auto h = h_in.contiguous();
+        auto saved = torch::empty({h.size(0), 4 * h.size(1)}, h.options());
+        auto y = gates(gi, gh, h, saved.data_ptr<float>());
         ctx->save_for_backward({saved, h});
         return y;
     }
@@ -170,6 +153,8 @@ struct GruGates : torch::autograd::Function<GruGates> {
     }
 };
 
+/// Whether the fused path applies. The biases need no shape check: addmm broadcasts them to
+/// [rows, 3H] or throws, as torch::gru_cell's linear does, so the gates always see [rows, 3H].
 bool fits(const torch::Tensor& input, const torch::Tensor& hidden, const torch::Tensor& w_ih, const torch::Tensor& w_hh,
           const torch::Tensor& b_ih, const torch::Tensor& b_hh) {
     const auto cpu_float = [](const torch::Tensor& t) {
@@ -190,6 +175,9 @@ torch::Tensor gru_cell(const torch::Tensor& input, const torch::Tensor& hidden, 
     // torch::gru_cell's own products (linear: addmm with the transposed weight), so the same bits.
     const auto gi = torch::addmm(b_ih, input, w_ih.t());
     const auto gh = torch::addmm(b_hh, hidden, w_hh.t());
+    // Inference (or a graph that reaches none of the inputs): nothing to save for a backward pass.
+    if (!torch::GradMode::is_enabled() || !(gi.requires_grad() || gh.requires_grad() || hidden.requires_grad()))
+        return gates(gi, gh, hidden.contiguous(), nullptr);
     return GruGates::apply(gi, gh, hidden);
 }
 

@@ -126,5 +126,28 @@ TEST(FusedGruCell, TheSameBitsOnOneAndTwoThreads) {
     for (std::size_t i = 0; i < one.size(); ++i) EXPECT_TRUE(torch::equal(one[i], two[i])) << i;
 }
 
+TEST(FusedGruCell, InferenceGivesTheBitsOfTheTrainingOutputAndBuildsNoGraph) {
+    const Cell cell = converted(random_cell(300, 13, 11), torch::kFloat);
+    const auto trained = nn::gru_cell(cell.input, cell.hidden, cell.w_ih, cell.w_hh, cell.b_ih, cell.b_hh);
+    ASSERT_TRUE(trained.requires_grad());
+    torch::NoGradGuard no_grad;
+    const auto inferred = nn::gru_cell(cell.input, cell.hidden, cell.w_ih, cell.w_hh, cell.b_ih, cell.b_hh);
+    EXPECT_FALSE(inferred.requires_grad());
+    EXPECT_TRUE(torch::equal(inferred, trained.detach()));
+}
+
+TEST(FusedGruCell, BiasesBroadcastOrFailAsInTorchGruCell) {
+    // linear (so torch::gru_cell) broadcasts a one-element bias over the 3H gates; the fused cell
+    // must give the same values, and refuse a bias that does not broadcast as LibTorch does.
+    const Cell c = random_cell(40, 16, 21);
+    const auto b_ih = torch::full({1}, 0.3f), b_hh = torch::full({1}, -0.2f);
+    const auto fused = nn::gru_cell(c.input, c.hidden, c.w_ih, c.w_hh, b_ih, b_hh);
+    const auto torch_cell = torch::gru_cell(c.input, c.hidden, c.w_ih, c.w_hh, b_ih, b_hh);
+    EXPECT_LT((fused - torch_cell).abs().max().item<float>(), 1e-6f);
+    const auto wrong = torch::zeros({5});
+    EXPECT_THROW(torch::gru_cell(c.input, c.hidden, c.w_ih, c.w_hh, wrong, c.b_hh), c10::Error);
+    EXPECT_THROW(nn::gru_cell(c.input, c.hidden, c.w_ih, c.w_hh, wrong, c.b_hh), c10::Error);
+}
+
 }  // namespace
 }  // namespace brec

@@ -14,8 +14,11 @@ namespace brec::nn {
 /// the CPU: the two gate products by LibTorch's addmm, then the gates as one autograd function.
 /// Its exp, σ and tanh are its own (within 2 ulp of the exact values; LibTorch's are others), so
 /// the values agree with torch::gru_cell within float rounding, not bit for bit; each row is
-/// computed alone, so the bits do not depend on the thread count. A NaN stays NaN. `fused` false,
-/// other types or devices: torch::gru_cell itself (LibTorch operators only, which count_ops sees).
+/// computed alone, so the bits do not depend on the thread count (but on the CPU: with AVX2 and FMA
+/// the polynomials use fused multiply-adds, without them separate products, which round otherwise).
+/// Without a graph to build (no grad mode, or no input requiring grad) nothing is saved for a
+/// backward pass. A NaN stays NaN. `fused` false, other types or devices: torch::gru_cell itself
+/// (LibTorch operators only, which count_ops sees).
 torch::Tensor gru_cell(const torch::Tensor& input, const torch::Tensor& hidden, const torch::Tensor& w_ih,
                        const torch::Tensor& w_hh, const torch::Tensor& b_ih, const torch::Tensor& b_hh,
                        bool fused = true);
