@@ -19,8 +19,9 @@
 //     ModelConfig::output_norm has no effect.
 //
 // On the CPU each GIN of layers 2-6 (width 16 in and out) with its trainable ε is one fused kernel
-// (nn/fused_gin.hpp): the n² tuples make [n², 16] activations. ModelConfig::kernel "torch" (as the
-// cost estimate counts operators) keeps LibTorch's modules.
+// (nn/fused_gin.hpp): the n² tuples make [n², 16] activations; so is Set2Set's attention readout
+// over them (nn/softmax_readout.hpp). ModelConfig::kernel "torch" (as the cost estimate counts
+// operators) keeps LibTorch's modules and operators.
 //
 // @inproceedings{morris2020sparse, title={Weisfeiler and Leman go sparse: Towards scalable
 //   higher-order graph embeddings}, author={Morris, Christopher and Rattan, Gaurav and Mutzel,
@@ -31,6 +32,7 @@
 #include "brec/nn/batch.hpp"
 #include "brec/nn/fused_gin.hpp"
 #include "brec/nn/layers.hpp"
+#include "brec/nn/softmax_readout.hpp"
 #include "brec/nn/vertex_pairs.hpp"
 #include "nn/models/builtin.hpp"
 #include "nn/models/shared.hpp"
@@ -114,7 +116,8 @@ TORCH_MODULE(TupleGin);
 
 /// PyTorch Geometric's Set2Set: `steps` rounds of an LSTM query and a softmax attention readout.
 struct Set2SetImpl : torch::nn::Module {
-    Set2SetImpl(std::int64_t width, int steps, torch::Generator& gen) : width(width), steps(steps) {
+    Set2SetImpl(std::int64_t width, int steps, torch::Generator& gen, bool fused)
+        : width(width), steps(steps), fused(fused) {
         // torch.nn.LSTM(2h, h): every weight and bias ~ U(±1/√h), gates ordered (i, f, g, o).
         w_ih = register_parameter("weight_ih", torch::empty({4 * width, 2 * width}));
         w_hh = register_parameter("weight_hh", torch::empty({4 * width, width}));
@@ -131,18 +134,14 @@ struct Set2SetImpl : torch::nn::Module {
         auto q_star = torch::zeros({g.groups, 2 * width}, x.options());
         for (int s = 0; s < steps; ++s) {
             std::tie(hx, cx) = torch::lstm_cell(q_star, {hx, cx}, w_ih, w_hh, b_ih, b_hh);
-            const auto e = (x * nn::gather_rows(hx, g.index)).sum(1, /*keepdim=*/true);
-            // Softmax per graph, shifted by the graph's (constant) maximum as PyG's softmax does.
-            const auto shift = nn::scatter_max(e.detach(), g.index, g.groups).index_select(0, g.index);
-            const auto ex = (e - shift).exp();
-            const auto a = ex / nn::gather_rows(nn::scatter_sum(ex, g.index, g.groups) + 1e-16, g.index);
-            q_star = torch::cat({hx, nn::group_sum(a * x, g)}, 1);
+            q_star = torch::cat({hx, nn::softmax_readout(x, hx, g, fused)}, 1);
         }
         return q_star;
     }
 
     std::int64_t width;
     int steps;
+    bool fused;  ///< the attention readout as one CPU kernel (nn/softmax_readout.hpp)
     torch::Tensor w_ih, w_hh, b_ih, b_hh;
 };
 TORCH_MODULE(Set2Set);
@@ -160,7 +159,7 @@ public:
             combine_.push_back(register_module("mlp" + k, DoubleBnMlp(2 * c.hidden, c.hidden, gen)));
             in = c.hidden;
         }
-        set2set_ = register_module("set2set", Set2Set(c.hidden, kSet2SetSteps, gen));
+        set2set_ = register_module("set2set", Set2Set(c.hidden, kSet2SetSteps, gen, fused));
         fc1_ = register_module("fc1", nn::Linear(2 * c.hidden, c.hidden, gen));
         fc4_ = register_module("fc4", nn::Linear(c.hidden, c.out_dim, gen));
     }
