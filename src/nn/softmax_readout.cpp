@@ -29,13 +29,17 @@ void group_forward(const float* x, const float* q, const std::int64_t* rows, std
         weights[rows[k]] = e;
         if (e > shift) shift = e;
     }
-    double sum = 0;
+    // The denominator in float, in row order, as LibTorch's index_add_ sums it: its rounding then
+    // depends on the order of the rows (a relabeling's), as in the released code. Exact sums here
+    // make every relabeling of a small graph embed to the same bits, the covariance of the
+    // reference protocol exactly 0 and its pseudo-inverse 0: no pair separated.
+    float sum = 0;
     for (std::int64_t k = 0; k < count; ++k) {
         const float ex = std::exp(weights[rows[k]] - shift);
         weights[rows[k]] = ex;
         sum += ex;
     }
-    const float denominator = static_cast<float>(sum) + kTiny;
+    const float denominator = sum + kTiny;
     acc.assign(static_cast<std::size_t>(width), 0.0);
     for (std::int64_t k = 0; k < count; ++k) {
         const float a = weights[rows[k]] / denominator;

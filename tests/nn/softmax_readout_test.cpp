@@ -105,6 +105,26 @@ TEST(SoftmaxReadout, GradientOfEqualRowsSplitsEvenlyAndTheQueryGetsNone) {
     EXPECT_NEAR(q.grad().abs().max().item<float>(), 0.0f, 1e-6f);
 }
 
+TEST(SoftmaxReadout, TheDenominatorRoundsInRowOrderAsTheOperatorsDo) {
+    // One row of weight e⁰ = 1 and eight of e⁻¹⁷ ≈ 4.1·10⁻⁸, less than half an ulp of 1: summed in
+    // float after the 1 each vanishes, summed before it they add some 3·10⁻⁷. The readout of the
+    // two row orders then differs in its last bits, with the operators and fused alike; a sum in
+    // double would give both orders the same bits, and every relabeling of a small graph the same
+    // embedding (the reference protocol's covariance exactly 0).
+    const auto g = nn::make_grouping(torch::zeros({9}, torch::kLong), 1);
+    const auto q = torch::ones({1, 1});
+    auto big_first = torch::full({9, 1}, -17.0f);
+    big_first[0][0] = 0.0f;
+    auto big_last = torch::full({9, 1}, -17.0f);
+    big_last[8][0] = 0.0f;
+    for (const bool fused : {true, false}) {
+        SCOPED_TRACE(fused ? "fused" : "operators");
+        const auto a = nn::softmax_readout(big_first, q, g, fused), b = nn::softmax_readout(big_last, q, g, fused);
+        EXPECT_FALSE(torch::equal(a, b));
+        EXPECT_NEAR(a.item<float>(), b.item<float>(), 1e-6 * std::abs(a.item<float>()));
+    }
+}
+
 TEST(SoftmaxReadout, ANaNSpoilsOnlyItsGroup) {
     const auto g = shuffled_grouping({30, 30}, 1);
     auto gen = at::detail::createCPUGenerator(2);

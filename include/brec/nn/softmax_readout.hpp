@@ -16,11 +16,11 @@ namespace brec::nn {
 
 /// r [groups, width] from x [rows, width] and query [groups, width], rows grouped by `g`. The
 /// maximum is a constant shift (no gradient flows through it, as PyG detaches it); an empty group
-/// reads 0. With `fused`, for float tensors on the CPU: one autograd function whose sums over a
-/// group's rows (the softmax's denominator, r, and in the backward pass Σ a_i ⟨x_i, dr⟩ and the
-/// query's gradient) accumulate in double, each group on one thread, so the values agree with the
-/// operators' within float rounding, not bit for bit, and the bits do not depend on the thread
-/// count. A NaN in a group makes that group's output NaN. `fused` false, other types or devices:
+/// reads 0. With `fused`, for float tensors on the CPU: one autograd function, each group on one
+/// thread, so the bits do not depend on the thread count. The softmax's denominator is summed in
+/// float in row order, as the operators sum it, so its rounding depends on the rows' order as
+/// theirs does; r, and in the backward pass Σ a_i ⟨x_i, dr⟩ and the query's gradient, accumulate
+/// in double. The values agree with the operators' within float rounding, not bit for bit. A NaN in a group makes that group's output NaN. `fused` false, other types or devices:
 /// LibTorch's operators in the order above (which count_ops sees).
 torch::Tensor softmax_readout(const torch::Tensor& x, const torch::Tensor& query, const Grouping& g, bool fused = true);
 
