@@ -20,8 +20,9 @@ namespace brec::nn {
 /// thread, so the bits do not depend on the thread count. The softmax's denominator is summed in
 /// float in row order, as the operators sum it, so its rounding depends on the rows' order as
 /// theirs does; r, and in the backward pass Σ a_i ⟨x_i, dr⟩ and the query's gradient, accumulate
-/// in double. The values agree with the operators' within float rounding, not bit for bit. A NaN in a group makes that group's output NaN. `fused` false, other types or devices:
-/// LibTorch's operators in the order above (which count_ops sees).
+/// in double. The values agree with the operators' within float rounding, not bit for bit. A NaN
+/// in a group makes that group's output NaN. `fused` false, other types or devices: LibTorch's
+/// operators in the order above (which count_ops sees).
 torch::Tensor softmax_readout(const torch::Tensor& x, const torch::Tensor& query, const Grouping& g, bool fused = true);
 
 }  // namespace brec::nn
