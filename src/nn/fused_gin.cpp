@@ -97,12 +97,12 @@ BREC_SIMD_INLINE void gather_sum(const std::int64_t* first, const std::int64_t* 
     }
 }
 
-/// out = bias + Σ_i in[i] · w[i] (w: the C rows of Wᵀ as Lanes).
-template <int C>
+/// out = bias + Σ_i in[i] · w[i] (w: the Ci rows of Wᵀ as Lanes of C).
+template <int Ci, int C>
 BREC_SIMD_INLINE void product(const float* in, const Lanes<C>* w, const Lanes<C>& bias, Vec* out) {
     constexpr int V = C / 8;
     for (int j = 0; j < V; ++j) out[j] = bias.v[j];
-    for (int i = 0; i < C; ++i) {
+    for (int i = 0; i < Ci; ++i) {
         const Vec b = splat(in[i]);
         for (int j = 0; j < V; ++j) out[j] += b * w[i].v[j];
     }
@@ -138,27 +138,33 @@ void for_blocks(std::int64_t rows, Body&& body) {
     });
 }
 
-/// s = (1 + ε) x + Σ_{u ∈ N(v)} x_u and h1 = s W1ᵀ + b1 (w1t = W1ᵀ, [C, C]); with `moments`, the
-/// block's moments of h1. With ε = 0, (1 + ε) x + Σ is x + Σ bit for bit (a product by 1 is exact).
-template <int C>
+/// s = (1 + ε) x + Σ_{u ∈ N(v)} x_u (rows of Ci) and h1 = s W1ᵀ + b1 (w1t = W1ᵀ, [Ci, C]); with
+/// `moments`, the block's moments of h1. With ε = 0, (1 + ε) x + Σ is x + Σ bit for bit (a product
+/// by 1 is exact). Without arcs (`ptr` null) and with ε = 0, s is x itself and is not written.
+template <int Ci, int C>
 BREC_SIMD_KERNEL void first_pass(const std::int64_t* ptr, const std::int64_t* col, const float* x, float one_plus_eps,
                                  const float* w1t, const float* b1, float* s, float* h1, std::int64_t r0,
                                  std::int64_t n, double* moments) {
-    constexpr int V = C / 8;
+    constexpr int V = C / 8, Vi = Ci / 8;
     const Vec scale_x = splat(one_plus_eps);
-    Lanes<C> w[C];
-    for (int i = 0; i < C; ++i) w[i] = Lanes<C>(w1t + i * C);
+    Lanes<C> w[Ci];
+    for (int i = 0; i < Ci; ++i) w[i] = Lanes<C>(w1t + i * C);
     const Lanes<C> bias(b1);
     for (std::int64_t r = r0; r < r0 + n; ++r) {
-        Vec acc[V], h[V];
-        float sv[C];
-        gather_sum<C>(col + ptr[r], col + ptr[r + 1], x, acc);
-        for (int j = 0; j < V; ++j) {
-            const Vec v = load(x + r * C + 8 * j) * scale_x + acc[j];
-            store(sv + 8 * j, v);
-            store(s + r * C + 8 * j, v);
+        Vec h[V];
+        if (!s) {
+            product<Ci, C>(x + r * Ci, w, bias, h);
+        } else {
+            Vec acc[Vi] = {};
+            float sv[Ci];
+            if (ptr) gather_sum<Ci>(col + ptr[r], col + ptr[r + 1], x, acc);
+            for (int j = 0; j < Vi; ++j) {
+                const Vec v = load(x + r * Ci + 8 * j) * scale_x + acc[j];
+                store(sv + 8 * j, v);
+                store(s + r * Ci + 8 * j, v);
+            }
+            product<Ci, C>(sv, w, bias, h);
         }
-        product<C>(sv, w, bias, h);
         for (int j = 0; j < V; ++j) store(h1 + r * C + 8 * j, h[j]);
     }
     if (moments) block_moments<C>(h1 + r0 * C, n, moments);
@@ -178,7 +184,7 @@ BREC_SIMD_KERNEL void second_pass(const float* h1, const float* mean1, const flo
         Vec h[V];
         for (int j = 0; j < V; ++j)
             store(a + 8 * j, relu((load(h1 + r * C + 8 * j) - mean.v[j]) * scale.v[j] + shift.v[j]));
-        product<C>(a, w, bias, h);
+        product<C, C>(a, w, bias, h);
         for (int j = 0; j < V; ++j) store(h2 + r * C + 8 * j, h[j]);
     }
     if (moments) block_moments<C>(h2 + r0 * C, n, moments);
@@ -233,16 +239,16 @@ struct NormGrad {
     std::vector<float> k, mg, mgx;
 };
 
-/// Per block: dW += ghᵀ in and db += gh over the block's rows, written as doubles (dW [C, C], then
+/// Per block: dW += ghᵀ in and db += gh over the block's rows, written as doubles (dW [C, Ci], then
 /// db [C]).
-template <int C>
-BREC_SIMD_INLINE void write_weight_sums(const Vec (*dw)[C / 8], const Vec* db, double* out) {
-    constexpr int V = C / 8;
+template <int Ci, int C>
+BREC_SIMD_INLINE void write_weight_sums(const Vec (*dw)[Ci / 8], const Vec* db, double* out) {
+    constexpr int V = C / 8, Vi = Ci / 8;
     for (int o = 0; o < C; ++o)
-        for (int j = 0; j < V; ++j)
-            for (int k = 0; k < 8; ++k) out[o * C + 8 * j + k] = dw[o][j][k];
+        for (int j = 0; j < Vi; ++j)
+            for (int k = 0; k < 8; ++k) out[o * Ci + 8 * j + k] = dw[o][j][k];
     for (int j = 0; j < V; ++j)
-        for (int k = 0; k < 8; ++k) out[C * C + 8 * j + k] = db[j][k];
+        for (int k = 0; k < 8; ++k) out[C * Ci + 8 * j + k] = db[j][k];
 }
 
 /// The next pass back through a Linear: from gh2 (BatchNorm 2's backward of gy through the ReLU,
@@ -287,7 +293,7 @@ BREC_SIMD_KERNEL void middle_back_pass(const float* gy, const float* h2, const f
             sgx[j] += gz * xh;
         }
     }
-    write_weight_sums<C>(dw, db, weight_sums);
+    write_weight_sums<C, C>(dw, db, weight_sums);
     for (int j = 0; j < V; ++j)
         for (int k = 0; k < 8; ++k) {
             norm_sums[8 * j + k] = sg[j][k];
@@ -295,40 +301,43 @@ BREC_SIMD_KERNEL void middle_back_pass(const float* gy, const float* h2, const f
         }
 }
 
-/// From gz1: gh1 (bn1's backward), dW1 += gh1ᵀ s and db1 += gh1 per block, and gs = gh1 W1 written
-/// over gz1.
-template <int C>
+/// From gz1 (rows of C): gh1 (bn1's backward), dW1 += gh1ᵀ s and db1 += gh1 per block, and
+/// gs = gh1 W1 (rows of Ci) written to `gs_out`, which may be gz1 itself when Ci = C (a row is read
+/// whole before it is written).
+template <int Ci, int C>
 BREC_SIMD_KERNEL void first_back_pass(const float* h1, const float* s, const NormValues& n1, const NormGrad& d1,
-                                      const float* w1, float* g, std::int64_t r0, std::int64_t n, double* weight_sums) {
-    constexpr int V = C / 8;
-    Lanes<C> w[C];
-    for (int o = 0; o < C; ++o) w[o] = Lanes<C>(w1 + o * C);
+                                      const float* w1, const float* g, float* gs_out, std::int64_t r0, std::int64_t n,
+                                      double* weight_sums) {
+    constexpr int V = C / 8, Vi = Ci / 8;
+    Lanes<Ci> w[C];
+    for (int o = 0; o < C; ++o) w[o] = Lanes<Ci>(w1 + o * Ci);
     const Lanes<C> m1(n1.mean.data()), is1(n1.invstd.data()), k1(d1.k.data()), mg1(d1.mg.data()), mgx1(d1.mgx.data());
-    Vec dw[C][V] = {}, db[V] = {};
+    Vec dw[C][Vi] = {}, db[V] = {};
     for (std::int64_t r = r0; r < r0 + n; ++r) {
         float gh[C];
-        Vec sv[V], gs[V] = {};
+        Vec sv[Vi], gs[Vi] = {};
         for (int j = 0; j < V; ++j) {
             const Vec xh = (load(h1 + r * C + 8 * j) - m1.v[j]) * is1.v[j];
             const Vec v = k1.v[j] * (load(g + r * C + 8 * j) - mg1.v[j] - xh * mgx1.v[j]);
             store(gh + 8 * j, v);
             db[j] += v;
-            sv[j] = load(s + r * C + 8 * j);
         }
+        for (int j = 0; j < Vi; ++j) sv[j] = load(s + r * Ci + 8 * j);
         for (int o = 0; o < C; ++o) {
             const Vec b = splat(gh[o]);
-            for (int j = 0; j < V; ++j) {
+            for (int j = 0; j < Vi; ++j) {
                 dw[o][j] += b * sv[j];
                 gs[j] += b * w[o].v[j];
             }
         }
-        for (int j = 0; j < V; ++j) store(g + r * C + 8 * j, gs[j]);
+        for (int j = 0; j < Vi; ++j) store(gs_out + r * Ci + 8 * j, gs[j]);
     }
-    write_weight_sums<C>(dw, db, weight_sums);
+    write_weight_sums<Ci, C>(dw, db, weight_sums);
 }
 
 /// gx = (1 + ε) gs + Σ_{u ∈ N(v)} gs_u: the backward of (1 + ε) x + neighbour_sum(x) over
-/// symmetric arcs; with `eps_sum`, the block's Σ gs · x (ε's gradient) in double.
+/// symmetric arcs (none when `ptr` is null); with `eps_sum`, the block's Σ gs · x (ε's gradient)
+/// in double.
 template <int C>
 BREC_SIMD_KERNEL void last_back_pass(const std::int64_t* ptr, const std::int64_t* col, const float* gs, const float* x,
                                      float one_plus_eps, float* gx, std::int64_t r0, std::int64_t n, double* eps_sum) {
@@ -336,8 +345,8 @@ BREC_SIMD_KERNEL void last_back_pass(const std::int64_t* ptr, const std::int64_t
     const Vec scale_x = splat(one_plus_eps);
     Vec ge[V] = {};
     for (std::int64_t r = r0; r < r0 + n; ++r) {
-        Vec acc[V];
-        gather_sum<C>(col + ptr[r], col + ptr[r + 1], gs, acc);
+        Vec acc[V] = {};
+        if (ptr) gather_sum<C>(col + ptr[r], col + ptr[r + 1], gs, acc);
         for (int j = 0; j < V; ++j) {
             const Vec g = load(gs + r * C + 8 * j);
             store(gx + r * C + 8 * j, g * scale_x + acc[j]);
@@ -379,11 +388,12 @@ std::vector<double> as_doubles(const torch::Tensor& t) {
     return std::vector<double>(d.data_ptr<double>(), d.data_ptr<double>() + d.numel());
 }
 
-/// Everything one call needs, by width C.
+/// Everything one call needs, by widths Ci (x) and C (the MLP's).
 struct Layer {
-    torch::Tensor x, ptr, col;
-    torch::Tensor extra;  ///< added before the last ReLU; undefined when there is none
-    torch::Tensor eps;    ///< the GIN's trainable ε, [1]; undefined when ε is 0 fixed
+    torch::Tensor x;
+    torch::Tensor ptr, col;  ///< the CSR arcs; undefined when the layer has no GIN sum
+    torch::Tensor extra;     ///< added before the last ReLU; undefined when there is none
+    torch::Tensor eps;       ///< the GIN's trainable ε, [1]; undefined when ε is 0 fixed
     torch::Tensor w1, b1, g1, be1, w2, b2, g2, be2;
     torch::Tensor rm1, rv1, rm2, rv2;
     double momentum1 = 0.1, eps1 = 1e-5, momentum2 = 0.1, eps2 = 1e-5;
@@ -398,17 +408,20 @@ struct Forward {
 // The scale of a node's own row in the GIN's sum: 1 + ε, or 1 when ε is not trained.
 float one_plus_eps(const Layer& l) { return l.eps.defined() ? 1.0f + l.eps.item<float>() : 1.0f; }
 
-template <int C>
+// Whether the GIN's sum (1 + ε) x + Σ differs from x: without arcs and with ε = 0 it is x itself.
+bool has_sum(const Layer& l) { return l.ptr.defined() || l.eps.defined(); }
+
+template <int Ci, int C>
 Forward fused_forward(const Layer& l) {
     const std::int64_t rows = l.x.size(0), blocks = (rows + kBlock - 1) / kBlock;
     Forward f;
-    f.s = torch::empty_like(l.x);
-    f.h1 = torch::empty_like(l.x);
-    f.h2 = torch::empty_like(l.x);
-    f.y = torch::empty_like(l.x);
+    f.s = has_sum(l) ? torch::empty_like(l.x) : l.x;
+    f.h1 = torch::empty({rows, C}, l.x.options());
+    f.h2 = torch::empty_like(f.h1);
+    f.y = torch::empty_like(f.h1);
     const auto w1t = l.w1.t().contiguous(), w2t = l.w2.t().contiguous();
-    const auto* ptr = l.ptr.data_ptr<std::int64_t>();
-    const auto* col = l.col.data_ptr<std::int64_t>();
+    const auto* ptr = l.ptr.defined() ? l.ptr.data_ptr<std::int64_t>() : nullptr;
+    const auto* col = l.col.defined() ? l.col.data_ptr<std::int64_t>() : nullptr;
     std::vector<double> moments(static_cast<std::size_t>(blocks * 2 * C));
     const auto statistics = [&](const torch::Tensor& rm, const torch::Tensor& rv, const torch::Tensor& weight,
                                 const torch::Tensor& bias, double momentum, double eps) {
@@ -429,8 +442,9 @@ Forward fused_forward(const Layer& l) {
     };
     double* m = l.training ? moments.data() : nullptr;
     for_blocks(rows, [&](std::int64_t b, std::int64_t r0, std::int64_t n) {
-        first_pass<C>(ptr, col, l.x.data_ptr<float>(), one_plus_eps(l), w1t.data_ptr<float>(), l.b1.data_ptr<float>(),
-                      f.s.data_ptr<float>(), f.h1.data_ptr<float>(), r0, n, m ? m + b * 2 * C : nullptr);
+        first_pass<Ci, C>(ptr, col, l.x.data_ptr<float>(), one_plus_eps(l), w1t.data_ptr<float>(),
+                          l.b1.data_ptr<float>(), has_sum(l) ? f.s.data_ptr<float>() : nullptr, f.h1.data_ptr<float>(),
+                          r0, n, m ? m + b * 2 * C : nullptr);
     });
     f.n1 = statistics(l.rm1, l.rv1, l.g1, l.be1, l.momentum1, l.eps1);
     for_blocks(rows, [&](std::int64_t b, std::int64_t r0, std::int64_t n) {
@@ -450,18 +464,18 @@ struct Grads {
     torch::Tensor x, w1, b1, g1, be1, w2, b2, g2, be2, extra, eps;
 };
 
-template <int C>
+template <int Ci, int C>
 Grads fused_backward(const Layer& l, const Forward& f, const torch::Tensor& gy) {
     const std::int64_t rows = l.x.size(0), blocks = (rows + kBlock - 1) / kBlock;
-    const auto* ptr = l.ptr.data_ptr<std::int64_t>();
-    const auto* col = l.col.data_ptr<std::int64_t>();
+    const auto* ptr = l.ptr.defined() ? l.ptr.data_ptr<std::int64_t>() : nullptr;
+    const auto* col = l.col.defined() ? l.col.data_ptr<std::int64_t>() : nullptr;
     const float* h1 = f.h1.data_ptr<float>();
     const float* h2 = f.h2.data_ptr<float>();
     std::vector<double> norm_blocks(static_cast<std::size_t>(blocks * 2 * C));
-    std::vector<double> weight_blocks(static_cast<std::size_t>(blocks * (C * C + C)));
+    std::vector<double> weight_blocks(static_cast<std::size_t>(blocks * (C * std::max(Ci, C) + C)));
     Grads g;
     const float* extra = l.extra.defined() ? l.extra.data_ptr<float>() : nullptr;
-    if (extra) g.extra = torch::empty_like(l.x);
+    if (extra) g.extra = torch::empty_like(f.h1);
     float* gz2 = extra ? g.extra.data_ptr<float>() : nullptr;
 
     for_blocks(rows, [&](std::int64_t b, std::int64_t r0, std::int64_t n) {
@@ -473,7 +487,7 @@ Grads fused_backward(const Layer& l, const Forward& f, const torch::Tensor& gy) 
     g.g2 = float_tensor(sums, C, C);
     const NormGrad d2 = norm_grad(sums, f.n2, rows, C);
 
-    auto buffer = torch::empty_like(l.x);
+    auto buffer = torch::empty_like(f.h1);
     for_blocks(rows, [&](std::int64_t b, std::int64_t r0, std::int64_t n) {
         middle_back_pass<C>(gy.data_ptr<float>(), h2, h1, f.n2, d2, f.n1, l.w2.data_ptr<float>(), extra,
                             buffer.data_ptr<float>(), r0, n, weight_blocks.data() + b * (C * C + C),
@@ -487,33 +501,45 @@ Grads fused_backward(const Layer& l, const Forward& f, const torch::Tensor& gy) 
     g.g1 = float_tensor(sums, C, C);
     const NormGrad d1 = norm_grad(sums, f.n1, rows, C);
 
+    // gs = gh1 W1, over gz1 where the widths agree.
+    auto gs = Ci == C ? buffer : torch::empty_like(l.x);
     for_blocks(rows, [&](std::int64_t b, std::int64_t r0, std::int64_t n) {
-        first_back_pass<C>(h1, f.s.data_ptr<float>(), f.n1, d1, l.w1.data_ptr<float>(), buffer.data_ptr<float>(), r0, n,
-                           weight_blocks.data() + b * (C * C + C));
+        first_back_pass<Ci, C>(h1, f.s.data_ptr<float>(), f.n1, d1, l.w1.data_ptr<float>(), buffer.data_ptr<float>(),
+                               gs.data_ptr<float>(), r0, n, weight_blocks.data() + b * (C * Ci + C));
     });
-    weights = sum_blocks(weight_blocks, rows, C * C + C);
-    g.w1 = float_tensor(weights, 0, C * C).view({C, C});
-    g.b1 = float_tensor(weights, C * C, C);
+    weights = sum_blocks(weight_blocks, rows, C * Ci + C);
+    g.w1 = float_tensor(weights, 0, C * Ci).view({C, Ci});
+    g.b1 = float_tensor(weights, C * Ci, C);
 
+    if (!has_sum(l)) {  // x's gradient is gs itself
+        g.x = gs;
+        return g;
+    }
     g.x = torch::empty_like(l.x);
     std::vector<double> eps_blocks(l.eps.defined() ? static_cast<std::size_t>(blocks) : 0);
     for_blocks(rows, [&](std::int64_t b, std::int64_t r0, std::int64_t n) {
-        last_back_pass<C>(ptr, col, buffer.data_ptr<float>(), l.x.data_ptr<float>(), one_plus_eps(l),
-                          g.x.data_ptr<float>(), r0, n, eps_blocks.empty() ? nullptr : eps_blocks.data() + b);
+        last_back_pass<Ci>(ptr, col, gs.data_ptr<float>(), l.x.data_ptr<float>(), one_plus_eps(l),
+                           g.x.data_ptr<float>(), r0, n, eps_blocks.empty() ? nullptr : eps_blocks.data() + b);
     });
     if (l.eps.defined()) g.eps = float_tensor(sum_blocks(eps_blocks, rows, 1), 0, 1).view(l.eps.sizes());
     return g;
 }
 
+/// fn(Ci, C) for the pairs of widths the kernels are built for: x's width Ci = C or 2C (a
+/// concatenation of two layers' outputs), C = 16, 32 or 64, Ci ≤ 64 (checked by the predicate).
 template <typename Fn>
-auto by_width(std::int64_t c, Fn&& fn) {
+auto by_widths(std::int64_t ci, std::int64_t c, Fn&& fn) {
+    using I16 = std::integral_constant<int, 16>;
+    using I32 = std::integral_constant<int, 32>;
+    using I64 = std::integral_constant<int, 64>;
+    if (ci == 2 * c) return c == 16 ? fn(I32{}, I16{}) : fn(I64{}, I32{});
     switch (c) {
         case 16:
-            return fn(std::integral_constant<int, 16>{});
+            return fn(I16{}, I16{});
         case 32:
-            return fn(std::integral_constant<int, 32>{});
+            return fn(I32{}, I32{});
         default:
-            return fn(std::integral_constant<int, 64>{});
+            return fn(I64{}, I64{});
     }
 }
 
@@ -556,8 +582,9 @@ struct FusedGin : torch::autograd::Function<FusedGin> {
         l.b2 = b2.contiguous();
         l.g2 = g2.contiguous();
         l.be2 = be2.contiguous();
-        const auto c = l.x.size(1);
-        Forward f = by_width(c, [&](auto width) { return fused_forward<decltype(width)::value>(l); });
+        Forward f = by_widths(l.x.size(1), l.w1.size(0), [&](auto ci, auto c) {
+            return fused_forward<decltype(ci)::value, decltype(c)::value>(l);
+        });
         ctx->save_for_backward({l.x, l.w1, l.g1, l.w2, l.g2, f.s, f.h1, f.h2, l.ptr, l.col, l.extra, l.eps});
         save_norm(ctx, "1", f.n1);
         save_norm(ctx, "2", f.n2);
@@ -584,8 +611,9 @@ struct FusedGin : torch::autograd::Function<FusedGin> {
         f.n1 = load_norm(ctx, "1");
         f.n2 = load_norm(ctx, "2");
         const auto gy = grad[0].contiguous();
-        const Grads g =
-            by_width(l.x.size(1), [&](auto width) { return fused_backward<decltype(width)::value>(l, f, gy); });
+        const Grads g = by_widths(l.x.size(1), l.w1.size(0), [&](auto ci, auto c) {
+            return fused_backward<decltype(ci)::value, decltype(c)::value>(l, f, gy);
+        });
         return {g.x, g.w1, g.b1, g.g1, g.be1, g.w2, g.b2, g.g2, g.be2, g.extra, g.eps, torch::Tensor()};
     }
 };
@@ -593,8 +621,14 @@ struct FusedGin : torch::autograd::Function<FusedGin> {
 }  // namespace
 
 bool gin_bn_layer_fused(const torch::Tensor& x, const GinBnModules& m, const torch::Tensor& eps) {
-    const auto c = x.dim() == 2 ? x.size(1) : 0;
-    const auto square = [c](const torch::Tensor& w) { return w.dim() == 2 && w.size(0) == c && w.size(1) == c; };
+    const auto ci = x.dim() == 2 ? x.size(1) : 0;
+    const auto& w1 = m.first->weight;
+    const auto c = w1.dim() == 2 ? w1.size(0) : 0;
+    const auto shape = [](const torch::Tensor& w, std::int64_t out, std::int64_t in) {
+        return w.dim() == 2 && w.size(0) == out && w.size(1) == in;
+    };
+    const bool widths = (c == 16 || c == 32 || c == 64) && (ci == c || (ci == 2 * c && ci <= 64)) && shape(w1, c, ci) &&
+                        shape(m.second->weight, c, c);
     const auto affine = [](const torch::nn::BatchNorm1d& bn) {
         const auto& o = bn->options;
         return o.affine() && o.track_running_stats() && o.momentum().has_value();
@@ -602,10 +636,9 @@ bool gin_bn_layer_fused(const torch::Tensor& x, const GinBnModules& m, const tor
     const bool training = m.norm2->is_training();
     const bool eps_fits =
         !eps.defined() || (eps.numel() == 1 && eps.device().is_cpu() && eps.scalar_type() == torch::kFloat);
-    return x.device().is_cpu() && x.scalar_type() == torch::kFloat && (c == 16 || c == 32 || c == 64) &&
-           x.size(0) > 1 && square(m.first->weight) && square(m.second->weight) && m.first->bias.defined() &&
-           m.second->bias.defined() && affine(m.norm1) && affine(m.norm2) && m.norm1->is_training() == training &&
-           eps_fits && (training || !torch::GradMode::is_enabled());
+    return x.device().is_cpu() && x.scalar_type() == torch::kFloat && widths && x.size(0) > 1 &&
+           m.first->bias.defined() && m.second->bias.defined() && affine(m.norm1) && affine(m.norm2) &&
+           m.norm1->is_training() == training && eps_fits && (training || !torch::GradMode::is_enabled());
 }
 
 // Only the BatchNorms read the training flag, and the modules' predicate checks that they agree.
@@ -613,24 +646,31 @@ bool gin_bn_layer_fused(const torch::Tensor& x, BnMlp& mlp, torch::nn::BatchNorm
     return gin_bn_layer_fused(x, GinBnModules{mlp->first, mlp->norm, mlp->second, norm});
 }
 
-torch::Tensor gin_bn_layer(const torch::Tensor& x, const Adjacency& adj, const GinBnModules& m, bool fused,
-                           const std::function<torch::Tensor()>& extra, const torch::Tensor& eps) {
+namespace {
+
+/// gin_bn_layer over `adj`, or without the GIN's sum where `adj` is null.
+torch::Tensor layer(const torch::Tensor& x, const Adjacency* adj, const GinBnModules& m, bool fused,
+                    const std::function<torch::Tensor()>& extra, const torch::Tensor& eps) {
     const auto modules = [&](const torch::Tensor& term) {
-        const auto s = eps.defined() ? (1 + eps) * x + neighbour_sum(x, adj) : x + neighbour_sum(x, adj);
+        torch::Tensor s = x;
+        if (adj) s = eps.defined() ? (1 + eps) * x + neighbour_sum(x, *adj) : x + neighbour_sum(x, *adj);
         const auto z = m.norm2->forward(m.second->forward(torch::relu(m.norm1->forward(m.first->forward(s)))));
         if (term.defined()) return torch::relu(z + term);
         return torch::relu(extra ? z + extra() : z);
     };
     if (!fused || !gin_bn_layer_fused(x, m, eps)) return modules({});
     const torch::Tensor e = extra ? extra() : torch::Tensor();
-    if (e.defined() && (e.sizes() != x.sizes() || e.device() != x.device() || e.scalar_type() != x.scalar_type()))
+    const std::vector<std::int64_t> out{x.size(0), m.first->weight.size(0)};
+    if (e.defined() && (e.sizes() != out || e.device() != x.device() || e.scalar_type() != x.scalar_type()))
         return modules(e);
-    if (x.size(0) != adj.rows)
+    if (adj && x.size(0) != adj->rows)
         throw InvalidArgument("gin_bn_layer: " + std::to_string(x.size(0)) + " rows for an adjacency of " +
-                              std::to_string(adj.rows));
+                              std::to_string(adj->rows));
     Layer l;
-    l.ptr = adj.row_ptr;
-    l.col = adj.col;
+    if (adj) {
+        l.ptr = adj->row_ptr;
+        l.col = adj->col;
+    }
     l.rm1 = m.norm1->running_mean;
     l.rv1 = m.norm1->running_var;
     l.rm2 = m.norm2->running_mean;
@@ -649,6 +689,17 @@ torch::Tensor gin_bn_layer(const torch::Tensor& x, const Adjacency& adj, const G
     return FusedGin::apply(x, m.first->weight, m.first->bias, m.norm1->weight, m.norm1->bias, m.second->weight,
                            m.second->bias, m.norm2->weight, m.norm2->bias, e.defined() ? e : none,
                            eps.defined() ? eps : none, l);
+}
+
+}  // namespace
+
+torch::Tensor gin_bn_layer(const torch::Tensor& x, const Adjacency& adj, const GinBnModules& m, bool fused,
+                           const std::function<torch::Tensor()>& extra, const torch::Tensor& eps) {
+    return layer(x, &adj, m, fused, extra, eps);
+}
+
+torch::Tensor bn_mlp_layer(const torch::Tensor& x, const GinBnModules& m, bool fused) {
+    return layer(x, nullptr, m, fused, {}, {});
 }
 
 torch::Tensor gin_bn_layer(const torch::Tensor& x, const Adjacency& adj, BnMlp& mlp, torch::nn::BatchNorm1d& norm,

@@ -51,19 +51,24 @@ void group_forward(const float* x, const float* q, const std::int64_t* rows, std
 }
 
 /// One group's gradients: with d_i = ⟨x_i, dr⟩ and c = Σ a_i d_i, de_i = a_i (d_i − c) (the
-/// softmax's Jacobian, exact with the 10⁻¹⁶ too), dx_i = a_i dr + de_i q, dq = Σ de_i x_i.
+/// softmax's Jacobian, exact with the 10⁻¹⁶ too), dx_i = a_i dr + de_i q, dq = Σ de_i x_i. `d` and
+/// `acc` are the calling thread's buffers.
 void group_backward(const float* x, const float* q, const float* weights, const float* dr, const std::int64_t* rows,
-                    std::int64_t count, std::int64_t width, float* dx, float* dq, std::vector<double>& acc) {
+                    std::int64_t count, std::int64_t width, float* dx, float* dq, std::vector<float>& d,
+                    std::vector<double>& acc) {
+    d.resize(static_cast<std::size_t>(count));
     double c = 0;
-    for (std::int64_t k = 0; k < count; ++k)
-        c += static_cast<double>(weights[rows[k]]) * dot(x + rows[k] * width, dr, width);
+    for (std::int64_t k = 0; k < count; ++k) {
+        d[k] = dot(x + rows[k] * width, dr, width);
+        c += static_cast<double>(weights[rows[k]]) * d[k];
+    }
     const auto cf = static_cast<float>(c);
     acc.assign(static_cast<std::size_t>(width), 0.0);
     for (std::int64_t k = 0; k < count; ++k) {
         const float* xi = x + rows[k] * width;
         float* dxi = dx + rows[k] * width;
         const float a = weights[rows[k]];
-        const float de = a * (dot(xi, dr, width) - cf);
+        const float de = a * (d[k] - cf);
         for (std::int64_t h = 0; h < width; ++h) {
             dxi[h] = a * dr[h] + de * q[h];
             acc[h] += static_cast<double>(de) * xi[h];
@@ -103,11 +108,12 @@ struct SoftmaxReadout : torch::autograd::Function<SoftmaxReadout> {
         const auto* p = ptr.data_ptr<std::int64_t>();
         const auto* m = members.data_ptr<std::int64_t>();
         at::parallel_for(0, groups, 1, [&](std::int64_t g0, std::int64_t g1) {
+            std::vector<float> d;
             std::vector<double> acc;
             for (std::int64_t g = g0; g < g1; ++g)
                 group_backward(x.data_ptr<float>(), q.data_ptr<float>() + g * width, weights.data_ptr<float>(),
                                dr.data_ptr<float>() + g * width, m + p[g], p[g + 1] - p[g], width, dx.data_ptr<float>(),
-                               dq.data_ptr<float>() + g * width, acc);
+                               dq.data_ptr<float>() + g * width, d, acc);
         });
         return {dx, dq, torch::Tensor(), torch::Tensor()};
     }

@@ -174,6 +174,90 @@ TEST(FusedGinLayer, TrainableEpsMatchesTheModulesInDouble) {
             << "parameter " << i;
 }
 
+// (input width, MLP width): the GIN and the plain BatchNorm MLP with x twice as wide as the MLP,
+// as δ-2-LGNN combines the outputs of its two GINs.
+class FusedWiderInput : public ::testing::TestWithParam<std::tuple<std::int64_t, std::int64_t, bool>> {};
+
+TEST_P(FusedWiderInput, MatchesTheModulesInDoubleWithGradientsAndRunningStatistics) {
+    const auto [in, width, with_gin] = GetParam();
+    const std::int64_t rows = 650;
+    const auto adj = random_adjacency(rows, 9);
+    const auto make = [&, in = in, width = width](torch::ScalarType type) {
+        auto gen = at::detail::createCPUGenerator(21);
+        Modules m;
+        m.mlp = nn::BnMlp(in, width, width, gen);
+        m.norm = nn::batch_norm(width);
+        torch::NoGradGuard no_grad;
+        for (auto* bn : {&m.mlp->norm, &m.norm}) {
+            (*bn)->weight.uniform_(0.5, 1.5, gen);
+            (*bn)->bias.uniform_(-0.3, 0.3, gen);
+        }
+        m.mlp->to(type);
+        m.norm->to(type);
+        return m;
+    };
+    Modules fused = make(torch::kFloat), reference = make(torch::kDouble);
+    auto gen = at::detail::createCPUGenerator(4);
+    const auto x0 = torch::randn({rows, in}, gen);
+    const auto upstream = torch::randn({rows, width}, gen);
+    auto x = x0.clone().requires_grad_(true);
+    auto xd = x0.to(torch::kDouble).requires_grad_(true);
+    const nn::GinBnModules m{fused.mlp->first, fused.mlp->norm, fused.mlp->second, fused.norm};
+    ASSERT_TRUE(nn::gin_bn_layer_fused(x, m));
+    const auto y = with_gin ? nn::gin_bn_layer(x, adj, m) : nn::bn_mlp_layer(x, m);
+    ASSERT_EQ(y.sizes(), (std::vector<std::int64_t>{rows, width}));
+    const auto yd =
+        torch::relu(reference.norm->forward(reference.mlp->forward(with_gin ? xd + nn::neighbour_sum(xd, adj) : xd)));
+    EXPECT_LT(max_difference(y, yd), 2e-5);
+    EXPECT_GT(yd.abs().max().item<double>(), 0.5);
+    (y * upstream).sum().backward();
+    (yd * upstream.to(torch::kDouble)).sum().backward();
+    EXPECT_LT(max_difference(x.grad(), xd.grad()), 1e-4 * (1.0 + xd.grad().abs().max().item<double>()));
+    const auto p = parameters(fused), pd = parameters(reference);
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        EXPECT_LT(max_difference(p[i].grad(), pd[i].grad()), 2e-4 * (1.0 + pd[i].grad().abs().max().item<double>()))
+            << "parameter " << i;
+        EXPECT_GT(pd[i].grad().abs().max().item<double>(), 0.0) << "parameter " << i;
+    }
+    for (auto [bn, bnd] : {std::pair{fused.mlp->norm, reference.mlp->norm}, std::pair{fused.norm, reference.norm}}) {
+        EXPECT_LT(max_difference(bn->running_mean, bnd->running_mean), 1e-6);
+        EXPECT_LT(max_difference(bn->running_var, bnd->running_var), 1e-5);
+    }
+    // Eval mode: the running statistics normalise.
+    for (auto* mods : {&fused, &reference}) {
+        mods->mlp->eval();
+        mods->norm->eval();
+    }
+    torch::NoGradGuard no_grad;
+    const auto xe = x0.to(torch::kDouble);
+    const auto ye = with_gin ? nn::gin_bn_layer(x0, adj, m) : nn::bn_mlp_layer(x0, m);
+    EXPECT_LT(max_difference(ye, torch::relu(reference.norm->forward(
+                                     reference.mlp->forward(with_gin ? xe + nn::neighbour_sum(xe, adj) : xe)))),
+              2e-5);
+}
+
+INSTANTIATE_TEST_SUITE_P(Widths, FusedWiderInput,
+                         ::testing::Values(std::tuple{32, 16, false}, std::tuple{64, 32, false},
+                                           std::tuple{16, 16, false}, std::tuple{32, 16, true}));
+
+TEST(FusedGinLayer, TheMlpNotFusedIsTheModulesInTheirOrder) {
+    // δ-2-LGNN's combining MLP as the model wrote it before the kernel: kernel "torch" keeps its bits.
+    auto gen = at::detail::createCPUGenerator(2);
+    nn::BnMlp mlp(32, 16, 16, gen), again(32, 16, 16, gen);
+    auto norm = nn::batch_norm(16), norm_again = nn::batch_norm(16);
+    {
+        torch::NoGradGuard no_grad;
+        for (std::size_t i = 0; i < mlp->parameters().size(); ++i) again->parameters()[i].copy_(mlp->parameters()[i]);
+    }
+    const auto x = torch::randn({300, 32}, gen);
+    const auto expected =
+        torch::relu(norm->forward(mlp->second->forward(torch::relu(mlp->norm->forward(mlp->first->forward(x))))));
+    const auto y = nn::bn_mlp_layer(x, {again->first, again->norm, again->second, norm_again}, /*fused=*/false);
+    EXPECT_TRUE(torch::equal(y, expected));
+    EXPECT_FALSE(
+        nn::gin_bn_layer_fused(torch::zeros({10, 48}), {again->first, again->norm, again->second, norm_again}));
+}
+
 TEST(FusedGinLayer, SameBitsForAnyThreadCount) {
     const std::int64_t width = 16, rows = 3000;
     const auto adj = random_adjacency(rows, 3);

@@ -20,13 +20,15 @@ namespace brec::nn {
 /// is optional (empty: nothing is added; DSS-GNN adds its cross-subgraph term there) and is called
 /// once: after the GIN on the modules' path, so autograd meets the operators in the order a model
 /// written with the modules makes them (the same bits), and before the kernel on the fused path. On
-/// the CPU, for float rows whose width, the MLP's hidden width and its output width are all 16, 32
-/// or 64 (one of them) and with affine BatchNorms with biased Linears, one fused autograd function;
+/// the CPU, for float rows whose width is the MLP's width (16, 32 or 64; the MLP's hidden and output
+/// widths are one) or twice it (up to 64), and with affine BatchNorms with biased Linears, one
+/// fused autograd function;
 /// otherwise the modules themselves. The fused function's sums are in another order than
 /// LibTorch's (its statistics accumulate in double), so its values agree with the modules' within
 /// float rounding, not bit for bit. Deterministic: the same bits for any number of threads. `fused`
 /// false always takes the modules (LibTorch operators only, which count_ops sees); so does a term
-/// not of x's shape, type and device (the modules broadcast it; it is then added after the GIN).
+/// not of the output's shape and of x's type and device (the modules broadcast it; it is then added
+/// after the GIN).
 torch::Tensor gin_bn_layer(const torch::Tensor& x, const Adjacency& adj, BnMlp& mlp, torch::nn::BatchNorm1d& norm,
                            bool fused = true, const std::function<torch::Tensor()>& extra = {});
 
@@ -46,7 +48,14 @@ struct GinBnModules {
 torch::Tensor gin_bn_layer(const torch::Tensor& x, const Adjacency& adj, const GinBnModules& m, bool fused = true,
                            const std::function<torch::Tensor()>& extra = {}, const torch::Tensor& eps = {});
 
-/// Whether gin_bn_layer takes the fused path for these arguments.
+/// The same layer without the GIN's sum: relu(norm2(second(relu(norm1(first(x)))))), a BatchNorm MLP
+/// ending in BatchNorm and ReLU, fused under the same conditions (x's width the MLP's or twice it:
+/// δ-2-LGNN combines its two GINs' outputs so). No arcs are read and x is not copied; the modules'
+/// path makes the operators in the order of that formula.
+torch::Tensor bn_mlp_layer(const torch::Tensor& x, const GinBnModules& m, bool fused = true);
+
+/// Whether gin_bn_layer (and bn_mlp_layer, with eps undefined) takes the fused path for these
+/// arguments.
 bool gin_bn_layer_fused(const torch::Tensor& x, BnMlp& mlp, torch::nn::BatchNorm1d& norm);
 bool gin_bn_layer_fused(const torch::Tensor& x, const GinBnModules& m, const torch::Tensor& eps = {});
 

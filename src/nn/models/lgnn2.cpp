@@ -19,8 +19,9 @@
 //     ModelConfig::output_norm has no effect.
 //
 // On the CPU each GIN of layers 2-6 (width 16 in and out) with its trainable ε is one fused kernel
-// (nn/fused_gin.hpp): the n² tuples make [n², 16] activations; so is Set2Set's attention readout
-// over them (nn/softmax_readout.hpp). ModelConfig::kernel "torch" (as the cost estimate counts
+// (nn/fused_gin.hpp): the n² tuples make [n², 16] activations; so is every layer's combining MLP
+// (32 in, 16 out: the same kernel without the GIN's sum), and Set2Set's attention readout over
+// them (nn/softmax_readout.hpp). ModelConfig::kernel "torch" (as the cost estimate counts
 // operators) keeps LibTorch's modules and operators.
 //
 // @inproceedings{morris2020sparse, title={Weisfeiler and Leman go sparse: Towards scalable
@@ -89,10 +90,10 @@ struct DoubleBnMlpImpl : torch::nn::Module {
         second = register_module("second", nn::Linear(width, width, gen));
         norm2 = register_module("norm2", nn::batch_norm(width));
     }
-    torch::Tensor forward(const torch::Tensor& x) {
-        const auto h = torch::relu(norm1->forward(first->forward(x)));
-        return torch::relu(norm2->forward(second->forward(h)));
-    }
+    /// With `fused`, one kernel on the CPU where the widths allow (nn::bn_mlp_layer), else the
+    /// modules in this order.
+    torch::Tensor forward(const torch::Tensor& x, bool fused) { return nn::bn_mlp_layer(x, modules(), fused); }
+    nn::GinBnModules modules() { return {first, norm1, second, norm2}; }
     nn::Linear first{nullptr}, second{nullptr};
     torch::nn::BatchNorm1d norm1{nullptr}, norm2{nullptr};
 };
@@ -106,7 +107,7 @@ struct TupleGinImpl : torch::nn::Module {
         eps = register_parameter("eps", torch::zeros({1}));
     }
     torch::Tensor forward(const torch::Tensor& x, const nn::Adjacency& adj) {
-        return nn::gin_bn_layer(x, adj, {mlp->first, mlp->norm1, mlp->second, mlp->norm2}, fused, {}, eps);
+        return nn::gin_bn_layer(x, adj, mlp->modules(), fused, {}, eps);
     }
     DoubleBnMlp mlp{nullptr};
     torch::Tensor eps;
@@ -151,7 +152,8 @@ public:
     Lgnn2(const ModelConfig& c, ModelRandom& random) {
         auto& gen = random.init;
         std::int64_t in = kTupleTypes;
-        const bool fused = c.kernel != "torch";
+        fused_ = c.kernel != "torch";
+        const bool fused = fused_;
         for (int l = 0; l < c.layers; ++l) {
             const std::string k = std::to_string(l);
             first_.push_back(register_module("conv" + k + "_1", TupleGin(in, c.hidden, gen, fused)));
@@ -172,13 +174,15 @@ public:
         });
         auto x = b.input;
         for (std::size_t l = 0; l < first_.size(); ++l)
-            x = combine_[l]->forward(torch::cat({first_[l]->forward(x, b.first), second_[l]->forward(x, b.second)}, 1));
+            x = combine_[l]->forward(torch::cat({first_[l]->forward(x, b.first), second_[l]->forward(x, b.second)}, 1),
+                                     fused_);
         return fc4_->forward(torch::relu(fc1_->forward(set2set_->forward(x, b.by_graph))));
     }
 
 private:
     std::vector<TupleGin> first_, second_;
     std::vector<DoubleBnMlp> combine_;
+    bool fused_;
     Set2Set set2set_{nullptr};
     nn::Linear fc1_{nullptr}, fc4_{nullptr};
     nn::RangeCache<TupleBatch> batches_;
