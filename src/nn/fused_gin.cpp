@@ -108,6 +108,19 @@ BREC_SIMD_INLINE void product(const float* in, const Lanes<C>* w, const Lanes<C>
     }
 }
 
+/// Row r of an input of Ci columns: row r of `a`, or, where `b` is given, row r of `a` and of `b`
+/// (Ci / 2 columns each) side by side in `buf`: their concatenation, never made as a tensor.
+template <int Ci>
+BREC_SIMD_INLINE const float* input_row(const float* a, const float* b, std::int64_t r, float* buf) {
+    if (!b) return a + r * Ci;
+    constexpr int H = Ci / 2;
+    for (int j = 0; j < H / 8; ++j) {
+        store(buf + 8 * j, load(a + r * H + 8 * j));
+        store(buf + H + 8 * j, load(b + r * H + 8 * j));
+    }
+    return buf;
+}
+
 /// The blocks' moments combined in block order (Chan et al.'s pairwise update): the mean and the
 /// biased variance of every channel over all rows.
 void combine_moments(const std::vector<double>& blocks, std::int64_t rows, int c, std::vector<double>& mean,
@@ -140,11 +153,12 @@ void for_blocks(std::int64_t rows, Body&& body) {
 
 /// s = (1 + ε) x + Σ_{u ∈ N(v)} x_u (rows of Ci) and h1 = s W1ᵀ + b1 (w1t = W1ᵀ, [Ci, C]); with
 /// `moments`, the block's moments of h1. With ε = 0, (1 + ε) x + Σ is x + Σ bit for bit (a product
-/// by 1 is exact). Without arcs (`ptr` null) and with ε = 0, s is x itself and is not written.
+/// by 1 is exact). Without arcs (`ptr` null) and with ε = 0, s is x itself and is not written; x
+/// may then come as two halves, x and x2 (see input_row).
 template <int Ci, int C>
-BREC_SIMD_KERNEL void first_pass(const std::int64_t* ptr, const std::int64_t* col, const float* x, float one_plus_eps,
-                                 const float* w1t, const float* b1, float* s, float* h1, std::int64_t r0,
-                                 std::int64_t n, double* moments) {
+BREC_SIMD_KERNEL void first_pass(const std::int64_t* ptr, const std::int64_t* col, const float* x, const float* x2,
+                                 float one_plus_eps, const float* w1t, const float* b1, float* s, float* h1,
+                                 std::int64_t r0, std::int64_t n, double* moments) {
     constexpr int V = C / 8, Vi = Ci / 8;
     const Vec scale_x = splat(one_plus_eps);
     Lanes<C> w[Ci];
@@ -153,7 +167,8 @@ BREC_SIMD_KERNEL void first_pass(const std::int64_t* ptr, const std::int64_t* co
     for (std::int64_t r = r0; r < r0 + n; ++r) {
         Vec h[V];
         if (!s) {
-            product<Ci, C>(x + r * Ci, w, bias, h);
+            float buf[Ci];
+            product<Ci, C>(input_row<Ci>(x, x2, r, buf), w, bias, h);
         } else {
             Vec acc[Vi] = {};
             float sv[Ci];
@@ -303,11 +318,12 @@ BREC_SIMD_KERNEL void middle_back_pass(const float* gy, const float* h2, const f
 
 /// From gz1 (rows of C): gh1 (bn1's backward), dW1 += gh1ᵀ s and db1 += gh1 per block, and
 /// gs = gh1 W1 (rows of Ci) written to `gs_out`, which may be gz1 itself when Ci = C (a row is read
-/// whole before it is written).
+/// whole before it is written). With s2, s comes as two halves s and s2 (see input_row), and so
+/// goes gs: its halves to gs_out and gs_out2.
 template <int Ci, int C>
-BREC_SIMD_KERNEL void first_back_pass(const float* h1, const float* s, const NormValues& n1, const NormGrad& d1,
-                                      const float* w1, const float* g, float* gs_out, std::int64_t r0, std::int64_t n,
-                                      double* weight_sums) {
+BREC_SIMD_KERNEL void first_back_pass(const float* h1, const float* s, const float* s2, const NormValues& n1,
+                                      const NormGrad& d1, const float* w1, const float* g, float* gs_out,
+                                      float* gs_out2, std::int64_t r0, std::int64_t n, double* weight_sums) {
     constexpr int V = C / 8, Vi = Ci / 8;
     Lanes<Ci> w[C];
     for (int o = 0; o < C; ++o) w[o] = Lanes<Ci>(w1 + o * Ci);
@@ -322,7 +338,9 @@ BREC_SIMD_KERNEL void first_back_pass(const float* h1, const float* s, const Nor
             store(gh + 8 * j, v);
             db[j] += v;
         }
-        for (int j = 0; j < Vi; ++j) sv[j] = load(s + r * Ci + 8 * j);
+        float buf[Ci];
+        const float* sr = input_row<Ci>(s, s2, r, buf);
+        for (int j = 0; j < Vi; ++j) sv[j] = load(sr + 8 * j);
         for (int o = 0; o < C; ++o) {
             const Vec b = splat(gh[o]);
             for (int j = 0; j < Vi; ++j) {
@@ -330,7 +348,15 @@ BREC_SIMD_KERNEL void first_back_pass(const float* h1, const float* s, const Nor
                 gs[j] += b * w[o].v[j];
             }
         }
-        for (int j = 0; j < Vi; ++j) store(gs_out + r * Ci + 8 * j, gs[j]);
+        if (!s2) {
+            for (int j = 0; j < Vi; ++j) store(gs_out + r * Ci + 8 * j, gs[j]);
+        } else {
+            constexpr int H = Ci / 2;
+            for (int j = 0; j < Vi / 2; ++j) {
+                store(gs_out + r * H + 8 * j, gs[j]);
+                store(gs_out2 + r * H + 8 * j, gs[Vi / 2 + j]);
+            }
+        }
     }
     write_weight_sums<Ci, C>(dw, db, weight_sums);
 }
@@ -391,6 +417,7 @@ std::vector<double> as_doubles(const torch::Tensor& t) {
 /// Everything one call needs, by widths Ci (x) and C (the MLP's).
 struct Layer {
     torch::Tensor x;
+    torch::Tensor x2;        ///< x's second half of columns where x comes as two (no GIN sum); else undefined
     torch::Tensor ptr, col;  ///< the CSR arcs; undefined when the layer has no GIN sum
     torch::Tensor extra;     ///< added before the last ReLU; undefined when there is none
     torch::Tensor eps;       ///< the GIN's trainable ε, [1]; undefined when ε is 0 fixed
@@ -407,6 +434,9 @@ struct Forward {
 
 // The scale of a node's own row in the GIN's sum: 1 + ε, or 1 when ε is not trained.
 float one_plus_eps(const Layer& l) { return l.eps.defined() ? 1.0f + l.eps.item<float>() : 1.0f; }
+
+// The MLP's input width: x's, or its two halves' together.
+std::int64_t input_width(const Layer& l) { return l.x.size(1) + (l.x2.defined() ? l.x2.size(1) : 0); }
 
 // Whether the GIN's sum (1 + ε) x + Σ differs from x: without arcs and with ε = 0 it is x itself.
 bool has_sum(const Layer& l) { return l.ptr.defined() || l.eps.defined(); }
@@ -442,9 +472,10 @@ Forward fused_forward(const Layer& l) {
     };
     double* m = l.training ? moments.data() : nullptr;
     for_blocks(rows, [&](std::int64_t b, std::int64_t r0, std::int64_t n) {
-        first_pass<Ci, C>(ptr, col, l.x.data_ptr<float>(), one_plus_eps(l), w1t.data_ptr<float>(),
-                          l.b1.data_ptr<float>(), has_sum(l) ? f.s.data_ptr<float>() : nullptr, f.h1.data_ptr<float>(),
-                          r0, n, m ? m + b * 2 * C : nullptr);
+        first_pass<Ci, C>(ptr, col, l.x.data_ptr<float>(), l.x2.defined() ? l.x2.data_ptr<float>() : nullptr,
+                          one_plus_eps(l), w1t.data_ptr<float>(), l.b1.data_ptr<float>(),
+                          has_sum(l) ? f.s.data_ptr<float>() : nullptr, f.h1.data_ptr<float>(), r0, n,
+                          m ? m + b * 2 * C : nullptr);
     });
     f.n1 = statistics(l.rm1, l.rv1, l.g1, l.be1, l.momentum1, l.eps1);
     for_blocks(rows, [&](std::int64_t b, std::int64_t r0, std::int64_t n) {
@@ -461,7 +492,7 @@ Forward fused_forward(const Layer& l) {
 }
 
 struct Grads {
-    torch::Tensor x, w1, b1, g1, be1, w2, b2, g2, be2, extra, eps;
+    torch::Tensor x, x2, w1, b1, g1, be1, w2, b2, g2, be2, extra, eps;
 };
 
 template <int Ci, int C>
@@ -501,11 +532,15 @@ Grads fused_backward(const Layer& l, const Forward& f, const torch::Tensor& gy) 
     g.g1 = float_tensor(sums, C, C);
     const NormGrad d1 = norm_grad(sums, f.n1, rows, C);
 
-    // gs = gh1 W1, over gz1 where the widths agree.
-    auto gs = Ci == C ? buffer : torch::empty_like(l.x);
+    // gs = gh1 W1: over gz1 where the widths agree; as x's two halves' gradients where x came so.
+    const bool halves = l.x2.defined();
+    const auto gs = halves || Ci != C ? torch::empty_like(l.x) : buffer;
+    const auto gs2 = halves ? torch::empty_like(l.x2) : torch::Tensor();
     for_blocks(rows, [&](std::int64_t b, std::int64_t r0, std::int64_t n) {
-        first_back_pass<Ci, C>(h1, f.s.data_ptr<float>(), f.n1, d1, l.w1.data_ptr<float>(), buffer.data_ptr<float>(),
-                               gs.data_ptr<float>(), r0, n, weight_blocks.data() + b * (C * Ci + C));
+        first_back_pass<Ci, C>(h1, f.s.data_ptr<float>(), halves ? l.x2.data_ptr<float>() : nullptr, f.n1, d1,
+                               l.w1.data_ptr<float>(), buffer.data_ptr<float>(), gs.data_ptr<float>(),
+                               halves ? gs2.data_ptr<float>() : nullptr, r0, n,
+                               weight_blocks.data() + b * (C * Ci + C));
     });
     weights = sum_blocks(weight_blocks, rows, C * Ci + C);
     g.w1 = float_tensor(weights, 0, C * Ci).view({C, Ci});
@@ -513,6 +548,7 @@ Grads fused_backward(const Layer& l, const Forward& f, const torch::Tensor& gy) 
 
     if (!has_sum(l)) {  // x's gradient is gs itself
         g.x = gs;
+        g.x2 = gs2;
         return g;
     }
     g.x = torch::empty_like(l.x);
@@ -564,14 +600,16 @@ NormValues load_norm(torch::autograd::AutogradContext* ctx, const std::string& n
 
 struct FusedGin : torch::autograd::Function<FusedGin> {
     // The tensors that get gradients are arguments (so autograd tracks them); the rest ride in ctx.
-    // No extra term comes as an empty tensor: LibTorch 1.13's apply() rejects an undefined input.
-    static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x, const torch::Tensor& w1,
-                                 const torch::Tensor& b1, const torch::Tensor& g1, const torch::Tensor& be1,
-                                 const torch::Tensor& w2, const torch::Tensor& b2, const torch::Tensor& g2,
-                                 const torch::Tensor& be2, const torch::Tensor& extra, const torch::Tensor& eps,
-                                 const Layer& rest) {
+    // No extra term (no ε, no second half x2) comes as an empty tensor: LibTorch 1.13's apply()
+    // rejects an undefined input.
+    static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x, const torch::Tensor& x2,
+                                 const torch::Tensor& w1, const torch::Tensor& b1, const torch::Tensor& g1,
+                                 const torch::Tensor& be1, const torch::Tensor& w2, const torch::Tensor& b2,
+                                 const torch::Tensor& g2, const torch::Tensor& be2, const torch::Tensor& extra,
+                                 const torch::Tensor& eps, const Layer& rest) {
         Layer l = rest;
         l.x = x.contiguous();
+        if (x2.numel() > 0) l.x2 = x2.contiguous();
         if (extra.numel() > 0) l.extra = extra.contiguous();
         if (eps.numel() > 0) l.eps = eps.detach();
         l.w1 = w1.contiguous();
@@ -582,10 +620,10 @@ struct FusedGin : torch::autograd::Function<FusedGin> {
         l.b2 = b2.contiguous();
         l.g2 = g2.contiguous();
         l.be2 = be2.contiguous();
-        Forward f = by_widths(l.x.size(1), l.w1.size(0), [&](auto ci, auto c) {
+        Forward f = by_widths(input_width(l), l.w1.size(0), [&](auto ci, auto c) {
             return fused_forward<decltype(ci)::value, decltype(c)::value>(l);
         });
-        ctx->save_for_backward({l.x, l.w1, l.g1, l.w2, l.g2, f.s, f.h1, f.h2, l.ptr, l.col, l.extra, l.eps});
+        ctx->save_for_backward({l.x, l.w1, l.g1, l.w2, l.g2, f.s, f.h1, f.h2, l.ptr, l.col, l.extra, l.eps, l.x2});
         save_norm(ctx, "1", f.n1);
         save_norm(ctx, "2", f.n2);
         return f.y;
@@ -604,6 +642,7 @@ struct FusedGin : torch::autograd::Function<FusedGin> {
         l.col = saved[9];
         l.extra = saved[10];
         l.eps = saved[11];
+        l.x2 = saved[12];
         Forward f;
         f.s = saved[5];
         f.h1 = saved[6];
@@ -611,17 +650,19 @@ struct FusedGin : torch::autograd::Function<FusedGin> {
         f.n1 = load_norm(ctx, "1");
         f.n2 = load_norm(ctx, "2");
         const auto gy = grad[0].contiguous();
-        const Grads g = by_widths(l.x.size(1), l.w1.size(0), [&](auto ci, auto c) {
+        const Grads g = by_widths(input_width(l), l.w1.size(0), [&](auto ci, auto c) {
             return fused_backward<decltype(ci)::value, decltype(c)::value>(l, f, gy);
         });
-        return {g.x, g.w1, g.b1, g.g1, g.be1, g.w2, g.b2, g.g2, g.be2, g.extra, g.eps, torch::Tensor()};
+        return {g.x, g.x2, g.w1, g.b1, g.g1, g.be1, g.w2, g.b2, g.g2, g.be2, g.extra, g.eps, torch::Tensor()};
     }
 };
 
 }  // namespace
 
-bool gin_bn_layer_fused(const torch::Tensor& x, const GinBnModules& m, const torch::Tensor& eps) {
-    const auto ci = x.dim() == 2 ? x.size(1) : 0;
+namespace {
+
+/// gin_bn_layer_fused for an input of x's rows, type and device and `ci` columns.
+bool fits(const torch::Tensor& x, std::int64_t ci, const GinBnModules& m, const torch::Tensor& eps) {
     const auto& w1 = m.first->weight;
     const auto c = w1.dim() == 2 ? w1.size(0) : 0;
     const auto shape = [](const torch::Tensor& w, std::int64_t out, std::int64_t in) {
@@ -636,9 +677,15 @@ bool gin_bn_layer_fused(const torch::Tensor& x, const GinBnModules& m, const tor
     const bool training = m.norm2->is_training();
     const bool eps_fits =
         !eps.defined() || (eps.numel() == 1 && eps.device().is_cpu() && eps.scalar_type() == torch::kFloat);
-    return x.device().is_cpu() && x.scalar_type() == torch::kFloat && widths && x.size(0) > 1 &&
+    return x.device().is_cpu() && x.scalar_type() == torch::kFloat && widths && x.dim() == 2 && x.size(0) > 1 &&
            m.first->bias.defined() && m.second->bias.defined() && affine(m.norm1) && affine(m.norm2) &&
            m.norm1->is_training() == training && eps_fits && (training || !torch::GradMode::is_enabled());
+}
+
+}  // namespace
+
+bool gin_bn_layer_fused(const torch::Tensor& x, const GinBnModules& m, const torch::Tensor& eps) {
+    return fits(x, x.dim() == 2 ? x.size(1) : 0, m, eps);
 }
 
 // Only the BatchNorms read the training flag, and the modules' predicate checks that they agree.
@@ -648,17 +695,22 @@ bool gin_bn_layer_fused(const torch::Tensor& x, BnMlp& mlp, torch::nn::BatchNorm
 
 namespace {
 
-/// gin_bn_layer over `adj`, or without the GIN's sum where `adj` is null.
-torch::Tensor layer(const torch::Tensor& x, const Adjacency* adj, const GinBnModules& m, bool fused,
-                    const std::function<torch::Tensor()>& extra, const torch::Tensor& eps) {
+/// gin_bn_layer over `adj`, or without the GIN's sum where `adj` is null; then x may come as two
+/// halves of columns, x and x2 (undefined: x is whole).
+torch::Tensor layer(const torch::Tensor& x, const torch::Tensor& x2, const Adjacency* adj, const GinBnModules& m,
+                    bool fused, const std::function<torch::Tensor()>& extra, const torch::Tensor& eps) {
     const auto modules = [&](const torch::Tensor& term) {
-        torch::Tensor s = x;
+        torch::Tensor s = x2.defined() ? torch::cat({x, x2}, 1) : x;
         if (adj) s = eps.defined() ? (1 + eps) * x + neighbour_sum(x, *adj) : x + neighbour_sum(x, *adj);
         const auto z = m.norm2->forward(m.second->forward(torch::relu(m.norm1->forward(m.first->forward(s)))));
         if (term.defined()) return torch::relu(z + term);
         return torch::relu(extra ? z + extra() : z);
     };
-    if (!fused || !gin_bn_layer_fused(x, m, eps)) return modules({});
+    const bool halves_fit =
+        !x2.defined() || (x2.dim() == 2 && x.dim() == 2 && x2.size(0) == x.size(0) && x2.size(1) == x.size(1) &&
+                          x2.device() == x.device() && x2.scalar_type() == x.scalar_type());
+    const std::int64_t ci = x.dim() == 2 ? x.size(1) + (x2.defined() ? x2.size(1) : 0) : 0;
+    if (!fused || !halves_fit || !fits(x, ci, m, eps)) return modules({});
     const torch::Tensor e = extra ? extra() : torch::Tensor();
     const std::vector<std::int64_t> out{x.size(0), m.first->weight.size(0)};
     if (e.defined() && (e.sizes() != out || e.device() != x.device() || e.scalar_type() != x.scalar_type()))
@@ -686,8 +738,8 @@ torch::Tensor layer(const torch::Tensor& x, const Adjacency* adj, const GinBnMod
         m.norm2->num_batches_tracked += 1;
     }
     const auto none = torch::empty({0}, x.options());
-    return FusedGin::apply(x, m.first->weight, m.first->bias, m.norm1->weight, m.norm1->bias, m.second->weight,
-                           m.second->bias, m.norm2->weight, m.norm2->bias, e.defined() ? e : none,
+    return FusedGin::apply(x, x2.defined() ? x2 : none, m.first->weight, m.first->bias, m.norm1->weight, m.norm1->bias,
+                           m.second->weight, m.second->bias, m.norm2->weight, m.norm2->bias, e.defined() ? e : none,
                            eps.defined() ? eps : none, l);
 }
 
@@ -695,11 +747,15 @@ torch::Tensor layer(const torch::Tensor& x, const Adjacency* adj, const GinBnMod
 
 torch::Tensor gin_bn_layer(const torch::Tensor& x, const Adjacency& adj, const GinBnModules& m, bool fused,
                            const std::function<torch::Tensor()>& extra, const torch::Tensor& eps) {
-    return layer(x, &adj, m, fused, extra, eps);
+    return layer(x, {}, &adj, m, fused, extra, eps);
 }
 
 torch::Tensor bn_mlp_layer(const torch::Tensor& x, const GinBnModules& m, bool fused) {
-    return layer(x, nullptr, m, fused, {}, {});
+    return layer(x, {}, nullptr, m, fused, {}, {});
+}
+
+torch::Tensor bn_mlp_layer(const torch::Tensor& a, const torch::Tensor& b, const GinBnModules& m, bool fused) {
+    return layer(a, b, nullptr, m, fused, {}, {});
 }
 
 torch::Tensor gin_bn_layer(const torch::Tensor& x, const Adjacency& adj, BnMlp& mlp, torch::nn::BatchNorm1d& norm,

@@ -240,6 +240,43 @@ INSTANTIATE_TEST_SUITE_P(Widths, FusedWiderInput,
                          ::testing::Values(std::tuple{32, 16, false}, std::tuple{64, 32, false},
                                            std::tuple{16, 16, false}, std::tuple{32, 16, true}));
 
+TEST(FusedGinLayer, TheMlpOnTwoHalvesIsTheMlpOnTheirConcatenationBitForBit) {
+    // δ-2-LGNN's combination reads its two GINs' outputs where they are, without the concatenation:
+    // the same operations on the same values, so the same bits, forward and backward.
+    const std::int64_t rows = 900;
+    auto gen = at::detail::createCPUGenerator(31);
+    const auto a0 = torch::randn({rows, 16}, gen), b0 = torch::randn({rows, 16}, gen);
+    const auto upstream = torch::randn({rows, 16}, gen);
+    std::vector<std::vector<torch::Tensor>> runs;
+    for (const bool halves : {false, true}) {
+        auto mgen = at::detail::createCPUGenerator(37);
+        nn::BnMlp mlp(32, 16, 16, mgen);
+        auto norm = nn::batch_norm(16);
+        const nn::GinBnModules m{mlp->first, mlp->norm, mlp->second, norm};
+        auto a = a0.clone().requires_grad_(true), b = b0.clone().requires_grad_(true);
+        ASSERT_TRUE(nn::gin_bn_layer_fused(torch::cat({a0, b0}, 1), m));
+        const auto y = halves ? nn::bn_mlp_layer(a, b, m) : nn::bn_mlp_layer(torch::cat({a, b}, 1), m);
+        (y * upstream).sum().backward();
+        std::vector<torch::Tensor> out{y, a.grad(), b.grad(), norm->running_mean, mlp->norm->running_var};
+        for (const auto& p : mlp->parameters()) out.push_back(p.grad());
+        runs.push_back(out);
+    }
+    ASSERT_GT(runs[0][2].abs().max().item<double>(), 0.0);  // the second half gets its gradient
+    for (std::size_t i = 0; i < runs[0].size(); ++i) EXPECT_TRUE(torch::equal(runs[0][i], runs[1][i])) << i;
+
+    // Not fused: torch::cat, then the modules (as δ-2-LGNN wrote it before the kernel).
+    auto mgen = at::detail::createCPUGenerator(37);
+    nn::BnMlp mlp(32, 16, 16, mgen);
+    auto norm = nn::batch_norm(16);
+    mgen = at::detail::createCPUGenerator(37);
+    nn::BnMlp again(32, 16, 16, mgen);
+    auto norm_again = nn::batch_norm(16);
+    const auto expected = torch::relu(norm->forward(
+        mlp->second->forward(torch::relu(mlp->norm->forward(mlp->first->forward(torch::cat({a0, b0}, 1)))))));
+    EXPECT_TRUE(torch::equal(
+        nn::bn_mlp_layer(a0, b0, {again->first, again->norm, again->second, norm_again}, /*fused=*/false), expected));
+}
+
 TEST(FusedGinLayer, TheMlpNotFusedIsTheModulesInTheirOrder) {
     // δ-2-LGNN's combining MLP as the model wrote it before the kernel: kernel "torch" keeps its bits.
     auto gen = at::detail::createCPUGenerator(2);

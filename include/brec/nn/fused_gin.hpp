@@ -54,6 +54,11 @@ torch::Tensor gin_bn_layer(const torch::Tensor& x, const Adjacency& adj, const G
 /// path makes the operators in the order of that formula.
 torch::Tensor bn_mlp_layer(const torch::Tensor& x, const GinBnModules& m, bool fused = true);
 
+/// bn_mlp_layer(torch::cat({a, b}, 1), m, fused) without making the concatenation on the fused
+/// path (a and b of equal shape): the kernel reads each row's two halves and writes a's and b's
+/// gradients apart, the same bits as on the concatenation. The modules' path makes it with cat.
+torch::Tensor bn_mlp_layer(const torch::Tensor& a, const torch::Tensor& b, const GinBnModules& m, bool fused = true);
+
 /// Whether gin_bn_layer (and bn_mlp_layer, with eps undefined) takes the fused path for these
 /// arguments.
 bool gin_bn_layer_fused(const torch::Tensor& x, BnMlp& mlp, torch::nn::BatchNorm1d& norm);

@@ -90,9 +90,12 @@ struct DoubleBnMlpImpl : torch::nn::Module {
         second = register_module("second", nn::Linear(width, width, gen));
         norm2 = register_module("norm2", nn::batch_norm(width));
     }
-    /// With `fused`, one kernel on the CPU where the widths allow (nn::bn_mlp_layer), else the
-    /// modules in this order.
-    torch::Tensor forward(const torch::Tensor& x, bool fused) { return nn::bn_mlp_layer(x, modules(), fused); }
+    /// The MLP on [a, b] (the two GINs' outputs side by side): with `fused`, one kernel on the CPU
+    /// where the widths allow, which does not make the concatenation (nn::bn_mlp_layer); else
+    /// torch::cat and the modules in this order.
+    torch::Tensor forward(const torch::Tensor& a, const torch::Tensor& b, bool fused) {
+        return nn::bn_mlp_layer(a, b, modules(), fused);
+    }
     nn::GinBnModules modules() { return {first, norm1, second, norm2}; }
     nn::Linear first{nullptr}, second{nullptr};
     torch::nn::BatchNorm1d norm1{nullptr}, norm2{nullptr};
@@ -173,9 +176,12 @@ public:
             return make_tuple_batch(batches_.graphs(), s, e, batches_.device());
         });
         auto x = b.input;
-        for (std::size_t l = 0; l < first_.size(); ++l)
-            x = combine_[l]->forward(torch::cat({first_[l]->forward(x, b.first), second_[l]->forward(x, b.second)}, 1),
-                                     fused_);
+        for (std::size_t l = 0; l < first_.size(); ++l) {
+            // In this order: autograd sums x's two gradients in the order their operators were made.
+            const auto x1 = first_[l]->forward(x, b.first);
+            const auto x2 = second_[l]->forward(x, b.second);
+            x = combine_[l]->forward(x1, x2, fused_);
+        }
         return fc4_->forward(torch::relu(fc1_->forward(set2set_->forward(x, b.by_graph))));
     }
 
