@@ -97,16 +97,28 @@ BREC_SIMD_INLINE void gather_sum(const std::int64_t* first, const std::int64_t* 
     }
 }
 
-/// out = bias + Σ_i in[i] · w[i] (w: the Ci rows of Wᵀ as Lanes of C).
-template <int Ci, int C>
-BREC_SIMD_INLINE void product(const float* in, const Lanes<C>* w, const Lanes<C>& bias, Vec* out) {
+/// out[q] = bias + Σ_i in[q][i] · w[i] for R rows q (w: the Ci rows of Wᵀ as Lanes of C). Each
+/// row's sum runs over i in order; R rows at once put R times the independent sums in flight for
+/// the FMA units' latency, without changing a row's bits.
+template <int Ci, int C, int R>
+BREC_SIMD_INLINE void products(const float* const* in, const Lanes<C>* w, const Lanes<C>& bias, Vec (*out)[C / 8]) {
     constexpr int V = C / 8;
-    for (int j = 0; j < V; ++j) out[j] = bias.v[j];
+    for (int q = 0; q < R; ++q)
+        for (int j = 0; j < V; ++j) out[q][j] = bias.v[j];
     for (int i = 0; i < Ci; ++i) {
-        const Vec b = splat(in[i]);
-        for (int j = 0; j < V; ++j) out[j] += b * w[i].v[j];
+        Vec b[R];
+        for (int q = 0; q < R; ++q) b[q] = splat(in[q][i]);
+        for (int q = 0; q < R; ++q)
+            for (int j = 0; j < V; ++j) out[q][j] += b[q] * w[i].v[j];
     }
 }
+
+/// Rows per step of a pass over rows of C: enough independent sums for the FMA units' latency,
+/// few enough for the vector registers.
+template <int C>
+constexpr int kRowsAtOnce = C == 16   ? 4
+                            : C == 32 ? 2
+                                      : 1;
 
 /// Row r of an input of Ci columns: row r of `a`, or, where `b` is given, row r of `a` and of `b`
 /// (Ci / 2 columns each) side by side in `buf`: their concatenation, never made as a tensor.
@@ -164,25 +176,51 @@ BREC_SIMD_KERNEL void first_pass(const std::int64_t* ptr, const std::int64_t* co
     Lanes<C> w[Ci];
     for (int i = 0; i < Ci; ++i) w[i] = Lanes<C>(w1t + i * C);
     const Lanes<C> bias(b1);
-    for (std::int64_t r = r0; r < r0 + n; ++r) {
-        Vec h[V];
-        if (!s) {
-            float buf[Ci];
-            product<Ci, C>(input_row<Ci>(x, x2, r, buf), w, bias, h);
-        } else {
-            Vec acc[Vi] = {};
-            float sv[Ci];
-            if (ptr) gather_sum<Ci>(col + ptr[r], col + ptr[r + 1], x, acc);
-            for (int j = 0; j < Vi; ++j) {
-                const Vec v = load(x + r * Ci + 8 * j) * scale_x + acc[j];
-                store(sv + 8 * j, v);
-                store(s + r * Ci + 8 * j, v);
+    const auto rows = [&](std::int64_t r, auto count) BREC_SIMD_INLINE_LAMBDA {
+        constexpr int R = decltype(count)::value;
+        float buf[R][Ci];
+        const float* in[R];
+        for (int q = 0; q < R; ++q) {
+            if (!s) {
+                in[q] = input_row<Ci>(x, x2, r + q, buf[q]);
+                continue;
             }
-            product<Ci, C>(sv, w, bias, h);
+            Vec acc[Vi] = {};
+            if (ptr) gather_sum<Ci>(col + ptr[r + q], col + ptr[r + q + 1], x, acc);
+            for (int j = 0; j < Vi; ++j) {
+                const Vec v = load(x + (r + q) * Ci + 8 * j) * scale_x + acc[j];
+                store(buf[q] + 8 * j, v);
+                store(s + (r + q) * Ci + 8 * j, v);
+            }
+            in[q] = buf[q];
         }
-        for (int j = 0; j < V; ++j) store(h1 + r * C + 8 * j, h[j]);
-    }
+        Vec h[R][V];
+        products<Ci, C, R>(in, w, bias, h);
+        for (int q = 0; q < R; ++q)
+            for (int j = 0; j < V; ++j) store(h1 + (r + q) * C + 8 * j, h[q][j]);
+    };
+    constexpr int R = kRowsAtOnce<C>;
+    std::int64_t r = r0;
+    for (; r + R <= r0 + n; r += R) rows(r, std::integral_constant<int, R>{});
+    for (; r < r0 + n; ++r) rows(r, std::integral_constant<int, 1>{});
     if (moments) block_moments<C>(h1 + r0 * C, n, moments);
+}
+
+/// Rows r .. r + R − 1 of second_pass.
+template <int C, int R>
+BREC_SIMD_INLINE void second_rows(const float* h1, const Lanes<C>& mean, const Lanes<C>& scale, const Lanes<C>& shift,
+                                  const Lanes<C>* w, const Lanes<C>& bias, float* h2, std::int64_t r) {
+    constexpr int V = C / 8;
+    float a[R][C];
+    Vec h[R][V];
+    for (int q = 0; q < R; ++q)
+        for (int j = 0; j < V; ++j)
+            store(a[q] + 8 * j, relu((load(h1 + (r + q) * C + 8 * j) - mean.v[j]) * scale.v[j] + shift.v[j]));
+    const float* in[R];
+    for (int q = 0; q < R; ++q) in[q] = a[q];
+    products<C, C, R>(in, w, bias, h);
+    for (int q = 0; q < R; ++q)
+        for (int j = 0; j < V; ++j) store(h2 + (r + q) * C + 8 * j, h[q][j]);
 }
 
 /// h2 = relu(bn1(h1)) W2ᵀ + b2; with `moments`, the block's moments of h2.
@@ -190,18 +228,13 @@ template <int C>
 BREC_SIMD_KERNEL void second_pass(const float* h1, const float* mean1, const float* scale1, const float* shift1,
                                   const float* w2t, const float* b2, float* h2, std::int64_t r0, std::int64_t n,
                                   double* moments) {
-    constexpr int V = C / 8;
     Lanes<C> w[C];
     for (int i = 0; i < C; ++i) w[i] = Lanes<C>(w2t + i * C);
     const Lanes<C> bias(b2), mean(mean1), scale(scale1), shift(shift1);
-    for (std::int64_t r = r0; r < r0 + n; ++r) {
-        float a[C];
-        Vec h[V];
-        for (int j = 0; j < V; ++j)
-            store(a + 8 * j, relu((load(h1 + r * C + 8 * j) - mean.v[j]) * scale.v[j] + shift.v[j]));
-        product<C, C>(a, w, bias, h);
-        for (int j = 0; j < V; ++j) store(h2 + r * C + 8 * j, h[j]);
-    }
+    constexpr int R = kRowsAtOnce<C>;
+    std::int64_t r = r0;
+    for (; r + R <= r0 + n; r += R) second_rows<C, R>(h1, mean, scale, shift, w, bias, h2, r);
+    for (; r < r0 + n; ++r) second_rows<C, 1>(h1, mean, scale, shift, w, bias, h2, r);
     if (moments) block_moments<C>(h2 + r0 * C, n, moments);
 }
 
@@ -282,32 +315,45 @@ BREC_SIMD_KERNEL void middle_back_pass(const float* gy, const float* h2, const f
     const Lanes<C> k2(d2.k.data()), mg2(d2.mg.data()), mgx2(d2.mgx.data());
     const Lanes<C> m1(n1.mean.data()), is1(n1.invstd.data()), sc1(n1.scale.data()), sh1(n1.shift.data());
     Vec dw[C][V] = {}, db[V] = {}, sg[V] = {}, sgx[V] = {};
-    for (std::int64_t r = r0; r < r0 + n; ++r) {
-        float gh[C];
-        Vec a[V], ga[V] = {};
-        for (int j = 0; j < V; ++j) {
-            const Vec d = load(h2 + r * C + 8 * j) - m2.v[j];
-            const Vec gz = pre_relu<C>(h2, m2, sc2, sh2, extra, r, j) > Vec{} ? load(gy + r * C + 8 * j) : Vec{};
-            const Vec g = k2.v[j] * (gz - mg2.v[j] - d * is2.v[j] * mgx2.v[j]);
-            store(gh + 8 * j, g);
-            db[j] += g;
-            a[j] = relu((load(h1 + r * C + 8 * j) - m1.v[j]) * sc1.v[j] + sh1.v[j]);
-        }
-        for (int o = 0; o < C; ++o) {
-            const Vec b = splat(gh[o]);
+    // R rows at once; every sum over rows still takes them in row order (the same bits).
+    const auto rows = [&](std::int64_t r0, auto count) BREC_SIMD_INLINE_LAMBDA {
+        constexpr int R = decltype(count)::value;
+        float gh[R][C];
+        Vec a[R][V], ga[R][V] = {};
+        for (int q = 0; q < R; ++q) {
+            const std::int64_t r = r0 + q;
             for (int j = 0; j < V; ++j) {
-                dw[o][j] += b * a[j];
-                ga[j] += b * w[o].v[j];
+                const Vec d = load(h2 + r * C + 8 * j) - m2.v[j];
+                const Vec gz = pre_relu<C>(h2, m2, sc2, sh2, extra, r, j) > Vec{} ? load(gy + r * C + 8 * j) : Vec{};
+                const Vec g = k2.v[j] * (gz - mg2.v[j] - d * is2.v[j] * mgx2.v[j]);
+                store(gh[q] + 8 * j, g);
+                db[j] += g;
+                a[q][j] = relu((load(h1 + r * C + 8 * j) - m1.v[j]) * sc1.v[j] + sh1.v[j]);
             }
         }
-        for (int j = 0; j < V; ++j) {
-            const Vec xh = (load(h1 + r * C + 8 * j) - m1.v[j]) * is1.v[j];
-            const Vec gz = a[j] > Vec{} ? ga[j] : Vec{};
-            store(gz1 + r * C + 8 * j, gz);
-            sg[j] += gz;
-            sgx[j] += gz * xh;
+        for (int o = 0; o < C; ++o)
+            for (int q = 0; q < R; ++q) {
+                const Vec b = splat(gh[q][o]);
+                for (int j = 0; j < V; ++j) {
+                    dw[o][j] += b * a[q][j];
+                    ga[q][j] += b * w[o].v[j];
+                }
+            }
+        for (int q = 0; q < R; ++q) {
+            const std::int64_t r = r0 + q;
+            for (int j = 0; j < V; ++j) {
+                const Vec xh = (load(h1 + r * C + 8 * j) - m1.v[j]) * is1.v[j];
+                const Vec gz = a[q][j] > Vec{} ? ga[q][j] : Vec{};
+                store(gz1 + r * C + 8 * j, gz);
+                sg[j] += gz;
+                sgx[j] += gz * xh;
+            }
         }
-    }
+    };
+    constexpr int R = kRowsAtOnce<C>;
+    std::int64_t r = r0;
+    for (; r + R <= r0 + n; r += R) rows(r, std::integral_constant<int, R>{});
+    for (; r < r0 + n; ++r) rows(r, std::integral_constant<int, 1>{});
     write_weight_sums<C, C>(dw, db, weight_sums);
     for (int j = 0; j < V; ++j)
         for (int k = 0; k < 8; ++k) {
@@ -329,35 +375,48 @@ BREC_SIMD_KERNEL void first_back_pass(const float* h1, const float* s, const flo
     for (int o = 0; o < C; ++o) w[o] = Lanes<Ci>(w1 + o * Ci);
     const Lanes<C> m1(n1.mean.data()), is1(n1.invstd.data()), k1(d1.k.data()), mg1(d1.mg.data()), mgx1(d1.mgx.data());
     Vec dw[C][Vi] = {}, db[V] = {};
-    for (std::int64_t r = r0; r < r0 + n; ++r) {
-        float gh[C];
-        Vec sv[Vi], gs[Vi] = {};
-        for (int j = 0; j < V; ++j) {
-            const Vec xh = (load(h1 + r * C + 8 * j) - m1.v[j]) * is1.v[j];
-            const Vec v = k1.v[j] * (load(g + r * C + 8 * j) - mg1.v[j] - xh * mgx1.v[j]);
-            store(gh + 8 * j, v);
-            db[j] += v;
+    // R rows at once, all read before any is written (gs_out may be g); sums in row order.
+    const auto rows = [&](std::int64_t r0, auto count) BREC_SIMD_INLINE_LAMBDA {
+        constexpr int R = decltype(count)::value;
+        float gh[R][C];
+        Vec sv[R][Vi], gs[R][Vi] = {};
+        for (int q = 0; q < R; ++q) {
+            const std::int64_t r = r0 + q;
+            for (int j = 0; j < V; ++j) {
+                const Vec xh = (load(h1 + r * C + 8 * j) - m1.v[j]) * is1.v[j];
+                const Vec v = k1.v[j] * (load(g + r * C + 8 * j) - mg1.v[j] - xh * mgx1.v[j]);
+                store(gh[q] + 8 * j, v);
+                db[j] += v;
+            }
+            float buf[Ci];
+            const float* sr = input_row<Ci>(s, s2, r, buf);
+            for (int j = 0; j < Vi; ++j) sv[q][j] = load(sr + 8 * j);
         }
-        float buf[Ci];
-        const float* sr = input_row<Ci>(s, s2, r, buf);
-        for (int j = 0; j < Vi; ++j) sv[j] = load(sr + 8 * j);
-        for (int o = 0; o < C; ++o) {
-            const Vec b = splat(gh[o]);
-            for (int j = 0; j < Vi; ++j) {
-                dw[o][j] += b * sv[j];
-                gs[j] += b * w[o].v[j];
+        for (int o = 0; o < C; ++o)
+            for (int q = 0; q < R; ++q) {
+                const Vec b = splat(gh[q][o]);
+                for (int j = 0; j < Vi; ++j) {
+                    dw[o][j] += b * sv[q][j];
+                    gs[q][j] += b * w[o].v[j];
+                }
+            }
+        for (int q = 0; q < R; ++q) {
+            const std::int64_t r = r0 + q;
+            if (!s2) {
+                for (int j = 0; j < Vi; ++j) store(gs_out + r * Ci + 8 * j, gs[q][j]);
+            } else {
+                constexpr int H = Ci / 2;
+                for (int j = 0; j < Vi / 2; ++j) {
+                    store(gs_out + r * H + 8 * j, gs[q][j]);
+                    store(gs_out2 + r * H + 8 * j, gs[q][Vi / 2 + j]);
+                }
             }
         }
-        if (!s2) {
-            for (int j = 0; j < Vi; ++j) store(gs_out + r * Ci + 8 * j, gs[j]);
-        } else {
-            constexpr int H = Ci / 2;
-            for (int j = 0; j < Vi / 2; ++j) {
-                store(gs_out + r * H + 8 * j, gs[j]);
-                store(gs_out2 + r * H + 8 * j, gs[Vi / 2 + j]);
-            }
-        }
-    }
+    };
+    constexpr int R = kRowsAtOnce<C>;
+    std::int64_t r = r0;
+    for (; r + R <= r0 + n; r += R) rows(r, std::integral_constant<int, R>{});
+    for (; r < r0 + n; ++r) rows(r, std::integral_constant<int, 1>{});
     write_weight_sums<Ci, C>(dw, db, weight_sums);
 }
 

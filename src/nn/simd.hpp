@@ -19,6 +19,8 @@
 #endif
 
 #define BREC_SIMD_INLINE inline __attribute__((always_inline))
+// The same for a lambda inside a kernel: inlined, it is built for the kernel's instruction set.
+#define BREC_SIMD_INLINE_LAMBDA __attribute__((always_inline))
 
 namespace brec::nn::simd {
 
