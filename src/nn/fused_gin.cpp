@@ -113,6 +113,21 @@ BREC_SIMD_INLINE void products(const float* const* in, const Lanes<C>* w, const 
     }
 }
 
+/// Back through a Linear (W [C, Ci] as C Lanes of Ci) for R rows q, from the gradient gh[q] at its
+/// output and its input in[q]: dW[o] += gh[q][o] · in[q], in row order, and gin[q] += gh[q] W.
+template <int Ci, int C, int R>
+BREC_SIMD_INLINE void linear_back(const float (*gh)[C], const Vec (*in)[Ci / 8], const Lanes<Ci>* w, Vec (*dw)[Ci / 8],
+                                  Vec (*gin)[Ci / 8]) {
+    for (int o = 0; o < C; ++o)
+        for (int q = 0; q < R; ++q) {
+            const Vec b = splat(gh[q][o]);
+            for (int j = 0; j < Ci / 8; ++j) {
+                dw[o][j] += b * in[q][j];
+                gin[q][j] += b * w[o].v[j];
+            }
+        }
+}
+
 /// Rows per step of a pass over rows of C: enough independent sums for the FMA units' latency,
 /// few enough for the vector registers.
 template <int C>
@@ -331,14 +346,7 @@ BREC_SIMD_KERNEL void middle_back_pass(const float* gy, const float* h2, const f
                 a[q][j] = relu((load(h1 + r * C + 8 * j) - m1.v[j]) * sc1.v[j] + sh1.v[j]);
             }
         }
-        for (int o = 0; o < C; ++o)
-            for (int q = 0; q < R; ++q) {
-                const Vec b = splat(gh[q][o]);
-                for (int j = 0; j < V; ++j) {
-                    dw[o][j] += b * a[q][j];
-                    ga[q][j] += b * w[o].v[j];
-                }
-            }
+        linear_back<C, C, R>(gh, a, w, dw, ga);
         for (int q = 0; q < R; ++q) {
             const std::int64_t r = r0 + q;
             for (int j = 0; j < V; ++j) {
@@ -392,14 +400,7 @@ BREC_SIMD_KERNEL void first_back_pass(const float* h1, const float* s, const flo
             const float* sr = input_row<Ci>(s, s2, r, buf);
             for (int j = 0; j < Vi; ++j) sv[q][j] = load(sr + 8 * j);
         }
-        for (int o = 0; o < C; ++o)
-            for (int q = 0; q < R; ++q) {
-                const Vec b = splat(gh[q][o]);
-                for (int j = 0; j < Vi; ++j) {
-                    dw[o][j] += b * sv[q][j];
-                    gs[q][j] += b * w[o].v[j];
-                }
-            }
+        linear_back<Ci, C, R>(gh, sv, w, dw, gs);
         for (int q = 0; q < R; ++q) {
             const std::int64_t r = r0 + q;
             if (!s2) {
