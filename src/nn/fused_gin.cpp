@@ -135,6 +135,16 @@ constexpr int kRowsAtOnce = C == 16   ? 4
                             : C == 32 ? 2
                                       : 1;
 
+/// rows(r, R) for the rows [r0, r0 + n) in groups of R = kRowsAtOnce<C> (R as an integral_constant),
+/// then rows(r, 1) for the rest.
+template <int C, typename Rows>
+BREC_SIMD_INLINE void by_row_groups(std::int64_t r0, std::int64_t n, Rows&& rows) {
+    constexpr int R = kRowsAtOnce<C>;
+    std::int64_t r = r0;
+    for (; r + R <= r0 + n; r += R) rows(r, std::integral_constant<int, R>{});
+    for (; r < r0 + n; ++r) rows(r, std::integral_constant<int, 1>{});
+}
+
 /// Row r of an input of Ci columns: row r of `a`, or, where `b` is given, row r of `a` and of `b`
 /// (Ci / 2 columns each) side by side in `buf`: their concatenation, never made as a tensor.
 template <int Ci>
@@ -214,10 +224,7 @@ BREC_SIMD_KERNEL void first_pass(const std::int64_t* ptr, const std::int64_t* co
         for (int q = 0; q < R; ++q)
             for (int j = 0; j < V; ++j) store(h1 + (r + q) * C + 8 * j, h[q][j]);
     };
-    constexpr int R = kRowsAtOnce<C>;
-    std::int64_t r = r0;
-    for (; r + R <= r0 + n; r += R) rows(r, std::integral_constant<int, R>{});
-    for (; r < r0 + n; ++r) rows(r, std::integral_constant<int, 1>{});
+    by_row_groups<C>(r0, n, rows);
     if (moments) block_moments<C>(h1 + r0 * C, n, moments);
 }
 
@@ -246,10 +253,9 @@ BREC_SIMD_KERNEL void second_pass(const float* h1, const float* mean1, const flo
     Lanes<C> w[C];
     for (int i = 0; i < C; ++i) w[i] = Lanes<C>(w2t + i * C);
     const Lanes<C> bias(b2), mean(mean1), scale(scale1), shift(shift1);
-    constexpr int R = kRowsAtOnce<C>;
-    std::int64_t r = r0;
-    for (; r + R <= r0 + n; r += R) second_rows<C, R>(h1, mean, scale, shift, w, bias, h2, r);
-    for (; r < r0 + n; ++r) second_rows<C, 1>(h1, mean, scale, shift, w, bias, h2, r);
+    by_row_groups<C>(r0, n, [&](std::int64_t r, auto count) BREC_SIMD_INLINE_LAMBDA {
+        second_rows<C, decltype(count)::value>(h1, mean, scale, shift, w, bias, h2, r);
+    });
     if (moments) block_moments<C>(h2 + r0 * C, n, moments);
 }
 
@@ -358,10 +364,7 @@ BREC_SIMD_KERNEL void middle_back_pass(const float* gy, const float* h2, const f
             }
         }
     };
-    constexpr int R = kRowsAtOnce<C>;
-    std::int64_t r = r0;
-    for (; r + R <= r0 + n; r += R) rows(r, std::integral_constant<int, R>{});
-    for (; r < r0 + n; ++r) rows(r, std::integral_constant<int, 1>{});
+    by_row_groups<C>(r0, n, rows);
     write_weight_sums<C, C>(dw, db, weight_sums);
     for (int j = 0; j < V; ++j)
         for (int k = 0; k < 8; ++k) {
@@ -414,10 +417,7 @@ BREC_SIMD_KERNEL void first_back_pass(const float* h1, const float* s, const flo
             }
         }
     };
-    constexpr int R = kRowsAtOnce<C>;
-    std::int64_t r = r0;
-    for (; r + R <= r0 + n; r += R) rows(r, std::integral_constant<int, R>{});
-    for (; r < r0 + n; ++r) rows(r, std::integral_constant<int, 1>{});
+    by_row_groups<C>(r0, n, rows);
     write_weight_sums<Ci, C>(dw, db, weight_sums);
 }
 
