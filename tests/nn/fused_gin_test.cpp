@@ -42,10 +42,12 @@ struct Modules {
     torch::nn::BatchNorm1d norm{nullptr};
 };
 
-Modules make_modules(std::int64_t width, std::uint64_t seed) {
+/// The GIN's MLP and BatchNorm at `width`, reading rows `in` wide (δ-2-LGNN's combining MLPs
+/// read two GINs' outputs side by side).
+Modules make_modules(std::int64_t width, std::uint64_t seed, std::int64_t in = 0) {
     auto gen = at::detail::createCPUGenerator(seed);
     Modules m;
-    m.mlp = nn::BnMlp(width, width, width, gen);
+    m.mlp = nn::BnMlp(in > 0 ? in : width, width, width, gen);
     m.norm = nn::batch_norm(width);
     // Non-trivial affine parameters, so that γ and β enter every gradient.
     torch::NoGradGuard no_grad;
@@ -56,9 +58,9 @@ Modules make_modules(std::int64_t width, std::uint64_t seed) {
     return m;
 }
 
-/// make_modules(width, seed) in double precision: the reference the fused layer is held to.
-Modules make_reference(std::int64_t width, std::uint64_t seed) {
-    Modules m = make_modules(width, seed);
+/// make_modules(width, seed, in) in double precision: the reference the fused layer is held to.
+Modules make_reference(std::int64_t width, std::uint64_t seed, std::int64_t in = 0) {
+    Modules m = make_modules(width, seed, in);
     m.mlp->to(torch::kDouble);
     m.norm->to(torch::kDouble);
     return m;
@@ -182,21 +184,7 @@ TEST_P(FusedWiderInput, MatchesTheModulesInDoubleWithGradientsAndRunningStatisti
     const auto [in, width, with_gin] = GetParam();
     const std::int64_t rows = 650;
     const auto adj = random_adjacency(rows, 9);
-    const auto make = [&, in = in, width = width](torch::ScalarType type) {
-        auto gen = at::detail::createCPUGenerator(21);
-        Modules m;
-        m.mlp = nn::BnMlp(in, width, width, gen);
-        m.norm = nn::batch_norm(width);
-        torch::NoGradGuard no_grad;
-        for (auto* bn : {&m.mlp->norm, &m.norm}) {
-            (*bn)->weight.uniform_(0.5, 1.5, gen);
-            (*bn)->bias.uniform_(-0.3, 0.3, gen);
-        }
-        m.mlp->to(type);
-        m.norm->to(type);
-        return m;
-    };
-    Modules fused = make(torch::kFloat), reference = make(torch::kDouble);
+    Modules fused = make_modules(width, 21, in), reference = make_reference(width, 21, in);
     auto gen = at::detail::createCPUGenerator(4);
     const auto x0 = torch::randn({rows, in}, gen);
     const auto upstream = torch::randn({rows, width}, gen);

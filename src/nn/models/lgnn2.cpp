@@ -152,19 +152,17 @@ TORCH_MODULE(Set2Set);
 
 class Lgnn2 : public GraphEmbedder {
 public:
-    Lgnn2(const ModelConfig& c, ModelRandom& random) {
+    Lgnn2(const ModelConfig& c, ModelRandom& random) : fused_(c.kernel != "torch") {
         auto& gen = random.init;
         std::int64_t in = kTupleTypes;
-        fused_ = c.kernel != "torch";
-        const bool fused = fused_;
         for (int l = 0; l < c.layers; ++l) {
             const std::string k = std::to_string(l);
-            first_.push_back(register_module("conv" + k + "_1", TupleGin(in, c.hidden, gen, fused)));
-            second_.push_back(register_module("conv" + k + "_2", TupleGin(in, c.hidden, gen, fused)));
+            first_.push_back(register_module("conv" + k + "_1", TupleGin(in, c.hidden, gen, fused_)));
+            second_.push_back(register_module("conv" + k + "_2", TupleGin(in, c.hidden, gen, fused_)));
             combine_.push_back(register_module("mlp" + k, DoubleBnMlp(2 * c.hidden, c.hidden, gen)));
             in = c.hidden;
         }
-        set2set_ = register_module("set2set", Set2Set(c.hidden, kSet2SetSteps, gen, fused));
+        set2set_ = register_module("set2set", Set2Set(c.hidden, kSet2SetSteps, gen, fused_));
         fc1_ = register_module("fc1", nn::Linear(2 * c.hidden, c.hidden, gen));
         fc4_ = register_module("fc4", nn::Linear(c.hidden, c.out_dim, gen));
     }
