@@ -485,6 +485,7 @@ struct Layer {
     torch::Tensor rm1, rv1, rm2, rv2;
     double momentum1 = 0.1, eps1 = 1e-5, momentum2 = 0.1, eps2 = 1e-5;
     bool training = true;
+    std::int64_t runs = 0;  ///< > 0: the output's mean over this many equal blocks of rows is made too
 };
 
 struct Forward {
@@ -658,15 +659,47 @@ NormValues load_norm(torch::autograd::AutogradContext* ctx, const std::string& n
     return n;
 }
 
+/// The output's whole gradient from its own, gy (undefined: none), and that of its mean over `runs`
+/// blocks of rows, gm ([rows / runs, C]; undefined: none): gy + gm / runs in every block, as
+/// LibTorch's mean backward (the expanded gradient divided by the count) and autograd's sum of the
+/// two make it, bit for bit, in one pass and without their two [rows, C] tensors.
+torch::Tensor upstream(const torch::Tensor& gy, const torch::Tensor& gm, std::int64_t runs, std::int64_t rows,
+                       std::int64_t c, const torch::TensorOptions& options) {
+    if (!gm.defined()) return gy.defined() ? gy.contiguous() : torch::zeros({rows, c}, options);
+    const auto m = gm.contiguous();
+    const auto own = gy.defined() ? gy.contiguous() : torch::Tensor();
+    auto g = torch::empty({rows, c}, options);
+    const std::int64_t per = m.numel();
+    const float count = static_cast<float>(runs);
+    const float* pm = m.data_ptr<float>();
+    const float* py = own.defined() ? own.data_ptr<float>() : nullptr;
+    float* pg = g.data_ptr<float>();
+    at::parallel_for(0, runs, 1, [&](std::int64_t lo, std::int64_t hi) {
+        for (std::int64_t r = lo; r < hi; ++r) {
+            float* out = pg + r * per;
+            if (py) {
+                const float* in = py + r * per;
+                for (std::int64_t i = 0; i < per; ++i) out[i] = in[i] + pm[i] / count;
+            } else {
+                for (std::int64_t i = 0; i < per; ++i) out[i] = pm[i] / count;
+            }
+        }
+    });
+    return g;
+}
+
 struct FusedGin : torch::autograd::Function<FusedGin> {
     // The tensors that get gradients are arguments (so autograd tracks them); the rest ride in ctx.
     // No extra term (no ε, no second half x2) comes as an empty tensor: LibTorch 1.13's apply()
-    // rejects an undefined input.
-    static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x, const torch::Tensor& x2,
-                                 const torch::Tensor& w1, const torch::Tensor& b1, const torch::Tensor& g1,
-                                 const torch::Tensor& be1, const torch::Tensor& w2, const torch::Tensor& b2,
-                                 const torch::Tensor& g2, const torch::Tensor& be2, const torch::Tensor& extra,
-                                 const torch::Tensor& eps, const Layer& rest) {
+    // rejects an undefined input. The outputs: y, and its mean over l.runs blocks of rows (empty
+    // when l.runs is 0).
+    static torch::autograd::tensor_list forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x,
+                                                const torch::Tensor& x2, const torch::Tensor& w1,
+                                                const torch::Tensor& b1, const torch::Tensor& g1,
+                                                const torch::Tensor& be1, const torch::Tensor& w2,
+                                                const torch::Tensor& b2, const torch::Tensor& g2,
+                                                const torch::Tensor& be2, const torch::Tensor& extra,
+                                                const torch::Tensor& eps, const Layer& rest) {
         Layer l = rest;
         l.x = x.contiguous();
         if (x2.numel() > 0) l.x2 = x2.contiguous();
@@ -686,7 +719,13 @@ struct FusedGin : torch::autograd::Function<FusedGin> {
         ctx->save_for_backward({l.x, l.w1, l.g1, l.w2, l.g2, f.s, f.h1, f.h2, l.ptr, l.col, l.extra, l.eps, l.x2});
         save_norm(ctx, "1", f.n1);
         save_norm(ctx, "2", f.n2);
-        return f.y;
+        ctx->saved_data["runs"] = l.runs;
+        // An output without a gradient (the mean where none is read, y where only its mean is) gets
+        // an undefined one, not zeros.
+        ctx->set_materialize_grads(false);
+        const auto mean = l.runs > 0 ? f.y.view({l.runs, f.y.size(0) / l.runs, f.y.size(1)}).mean(0)
+                                     : torch::empty({0}, f.y.options());
+        return {f.y, mean};
     }
 
     static torch::autograd::tensor_list backward(torch::autograd::AutogradContext* ctx,
@@ -709,7 +748,9 @@ struct FusedGin : torch::autograd::Function<FusedGin> {
         f.h2 = saved[7];
         f.n1 = load_norm(ctx, "1");
         f.n2 = load_norm(ctx, "2");
-        const auto gy = grad[0].contiguous();
+        const auto runs = ctx->saved_data["runs"].toInt();
+        const auto gy =
+            upstream(grad[0], runs > 0 ? grad[1] : torch::Tensor(), runs, l.x.size(0), l.w1.size(0), l.x.options());
         const Grads g = by_widths(input_width(l), l.w1.size(0), [&](auto ci, auto c) {
             return fused_backward<decltype(ci)::value, decltype(c)::value>(l, f, gy);
         });
@@ -757,8 +798,14 @@ namespace {
 
 /// gin_bn_layer over `adj`, or without the GIN's sum where `adj` is null; then x may come as two
 /// halves of columns, x and x2 (undefined: x is whole).
-torch::Tensor layer(const torch::Tensor& x, const torch::Tensor& x2, const Adjacency* adj, const GinBnModules& m,
-                    bool fused, const std::function<torch::Tensor()>& extra, const torch::Tensor& eps) {
+/// With `runs` > 0 it returns the output and its mean over `runs` equal blocks of rows.
+torch::autograd::tensor_list layer(const torch::Tensor& x, const torch::Tensor& x2, const Adjacency* adj,
+                                   const GinBnModules& m, bool fused, const std::function<torch::Tensor()>& extra,
+                                   const torch::Tensor& eps, std::int64_t runs = 0) {
+    const auto with_mean = [&](const torch::Tensor& y) -> torch::autograd::tensor_list {
+        if (runs == 0) return {y, torch::Tensor()};
+        return {y, y.view({runs, y.size(0) / runs, y.size(1)}).mean(0)};
+    };
     const auto modules = [&](const torch::Tensor& term) {
         torch::Tensor s = x2.defined() ? torch::cat({x, x2}, 1) : x;
         if (adj) s = eps.defined() ? (1 + eps) * x + neighbour_sum(x, *adj) : x + neighbour_sum(x, *adj);
@@ -770,11 +817,11 @@ torch::Tensor layer(const torch::Tensor& x, const torch::Tensor& x2, const Adjac
         !x2.defined() || (x2.dim() == 2 && x.dim() == 2 && x2.size(0) == x.size(0) && x2.size(1) == x.size(1) &&
                           x2.device() == x.device() && x2.scalar_type() == x.scalar_type());
     const std::int64_t ci = x.dim() == 2 ? x.size(1) + (x2.defined() ? x2.size(1) : 0) : 0;
-    if (!fused || !halves_fit || !fits(x, ci, m, eps)) return modules({});
+    if (!fused || !halves_fit || !fits(x, ci, m, eps)) return with_mean(modules({}));
     const torch::Tensor e = extra ? extra() : torch::Tensor();
     const std::vector<std::int64_t> out{x.size(0), m.first->weight.size(0)};
     if (e.defined() && (e.sizes() != out || e.device() != x.device() || e.scalar_type() != x.scalar_type()))
-        return modules(e);
+        return with_mean(modules(e));
     if (adj && x.size(0) != adj->rows)
         throw InvalidArgument("gin_bn_layer: " + std::to_string(x.size(0)) + " rows for an adjacency of " +
                               std::to_string(adj->rows));
@@ -792,35 +839,48 @@ torch::Tensor layer(const torch::Tensor& x, const torch::Tensor& x2, const Adjac
     l.momentum2 = *m.norm2->options.momentum();
     l.eps2 = m.norm2->options.eps();
     l.training = m.norm2->is_training();
+    l.runs = runs;
     if (l.training) {
         torch::NoGradGuard no_grad;
         m.norm1->num_batches_tracked += 1;
         m.norm2->num_batches_tracked += 1;
     }
     const auto none = torch::empty({0}, x.options());
-    return FusedGin::apply(x, x2.defined() ? x2 : none, m.first->weight, m.first->bias, m.norm1->weight, m.norm1->bias,
-                           m.second->weight, m.second->bias, m.norm2->weight, m.norm2->bias, e.defined() ? e : none,
-                           eps.defined() ? eps : none, l);
+    auto outputs = FusedGin::apply(x, x2.defined() ? x2 : none, m.first->weight, m.first->bias, m.norm1->weight,
+                                   m.norm1->bias, m.second->weight, m.second->bias, m.norm2->weight, m.norm2->bias,
+                                   e.defined() ? e : none, eps.defined() ? eps : none, l);
+    if (runs == 0) outputs[1] = torch::Tensor();
+    return outputs;
 }
 
 }  // namespace
 
 torch::Tensor gin_bn_layer(const torch::Tensor& x, const Adjacency& adj, const GinBnModules& m, bool fused,
                            const std::function<torch::Tensor()>& extra, const torch::Tensor& eps) {
-    return layer(x, {}, &adj, m, fused, extra, eps);
+    return layer(x, {}, &adj, m, fused, extra, eps)[0];
 }
 
 torch::Tensor bn_mlp_layer(const torch::Tensor& x, const GinBnModules& m, bool fused) {
-    return layer(x, {}, nullptr, m, fused, {}, {});
+    return layer(x, {}, nullptr, m, fused, {}, {})[0];
 }
 
 torch::Tensor bn_mlp_layer(const torch::Tensor& a, const torch::Tensor& b, const GinBnModules& m, bool fused) {
-    return layer(a, b, nullptr, m, fused, {}, {});
+    return layer(a, b, nullptr, m, fused, {}, {})[0];
 }
 
 torch::Tensor gin_bn_layer(const torch::Tensor& x, const Adjacency& adj, BnMlp& mlp, torch::nn::BatchNorm1d& norm,
                            bool fused, const std::function<torch::Tensor()>& extra) {
     return gin_bn_layer(x, adj, GinBnModules{mlp->first, mlp->norm, mlp->second, norm}, fused, extra);
+}
+
+std::pair<torch::Tensor, torch::Tensor> gin_bn_layer_and_mean(const torch::Tensor& x, const Adjacency& adj, BnMlp& mlp,
+                                                              torch::nn::BatchNorm1d& norm, std::int64_t runs,
+                                                              bool fused) {
+    if (runs <= 0 || x.dim() != 2 || x.size(0) % runs != 0)
+        throw InvalidArgument("gin_bn_layer_and_mean: " + std::to_string(x.dim() == 2 ? x.size(0) : 0) +
+                              " rows are not " + std::to_string(runs) + " equal blocks");
+    const auto out = layer(x, {}, &adj, GinBnModules{mlp->first, mlp->norm, mlp->second, norm}, fused, {}, {}, runs);
+    return {out[0], out[1]};
 }
 
 }  // namespace brec::nn

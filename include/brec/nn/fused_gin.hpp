@@ -7,6 +7,7 @@
 // values of a row stay in registers: three passes forward, four backward.
 
 #include <functional>
+#include <utility>
 
 #include <torch/torch.h>
 
@@ -31,6 +32,16 @@ namespace brec::nn {
 /// after the GIN).
 torch::Tensor gin_bn_layer(const torch::Tensor& x, const Adjacency& adj, BnMlp& mlp, torch::nn::BatchNorm1d& norm,
                            bool fused = true, const std::function<torch::Tensor()>& extra = {});
+
+/// gin_bn_layer(x, adj, mlp, norm, fused) and the mean of its output over `runs` equal blocks of
+/// rows, y.view({runs, rows / runs, C}).mean(0), as DropGNN reads out its runs after every layer.
+/// On the fused path the mean is an output of the fused function, whose backward adds the mean's
+/// gradient to y's in one pass: LibTorch's mean backward and autograd's sum of the two would make
+/// two more [rows, C] tensors. The same bits as the mean taken after the layer. x's rows must be a
+/// multiple of `runs` (else InvalidArgument).
+std::pair<torch::Tensor, torch::Tensor> gin_bn_layer_and_mean(const torch::Tensor& x, const Adjacency& adj, BnMlp& mlp,
+                                                              torch::nn::BatchNorm1d& norm, std::int64_t runs,
+                                                              bool fused = true);
 
 /// The modules of such a layer as a model holds them: a GIN's MLP Linear → BatchNorm → ReLU → Linear
 /// and the BatchNorm after it (BnMlp's first, norm and second, and the layer's norm).

@@ -15,8 +15,10 @@
 // Parameters are PyTorch's defaults; the drops come from the model's run generator.
 // On the CPU each GIN layer with its BatchNorm and ReLU is one fused kernel (nn/fused_gin.hpp): the
 // 100 runs make [100·N, 16] activations, on which LibTorch's twenty-odd operators per layer, each a
-// pass over memory, cost twice as much. ModelConfig::kernel "torch" (as the cost estimate counts
-// operators) keeps LibTorch's modules.
+// pass over memory, cost twice as much. The kernel also takes each layer's mean over the runs, so
+// that the readout's gradient joins the next layer's in its backward pass (the same bits as the
+// mean after the layer). ModelConfig::kernel "torch" (as the cost estimate counts operators) keeps
+// LibTorch's modules.
 //
 // @inproceedings{papp2021dropgnn, title={DropGNN: Random Dropouts Increase the Expressiveness of
 //   Graph Neural Networks}, author={Papp, P{\'a}l Andr{\'a}s and Martinkus, Karolis and Faber, Lukas
@@ -81,14 +83,15 @@ public:
         // Row r·N + v is 0 where run r drops v (probability p = 1 − keep_p[v]), else 1.
         auto x = torch::bernoulli(b.keep_p.unsqueeze(0).expand({kRuns, b.nodes}).contiguous(), run_)
                      .reshape({kRuns * b.nodes, 1});
-        const auto pool = [&](const torch::Tensor& rows, std::size_t l) {
-            const auto mean = rows.view({kRuns, b.nodes, rows.size(1)}).mean(0);
+        const auto pool = [&](const torch::Tensor& mean, std::size_t l) {
             return heads_[l]->forward(nn::group_sum(mean, b.by_graph));
         };
-        auto out = pool(x, 0);
+        auto out = pool(x.view({kRuns, b.nodes, 1}).mean(0), 0);
         for (std::size_t l = 0; l < convs_.size(); ++l) {
-            x = nn::gin_bn_layer(x, b.arcs, convs_[l], norms_[l], fused_);
-            out = out + pool(x, l + 1);
+            // The layer's output and its mean over the runs (on the fused path, one autograd node).
+            auto [y, mean] = nn::gin_bn_layer_and_mean(x, b.arcs, convs_[l], norms_[l], kRuns, fused_);
+            x = y;
+            out = out + pool(mean, l + 1);
         }
         return out;
     }
