@@ -277,11 +277,29 @@ BREC_SIMD_KERNEL void third_pass(const float* h2, const float* mean2, const floa
         for (int j = 0; j < V; ++j) store(y + r * C + 8 * j, relu(pre_relu<C>(h2, mean, scale, shift, extra, r, j)));
 }
 
+/// The gradient at the layer's output: gy, plus, where the output's mean over runs has a gradient,
+/// q = that gradient / runs ([nodes, C]) in every run's block of rows; either may be absent. Its
+/// row is summed in registers where a pass reads it, the float addition autograd's sum of the two
+/// gradients makes, so the same bits without the two [rows, C] tensors LibTorch's mean backward
+/// and that sum would write.
+struct Upstream {
+    const float* gy = nullptr;
+    const float* q = nullptr;
+    std::int64_t nodes = 0;  ///< rows per run, q's rows
+};
+
+template <int C>
+BREC_SIMD_INLINE Vec upstream_at(const Upstream& u, std::int64_t r, int j) {
+    if (!u.q) return load(u.gy + r * C + 8 * j);
+    const Vec q = load(u.q + (r % u.nodes) * C + 8 * j);
+    return u.gy ? load(u.gy + r * C + 8 * j) + q : q;
+}
+
 /// The gradient at z = bn(h) + extra before a ReLU, given the gradient g after it: g where z > 0,
 /// else 0; written to `gz_out` where given (it is extra's gradient). Per block, Σ of it and Σ of it
 /// times x̂ = (h − mean) · invstd (BatchNorm's two reductions).
 template <int C>
-BREC_SIMD_KERNEL void relu_norm_sums(const float* h, const float* g, const float* mean, const float* invstd,
+BREC_SIMD_KERNEL void relu_norm_sums(const float* h, const Upstream& g, const float* mean, const float* invstd,
                                      const float* scale, const float* shift, const float* extra, float* gz_out,
                                      std::int64_t r0, std::int64_t n, double* sums) {
     constexpr int V = C / 8;
@@ -290,7 +308,7 @@ BREC_SIMD_KERNEL void relu_norm_sums(const float* h, const float* g, const float
     for (std::int64_t r = r0; r < r0 + n; ++r)
         for (int j = 0; j < V; ++j) {
             const Vec d = load(h + r * C + 8 * j) - m.v[j];
-            const Vec gz = pre_relu<C>(h, m, sc, sh, extra, r, j) > Vec{} ? load(g + r * C + 8 * j) : Vec{};
+            const Vec gz = pre_relu<C>(h, m, sc, sh, extra, r, j) > Vec{} ? upstream_at<C>(g, r, j) : Vec{};
             if (gz_out) store(gz_out + r * C + 8 * j, gz);
             sg[j] += gz;
             sgx[j] += gz * (d * is.v[j]);
@@ -325,7 +343,7 @@ BREC_SIMD_INLINE void write_weight_sums(const Vec (*dw)[Ci / 8], const Vec* db, 
 /// dW2 += gh2ᵀ a1 and db2 += gh2 per block, ga1 = gh2 W2, and gz1 = ga1 where bn1's output is
 /// positive, written to `gz1`; per block also the two reductions of gz1 for bn1's backward.
 template <int C>
-BREC_SIMD_KERNEL void middle_back_pass(const float* gy, const float* h2, const float* h1, const NormValues& n2,
+BREC_SIMD_KERNEL void middle_back_pass(const Upstream& gy, const float* h2, const float* h1, const NormValues& n2,
                                        const NormGrad& d2, const NormValues& n1, const float* w2, const float* extra,
                                        float* gz1, std::int64_t r0, std::int64_t n, double* weight_sums,
                                        double* norm_sums) {
@@ -345,7 +363,7 @@ BREC_SIMD_KERNEL void middle_back_pass(const float* gy, const float* h2, const f
             const std::int64_t r = r0 + q;
             for (int j = 0; j < V; ++j) {
                 const Vec d = load(h2 + r * C + 8 * j) - m2.v[j];
-                const Vec gz = pre_relu<C>(h2, m2, sc2, sh2, extra, r, j) > Vec{} ? load(gy + r * C + 8 * j) : Vec{};
+                const Vec gz = pre_relu<C>(h2, m2, sc2, sh2, extra, r, j) > Vec{} ? upstream_at<C>(gy, r, j) : Vec{};
                 const Vec g = k2.v[j] * (gz - mg2.v[j] - d * is2.v[j] * mgx2.v[j]);
                 store(gh[q] + 8 * j, g);
                 db[j] += g;
@@ -557,7 +575,7 @@ struct Grads {
 };
 
 template <int Ci, int C>
-Grads fused_backward(const Layer& l, const Forward& f, const torch::Tensor& gy) {
+Grads fused_backward(const Layer& l, const Forward& f, const Upstream& gy) {
     const std::int64_t rows = l.x.size(0), blocks = (rows + kBlock - 1) / kBlock;
     const auto* ptr = l.ptr.defined() ? l.ptr.data_ptr<std::int64_t>() : nullptr;
     const auto* col = l.col.defined() ? l.col.data_ptr<std::int64_t>() : nullptr;
@@ -571,8 +589,8 @@ Grads fused_backward(const Layer& l, const Forward& f, const torch::Tensor& gy) 
     float* gz2 = extra ? g.extra.data_ptr<float>() : nullptr;
 
     for_blocks(rows, [&](std::int64_t b, std::int64_t r0, std::int64_t n) {
-        relu_norm_sums<C>(h2, gy.data_ptr<float>(), f.n2.mean.data(), f.n2.invstd.data(), f.n2.scale.data(),
-                          f.n2.shift.data(), extra, gz2, r0, n, norm_blocks.data() + b * 2 * C);
+        relu_norm_sums<C>(h2, gy, f.n2.mean.data(), f.n2.invstd.data(), f.n2.scale.data(), f.n2.shift.data(), extra,
+                          gz2, r0, n, norm_blocks.data() + b * 2 * C);
     });
     auto sums = sum_blocks(norm_blocks, rows, 2 * C);
     g.be2 = float_tensor(sums, 0, C);
@@ -581,9 +599,8 @@ Grads fused_backward(const Layer& l, const Forward& f, const torch::Tensor& gy) 
 
     auto buffer = torch::empty_like(f.h1);
     for_blocks(rows, [&](std::int64_t b, std::int64_t r0, std::int64_t n) {
-        middle_back_pass<C>(gy.data_ptr<float>(), h2, h1, f.n2, d2, f.n1, l.w2.data_ptr<float>(), extra,
-                            buffer.data_ptr<float>(), r0, n, weight_blocks.data() + b * (C * C + C),
-                            norm_blocks.data() + b * 2 * C);
+        middle_back_pass<C>(gy, h2, h1, f.n2, d2, f.n1, l.w2.data_ptr<float>(), extra, buffer.data_ptr<float>(), r0, n,
+                            weight_blocks.data() + b * (C * C + C), norm_blocks.data() + b * 2 * C);
     });
     auto weights = sum_blocks(weight_blocks, rows, C * C + C);
     g.w2 = float_tensor(weights, 0, C * C).view({C, C});
@@ -659,35 +676,6 @@ NormValues load_norm(torch::autograd::AutogradContext* ctx, const std::string& n
     return n;
 }
 
-/// The output's whole gradient from its own, gy (undefined: none), and that of its mean over `runs`
-/// blocks of rows, gm ([rows / runs, C]; undefined: none): gy + gm / runs in every block, as
-/// LibTorch's mean backward (the expanded gradient divided by the count) and autograd's sum of the
-/// two make it, bit for bit, in one pass and without their two [rows, C] tensors.
-torch::Tensor upstream(const torch::Tensor& gy, const torch::Tensor& gm, std::int64_t runs, std::int64_t rows,
-                       std::int64_t c, const torch::TensorOptions& options) {
-    if (!gm.defined()) return gy.defined() ? gy.contiguous() : torch::zeros({rows, c}, options);
-    const auto m = gm.contiguous();
-    const auto own = gy.defined() ? gy.contiguous() : torch::Tensor();
-    auto g = torch::empty({rows, c}, options);
-    const std::int64_t per = m.numel();
-    const float count = static_cast<float>(runs);
-    const float* pm = m.data_ptr<float>();
-    const float* py = own.defined() ? own.data_ptr<float>() : nullptr;
-    float* pg = g.data_ptr<float>();
-    at::parallel_for(0, runs, 1, [&](std::int64_t lo, std::int64_t hi) {
-        for (std::int64_t r = lo; r < hi; ++r) {
-            float* out = pg + r * per;
-            if (py) {
-                const float* in = py + r * per;
-                for (std::int64_t i = 0; i < per; ++i) out[i] = in[i] + pm[i] / count;
-            } else {
-                for (std::int64_t i = 0; i < per; ++i) out[i] = pm[i] / count;
-            }
-        }
-    });
-    return g;
-}
-
 struct FusedGin : torch::autograd::Function<FusedGin> {
     // The tensors that get gradients are arguments (so autograd tracks them); the rest ride in ctx.
     // No extra term (no ε, no second half x2) comes as an empty tensor: LibTorch 1.13's apply()
@@ -748,11 +736,17 @@ struct FusedGin : torch::autograd::Function<FusedGin> {
         f.h2 = saved[7];
         f.n1 = load_norm(ctx, "1");
         f.n2 = load_norm(ctx, "2");
+        // y's gradient and its mean's (over l.runs blocks of rows), either undefined where none came.
         const auto runs = ctx->saved_data["runs"].toInt();
-        const auto gy =
-            upstream(grad[0], runs > 0 ? grad[1] : torch::Tensor(), runs, l.x.size(0), l.w1.size(0), l.x.options());
+        auto gy = grad[0].defined() ? grad[0].contiguous() : torch::Tensor();
+        // q as LibTorch's mean backward makes it: a float division, correctly rounded.
+        const auto q =
+            runs > 0 && grad[1].defined() ? grad[1].contiguous() / static_cast<double>(runs) : torch::Tensor();
+        if (!gy.defined() && !q.defined()) gy = torch::zeros({l.x.size(0), l.w1.size(0)}, l.x.options());
+        const Upstream up{gy.defined() ? gy.data_ptr<float>() : nullptr, q.defined() ? q.data_ptr<float>() : nullptr,
+                          q.defined() ? q.size(0) : 0};
         const Grads g = by_widths(input_width(l), l.w1.size(0), [&](auto ci, auto c) {
-            return fused_backward<decltype(ci)::value, decltype(c)::value>(l, f, gy);
+            return fused_backward<decltype(ci)::value, decltype(c)::value>(l, f, up);
         });
         return {g.x, g.x2, g.w1, g.b1, g.g1, g.be1, g.w2, g.b2, g.g2, g.be2, g.extra, g.eps, torch::Tensor()};
     }
