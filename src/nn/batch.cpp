@@ -247,13 +247,17 @@ struct CsrGather : torch::autograd::Function<CsrGather> {
     }
     static torch::autograd::tensor_list backward(torch::autograd::AutogradContext* ctx,
                                                  torch::autograd::tensor_list grad) {
-        const auto index = ctx->get_saved_variables()[0];
-        const auto [ptr, col] = csr_by_value(index, ctx->saved_data["rows"].toInt(), nullptr, "gather_rows: index");
-        return {csr_sum(grad[0], ptr, col, /*exact=*/false), torch::Tensor()};
+        return {gather_rows_backward(grad[0], ctx->get_saved_variables()[0], ctx->saved_data["rows"].toInt()),
+                torch::Tensor()};
     }
 };
 
 }  // namespace
+
+torch::Tensor gather_rows_backward(const torch::Tensor& grad, const torch::Tensor& index, std::int64_t rows) {
+    const auto [ptr, col] = csr_by_value(index, rows, nullptr, "gather_rows: index");
+    return csr_sum(grad, ptr, col, /*exact=*/false);
+}
 
 torch::Tensor gather_rows(const torch::Tensor& x, const torch::Tensor& index) {
     if (!x.device().is_cpu() || !x.requires_grad() || !torch::GradMode::is_enabled() ||

@@ -259,18 +259,30 @@ BREC_SIMD_KERNEL void second_pass(const float* h1, const float* mean1, const flo
     if (moments) block_moments<C>(h2 + r0 * C, n, moments);
 }
 
+/// The term added before the last ReLU: none (rows null), row r of `rows`, or, with `index`, row
+/// index[r] of them (DSS-GNN's cross-subgraph term, one row per node read by all its copies).
+struct Extra {
+    const float* rows = nullptr;
+    const std::int64_t* index = nullptr;
+    explicit operator bool() const { return rows != nullptr; }
+    template <int C>
+    BREC_SIMD_INLINE const float* row(std::int64_t r) const {
+        return rows + (index ? index[r] : r) * C;
+    }
+};
+
 /// bn2(h2) at row r, plus extra's row where there is one: what the last ReLU takes.
 template <int C>
 BREC_SIMD_INLINE Vec pre_relu(const float* h2, const Lanes<C>& mean, const Lanes<C>& scale, const Lanes<C>& shift,
-                              const float* extra, std::int64_t r, int j) {
+                              const Extra& extra, std::int64_t r, int j) {
     const Vec z = (load(h2 + r * C + 8 * j) - mean.v[j]) * scale.v[j] + shift.v[j];
-    return extra ? z + load(extra + r * C + 8 * j) : z;
+    return extra ? z + load(extra.row<C>(r) + 8 * j) : z;
 }
 
 /// y = relu(bn2(h2) + extra) (extra may be null).
 template <int C>
 BREC_SIMD_KERNEL void third_pass(const float* h2, const float* mean2, const float* scale2, const float* shift2,
-                                 const float* extra, float* y, std::int64_t r0, std::int64_t n) {
+                                 const Extra& extra, float* y, std::int64_t r0, std::int64_t n) {
     constexpr int V = C / 8;
     const Lanes<C> mean(mean2), scale(scale2), shift(shift2);
     for (std::int64_t r = r0; r < r0 + n; ++r)
@@ -300,7 +312,7 @@ BREC_SIMD_INLINE Vec upstream_at(const Upstream& u, std::int64_t r, int j) {
 /// times x̂ = (h − mean) · invstd (BatchNorm's two reductions).
 template <int C>
 BREC_SIMD_KERNEL void relu_norm_sums(const float* h, const Upstream& g, const float* mean, const float* invstd,
-                                     const float* scale, const float* shift, const float* extra, float* gz_out,
+                                     const float* scale, const float* shift, const Extra& extra, float* gz_out,
                                      std::int64_t r0, std::int64_t n, double* sums) {
     constexpr int V = C / 8;
     const Lanes<C> m(mean), is(invstd), sc(scale), sh(shift);
@@ -344,7 +356,7 @@ BREC_SIMD_INLINE void write_weight_sums(const Vec (*dw)[Ci / 8], const Vec* db, 
 /// positive, written to `gz1`; per block also the two reductions of gz1 for bn1's backward.
 template <int C>
 BREC_SIMD_KERNEL void middle_back_pass(const Upstream& gy, const float* h2, const float* h1, const NormValues& n2,
-                                       const NormGrad& d2, const NormValues& n1, const float* w2, const float* extra,
+                                       const NormGrad& d2, const NormValues& n1, const float* w2, const Extra& extra,
                                        float* gz1, std::int64_t r0, std::int64_t n, double* weight_sums,
                                        double* norm_sums) {
     constexpr int V = C / 8;
@@ -495,10 +507,11 @@ std::vector<double> as_doubles(const torch::Tensor& t) {
 /// Everything one call needs, by widths Ci (x) and C (the MLP's).
 struct Layer {
     torch::Tensor x;
-    torch::Tensor x2;        ///< x's second half of columns where x comes as two (no GIN sum); else undefined
-    torch::Tensor ptr, col;  ///< the CSR arcs; undefined when the layer has no GIN sum
-    torch::Tensor extra;     ///< added before the last ReLU; undefined when there is none
-    torch::Tensor eps;       ///< the GIN's trainable ε, [1]; undefined when ε is 0 fixed
+    torch::Tensor x2;           ///< x's second half of columns where x comes as two (no GIN sum); else undefined
+    torch::Tensor ptr, col;     ///< the CSR arcs; undefined when the layer has no GIN sum
+    torch::Tensor extra;        ///< added before the last ReLU; undefined when there is none
+    torch::Tensor extra_index;  ///< defined: row r adds extra's row extra_index[r] (int64, [rows])
+    torch::Tensor eps;          ///< the GIN's trainable ε, [1]; undefined when ε is 0 fixed
     torch::Tensor w1, b1, g1, be1, w2, b2, g2, be2;
     torch::Tensor rm1, rv1, rm2, rv2;
     double momentum1 = 0.1, eps1 = 1e-5, momentum2 = 0.1, eps2 = 1e-5;
@@ -516,6 +529,12 @@ float one_plus_eps(const Layer& l) { return l.eps.defined() ? 1.0f + l.eps.item<
 
 // The MLP's input width: x's, or its two halves' together.
 std::int64_t input_width(const Layer& l) { return l.x.size(1) + (l.x2.defined() ? l.x2.size(1) : 0); }
+
+// The term added before the last ReLU, as the kernels read it.
+Extra extra_of(const Layer& l) {
+    if (!l.extra.defined()) return {};
+    return {l.extra.data_ptr<float>(), l.extra_index.defined() ? l.extra_index.data_ptr<std::int64_t>() : nullptr};
+}
 
 // Whether the GIN's sum (1 + ε) x + Σ differs from x: without arcs and with ε = 0 it is x itself.
 bool has_sum(const Layer& l) { return l.ptr.defined() || l.eps.defined(); }
@@ -564,8 +583,8 @@ Forward fused_forward(const Layer& l) {
     });
     f.n2 = statistics(l.rm2, l.rv2, l.g2, l.be2, l.momentum2, l.eps2);
     for_blocks(rows, [&](std::int64_t, std::int64_t r0, std::int64_t n) {
-        third_pass<C>(f.h2.data_ptr<float>(), f.n2.mean.data(), f.n2.scale.data(), f.n2.shift.data(),
-                      l.extra.defined() ? l.extra.data_ptr<float>() : nullptr, f.y.data_ptr<float>(), r0, n);
+        third_pass<C>(f.h2.data_ptr<float>(), f.n2.mean.data(), f.n2.scale.data(), f.n2.shift.data(), extra_of(l),
+                      f.y.data_ptr<float>(), r0, n);
     });
     return f;
 }
@@ -584,7 +603,7 @@ Grads fused_backward(const Layer& l, const Forward& f, const Upstream& gy) {
     std::vector<double> norm_blocks(static_cast<std::size_t>(blocks * 2 * C));
     std::vector<double> weight_blocks(static_cast<std::size_t>(blocks * (C * std::max(Ci, C) + C)));
     Grads g;
-    const float* extra = l.extra.defined() ? l.extra.data_ptr<float>() : nullptr;
+    const Extra extra = extra_of(l);
     if (extra) g.extra = torch::empty_like(f.h1);
     float* gz2 = extra ? g.extra.data_ptr<float>() : nullptr;
 
@@ -624,6 +643,8 @@ Grads fused_backward(const Layer& l, const Forward& f, const Upstream& gy) {
     g.w1 = float_tensor(weights, 0, C * Ci).view({C, Ci});
     g.b1 = float_tensor(weights, C * Ci, C);
 
+    // The gradient of the term's rows where each row is read by the rows that index it.
+    if (l.extra_index.defined()) g.extra = gather_rows_backward(g.extra, l.extra_index, l.extra.size(0));
     if (!has_sum(l)) {  // x's gradient is gs itself
         g.x = gs;
         g.x2 = gs2;
@@ -704,7 +725,8 @@ struct FusedGin : torch::autograd::Function<FusedGin> {
         Forward f = by_widths(input_width(l), l.w1.size(0), [&](auto ci, auto c) {
             return fused_forward<decltype(ci)::value, decltype(c)::value>(l);
         });
-        ctx->save_for_backward({l.x, l.w1, l.g1, l.w2, l.g2, f.s, f.h1, f.h2, l.ptr, l.col, l.extra, l.eps, l.x2});
+        ctx->save_for_backward(
+            {l.x, l.w1, l.g1, l.w2, l.g2, f.s, f.h1, f.h2, l.ptr, l.col, l.extra, l.eps, l.x2, l.extra_index});
         save_norm(ctx, "1", f.n1);
         save_norm(ctx, "2", f.n2);
         ctx->saved_data["runs"] = l.runs;
@@ -730,6 +752,7 @@ struct FusedGin : torch::autograd::Function<FusedGin> {
         l.extra = saved[10];
         l.eps = saved[11];
         l.x2 = saved[12];
+        l.extra_index = saved[13];
         Forward f;
         f.s = saved[5];
         f.h1 = saved[6];
@@ -795,7 +818,12 @@ namespace {
 /// With `runs` > 0 it returns the output and its mean over `runs` equal blocks of rows.
 torch::autograd::tensor_list layer(const torch::Tensor& x, const torch::Tensor& x2, const Adjacency* adj,
                                    const GinBnModules& m, bool fused, const std::function<torch::Tensor()>& extra,
-                                   const torch::Tensor& eps, std::int64_t runs = 0) {
+                                   const torch::Tensor& eps, const torch::Tensor& extra_index = {},
+                                   std::int64_t runs = 0) {
+    // The term as the modules add it: extra()'s rows, or with extra_index those rows gathered.
+    const auto term_of = [&](const torch::Tensor& e) {
+        return extra_index.defined() ? gather_rows(e, extra_index) : e;
+    };
     const auto with_mean = [&](const torch::Tensor& y) -> torch::autograd::tensor_list {
         if (runs == 0) return {y, torch::Tensor()};
         return {y, y.view({runs, y.size(0) / runs, y.size(1)}).mean(0)};
@@ -805,7 +833,7 @@ torch::autograd::tensor_list layer(const torch::Tensor& x, const torch::Tensor& 
         if (adj) s = eps.defined() ? (1 + eps) * x + neighbour_sum(x, *adj) : x + neighbour_sum(x, *adj);
         const auto z = m.norm2->forward(m.second->forward(torch::relu(m.norm1->forward(m.first->forward(s)))));
         if (term.defined()) return torch::relu(z + term);
-        return torch::relu(extra ? z + extra() : z);
+        return torch::relu(extra ? z + term_of(extra()) : z);
     };
     const bool halves_fit =
         !x2.defined() || (x2.dim() == 2 && x.dim() == 2 && x2.size(0) == x.size(0) && x2.size(1) == x.size(1) &&
@@ -814,8 +842,16 @@ torch::autograd::tensor_list layer(const torch::Tensor& x, const torch::Tensor& 
     if (!fused || !halves_fit || !fits(x, ci, m, eps)) return with_mean(modules({}));
     const torch::Tensor e = extra ? extra() : torch::Tensor();
     const std::vector<std::int64_t> out{x.size(0), m.first->weight.size(0)};
-    if (e.defined() && (e.sizes() != out || e.device() != x.device() || e.scalar_type() != x.scalar_type()))
+    if (e.defined() && extra_index.defined()) {
+        const auto& i = extra_index;
+        const bool index_fits = i.dim() == 1 && i.size(0) == x.size(0) && i.scalar_type() == torch::kLong &&
+                                i.device() == x.device() && e.dim() == 2 && e.size(0) > 0 && e.size(1) == out[1] &&
+                                e.device() == x.device() && e.scalar_type() == x.scalar_type() &&
+                                i.min().item<std::int64_t>() >= 0 && i.max().item<std::int64_t>() < e.size(0);
+        if (!index_fits) return with_mean(modules(term_of(e)));
+    } else if (e.defined() && (e.sizes() != out || e.device() != x.device() || e.scalar_type() != x.scalar_type())) {
         return with_mean(modules(e));
+    }
     if (adj && x.size(0) != adj->rows)
         throw InvalidArgument("gin_bn_layer: " + std::to_string(x.size(0)) + " rows for an adjacency of " +
                               std::to_string(adj->rows));
@@ -834,6 +870,7 @@ torch::autograd::tensor_list layer(const torch::Tensor& x, const torch::Tensor& 
     l.eps2 = m.norm2->options.eps();
     l.training = m.norm2->is_training();
     l.runs = runs;
+    if (e.defined() && extra_index.defined()) l.extra_index = extra_index.contiguous();
     if (l.training) {
         torch::NoGradGuard no_grad;
         m.norm1->num_batches_tracked += 1;
@@ -863,8 +900,8 @@ torch::Tensor bn_mlp_layer(const torch::Tensor& a, const torch::Tensor& b, const
 }
 
 torch::Tensor gin_bn_layer(const torch::Tensor& x, const Adjacency& adj, BnMlp& mlp, torch::nn::BatchNorm1d& norm,
-                           bool fused, const std::function<torch::Tensor()>& extra) {
-    return gin_bn_layer(x, adj, GinBnModules{mlp->first, mlp->norm, mlp->second, norm}, fused, extra);
+                           bool fused, const std::function<torch::Tensor()>& extra, const torch::Tensor& extra_index) {
+    return layer(x, {}, &adj, GinBnModules{mlp->first, mlp->norm, mlp->second, norm}, fused, extra, {}, extra_index)[0];
 }
 
 std::pair<torch::Tensor, torch::Tensor> gin_bn_layer_and_mean(const torch::Tensor& x, const Adjacency& adj, BnMlp& mlp,
@@ -873,7 +910,8 @@ std::pair<torch::Tensor, torch::Tensor> gin_bn_layer_and_mean(const torch::Tenso
     if (runs <= 0 || x.dim() != 2 || x.size(0) % runs != 0)
         throw InvalidArgument("gin_bn_layer_and_mean: " + std::to_string(x.dim() == 2 ? x.size(0) : 0) +
                               " rows are not " + std::to_string(runs) + " equal blocks");
-    const auto out = layer(x, {}, &adj, GinBnModules{mlp->first, mlp->norm, mlp->second, norm}, fused, {}, {}, runs);
+    const auto out =
+        layer(x, {}, &adj, GinBnModules{mlp->first, mlp->norm, mlp->second, norm}, fused, {}, {}, {}, runs);
     return {out[0], out[1]};
 }
 

@@ -305,6 +305,35 @@ TEST(FusedGinLayer, TheMeanOverRunsInsideTheLayerIsTheMeanAfterItBitForBit) {
     EXPECT_THROW(nn::gin_bn_layer_and_mean(x0, adj, m.mlp, m.norm, 7), InvalidArgument);  // 740 rows, not 7 blocks
 }
 
+TEST(FusedGinLayer, AnIndexedTermIsTheGatheredTermBitForBit) {
+    // DSS-GNN's cross-subgraph term: one row per node, read by every copy of the node. Read in place
+    // through the index, it must give what the gathered [rows, C] term gives, forward and backward.
+    const std::int64_t rows = 700, width = 32, nodes = 45;
+    const auto adj = random_adjacency(rows, 8);
+    auto gen = at::detail::createCPUGenerator(43);
+    const auto x0 = torch::randn({rows, width}, gen), t0 = torch::randn({nodes, width}, gen);
+    const auto up = torch::randn({rows, width}, gen);
+    const auto index = torch::randint(nodes, {rows}, gen, torch::kLong);
+    for (const bool fused : {true, false}) {
+        std::vector<std::vector<torch::Tensor>> out;
+        for (const bool indexed : {true, false}) {
+            Modules m = make_modules(width, 6);
+            auto x = x0.clone().requires_grad_(true), t = t0.clone().requires_grad_(true);
+            const auto y =
+                indexed ? nn::gin_bn_layer(
+                              x, adj, m.mlp, m.norm, fused, [&] { return t; }, index)
+                        : nn::gin_bn_layer(x, adj, m.mlp, m.norm, fused, [&] { return nn::gather_rows(t, index); });
+            (y * up).sum().backward();
+            std::vector<torch::Tensor> o{y, x.grad(), t.grad(), m.norm->running_var};
+            for (const auto& p : parameters(m)) o.push_back(p.grad());
+            out.push_back(o);
+        }
+        ASSERT_GT(out[0][2].abs().max().item<double>(), 0.0);
+        for (std::size_t i = 0; i < out[0].size(); ++i)
+            EXPECT_TRUE(torch::equal(out[0][i], out[1][i])) << "fused " << fused << ", " << i;
+    }
+}
+
 TEST(FusedGinLayer, TheMlpNotFusedIsTheModulesInTheirOrder) {
     // δ-2-LGNN's combining MLP as the model wrote it before the kernel: kernel "torch" keeps its bits.
     auto gen = at::detail::createCPUGenerator(2);

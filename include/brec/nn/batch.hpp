@@ -101,6 +101,10 @@ torch::Tensor neighbour_sum(const torch::Tensor& x, const Adjacency& adj);
 /// the gradient · row size).
 torch::Tensor gather_rows(const torch::Tensor& x, const torch::Tensor& index);
 
+/// The gradient gather_rows(x, index) gives x ([rows, ...] on the CPU) from the gradient `grad` of
+/// its result: the same CSR sums, in the same order and type, as its backward.
+torch::Tensor gather_rows_backward(const torch::Tensor& grad, const torch::Tensor& index, std::int64_t rows);
+
 /// Rows assigned to groups (copies to subgraphs, nodes to graphs), as the index and as CSR lists of
 /// each group's rows, for sums and means that do not depend on the order of the rows.
 struct Grouping {

@@ -29,9 +29,13 @@ namespace brec::nn {
 /// float rounding, not bit for bit. Deterministic: the same bits for any number of threads. `fused`
 /// false always takes the modules (LibTorch operators only, which count_ops sees); so does a term
 /// not of the output's shape and of x's type and device (the modules broadcast it; it is then added
-/// after the GIN).
+/// after the GIN). With `extra_index` (int64, one entry per row of x), extra() returns rows [m, C]
+/// and the term is gather_rows(extra(), extra_index): the fused function reads row
+/// extra_index[r] in place instead of the gathered [rows, C] copy, and sums the term's gradient
+/// per row of extra() as gather_rows' backward does (the same bits).
 torch::Tensor gin_bn_layer(const torch::Tensor& x, const Adjacency& adj, BnMlp& mlp, torch::nn::BatchNorm1d& norm,
-                           bool fused = true, const std::function<torch::Tensor()>& extra = {});
+                           bool fused = true, const std::function<torch::Tensor()>& extra = {},
+                           const torch::Tensor& extra_index = {});
 
 /// gin_bn_layer(x, adj, mlp, norm, fused) and the mean of its output over `runs` equal blocks of
 /// rows, y.view({runs, rows / runs, C}).mean(0), as DropGNN reads out its runs after every layer.
