@@ -290,20 +290,22 @@ BREC_SIMD_KERNEL void third_pass(const float* h2, const float* mean2, const floa
 }
 
 /// The gradient at the layer's output: gy, plus, where the output's mean over runs has a gradient,
-/// q = that gradient / runs ([nodes, C]) in every run's block of rows; either may be absent. Its
+/// q = that gradient / runs ([nodes, C]) in every run's block of rows, or, where its mean per group
+/// has one, row index[r] of q = that gradient · 1 / count; either may be absent. Its
 /// row is summed in registers where a pass reads it, the float addition autograd's sum of the two
 /// gradients makes, so the same bits without the two [rows, C] tensors LibTorch's mean backward
 /// and that sum would write.
 struct Upstream {
     const float* gy = nullptr;
     const float* q = nullptr;
-    std::int64_t nodes = 0;  ///< rows per run, q's rows
+    std::int64_t nodes = 0;               ///< rows per run, q's rows (the mean over runs)
+    const std::int64_t* index = nullptr;  ///< each row's group, q's row (the mean per group)
 };
 
 template <int C>
 BREC_SIMD_INLINE Vec upstream_at(const Upstream& u, std::int64_t r, int j) {
     if (!u.q) return load(u.gy + r * C + 8 * j);
-    const Vec q = load(u.q + (r % u.nodes) * C + 8 * j);
+    const Vec q = load(u.q + (u.index ? u.index[r] : r % u.nodes) * C + 8 * j);
     return u.gy ? load(u.gy + r * C + 8 * j) + q : q;
 }
 
@@ -516,7 +518,8 @@ struct Layer {
     torch::Tensor rm1, rv1, rm2, rv2;
     double momentum1 = 0.1, eps1 = 1e-5, momentum2 = 0.1, eps2 = 1e-5;
     bool training = true;
-    std::int64_t runs = 0;  ///< > 0: the output's mean over this many equal blocks of rows is made too
+    std::int64_t runs = 0;             ///< > 0: the output's mean over this many equal blocks of rows is made too
+    const Grouping* groups = nullptr;  ///< else, where given: the output's mean per group is made too
 };
 
 struct Forward {
@@ -700,8 +703,8 @@ NormValues load_norm(torch::autograd::AutogradContext* ctx, const std::string& n
 struct FusedGin : torch::autograd::Function<FusedGin> {
     // The tensors that get gradients are arguments (so autograd tracks them); the rest ride in ctx.
     // No extra term (no ε, no second half x2) comes as an empty tensor: LibTorch 1.13's apply()
-    // rejects an undefined input. The outputs: y, and its mean over l.runs blocks of rows (empty
-    // when l.runs is 0).
+    // rejects an undefined input. The outputs: y, and its mean over l.runs blocks of rows or per
+    // group of l.groups (empty when neither is asked for).
     static torch::autograd::tensor_list forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x,
                                                 const torch::Tensor& x2, const torch::Tensor& w1,
                                                 const torch::Tensor& b1, const torch::Tensor& g1,
@@ -725,8 +728,10 @@ struct FusedGin : torch::autograd::Function<FusedGin> {
         Forward f = by_widths(input_width(l), l.w1.size(0), [&](auto ci, auto c) {
             return fused_forward<decltype(ci)::value, decltype(c)::value>(l);
         });
-        ctx->save_for_backward(
-            {l.x, l.w1, l.g1, l.w2, l.g2, f.s, f.h1, f.h2, l.ptr, l.col, l.extra, l.eps, l.x2, l.extra_index});
+        const torch::Tensor group_index = l.groups ? l.groups->index : torch::Tensor();
+        const torch::Tensor inverse_count = l.groups ? l.groups->inverse_count : torch::Tensor();
+        ctx->save_for_backward({l.x, l.w1, l.g1, l.w2, l.g2, f.s, f.h1, f.h2, l.ptr, l.col, l.extra, l.eps, l.x2,
+                                l.extra_index, group_index, inverse_count});
         save_norm(ctx, "1", f.n1);
         save_norm(ctx, "2", f.n2);
         ctx->saved_data["runs"] = l.runs;
@@ -734,6 +739,7 @@ struct FusedGin : torch::autograd::Function<FusedGin> {
         // an undefined one, not zeros.
         ctx->set_materialize_grads(false);
         const auto mean = l.runs > 0 ? f.y.view({l.runs, f.y.size(0) / l.runs, f.y.size(1)}).mean(0)
+                          : l.groups ? group_mean(f.y, *l.groups)
                                      : torch::empty({0}, f.y.options());
         return {f.y, mean};
     }
@@ -759,15 +765,19 @@ struct FusedGin : torch::autograd::Function<FusedGin> {
         f.h2 = saved[7];
         f.n1 = load_norm(ctx, "1");
         f.n2 = load_norm(ctx, "2");
-        // y's gradient and its mean's (over l.runs blocks of rows), either undefined where none came.
+        // y's gradient and its mean's, either undefined where none came.
         const auto runs = ctx->saved_data["runs"].toInt();
+        const auto& group_index = saved[14];
         auto gy = grad[0].defined() ? grad[0].contiguous() : torch::Tensor();
-        // q as LibTorch's mean backward makes it: a float division, correctly rounded.
-        const auto q =
-            runs > 0 && grad[1].defined() ? grad[1].contiguous() / static_cast<double>(runs) : torch::Tensor();
+        // q as the backward of the mean makes it: over runs LibTorch's mean, a float division
+        // (correctly rounded); per group group_mean's product by 1 / count.
+        torch::Tensor q;
+        if (grad[1].defined() && runs > 0) q = grad[1].contiguous() / static_cast<double>(runs);
+        if (grad[1].defined() && group_index.defined()) q = (grad[1] * saved[15]).contiguous();
         if (!gy.defined() && !q.defined()) gy = torch::zeros({l.x.size(0), l.w1.size(0)}, l.x.options());
         const Upstream up{gy.defined() ? gy.data_ptr<float>() : nullptr, q.defined() ? q.data_ptr<float>() : nullptr,
-                          q.defined() ? q.size(0) : 0};
+                          q.defined() ? q.size(0) : 0,
+                          q.defined() && group_index.defined() ? group_index.data_ptr<std::int64_t>() : nullptr};
         const Grads g = by_widths(input_width(l), l.w1.size(0), [&](auto ci, auto c) {
             return fused_backward<decltype(ci)::value, decltype(c)::value>(l, f, up);
         });
@@ -815,18 +825,26 @@ namespace {
 
 /// gin_bn_layer over `adj`, or without the GIN's sum where `adj` is null; then x may come as two
 /// halves of columns, x and x2 (undefined: x is whole).
-/// With `runs` > 0 it returns the output and its mean over `runs` equal blocks of rows.
+/// The output's mean that layer() also returns: over `runs` > 0 equal blocks of rows, or per group
+/// of `groups`; neither when runs is 0 and groups null.
+struct MeanOf {
+    std::int64_t runs = 0;
+    const Grouping* groups = nullptr;
+};
+
+/// It returns the output and the mean `mean` asks for (undefined if none).
 torch::autograd::tensor_list layer(const torch::Tensor& x, const torch::Tensor& x2, const Adjacency* adj,
                                    const GinBnModules& m, bool fused, const std::function<torch::Tensor()>& extra,
                                    const torch::Tensor& eps, const torch::Tensor& extra_index = {},
-                                   std::int64_t runs = 0) {
+                                   const MeanOf& mean = {}) {
     // The term as the modules add it: extra()'s rows, or with extra_index those rows gathered.
     const auto term_of = [&](const torch::Tensor& e) {
         return extra_index.defined() ? gather_rows(e, extra_index) : e;
     };
     const auto with_mean = [&](const torch::Tensor& y) -> torch::autograd::tensor_list {
-        if (runs == 0) return {y, torch::Tensor()};
-        return {y, y.view({runs, y.size(0) / runs, y.size(1)}).mean(0)};
+        if (mean.runs > 0) return {y, y.view({mean.runs, y.size(0) / mean.runs, y.size(1)}).mean(0)};
+        if (mean.groups) return {y, group_mean(y, *mean.groups)};
+        return {y, torch::Tensor()};
     };
     const auto modules = [&](const torch::Tensor& term) {
         torch::Tensor s = x2.defined() ? torch::cat({x, x2}, 1) : x;
@@ -869,7 +887,8 @@ torch::autograd::tensor_list layer(const torch::Tensor& x, const torch::Tensor& 
     l.momentum2 = *m.norm2->options.momentum();
     l.eps2 = m.norm2->options.eps();
     l.training = m.norm2->is_training();
-    l.runs = runs;
+    l.runs = mean.runs;
+    l.groups = mean.runs > 0 ? nullptr : mean.groups;
     if (e.defined() && extra_index.defined()) l.extra_index = extra_index.contiguous();
     if (l.training) {
         torch::NoGradGuard no_grad;
@@ -880,7 +899,7 @@ torch::autograd::tensor_list layer(const torch::Tensor& x, const torch::Tensor& 
     auto outputs = FusedGin::apply(x, x2.defined() ? x2 : none, m.first->weight, m.first->bias, m.norm1->weight,
                                    m.norm1->bias, m.second->weight, m.second->bias, m.norm2->weight, m.norm2->bias,
                                    e.defined() ? e : none, eps.defined() ? eps : none, l);
-    if (runs == 0) outputs[1] = torch::Tensor();
+    if (mean.runs == 0 && !mean.groups) outputs[1] = torch::Tensor();
     return outputs;
 }
 
@@ -911,7 +930,17 @@ std::pair<torch::Tensor, torch::Tensor> gin_bn_layer_and_mean(const torch::Tenso
         throw InvalidArgument("gin_bn_layer_and_mean: " + std::to_string(x.dim() == 2 ? x.size(0) : 0) +
                               " rows are not " + std::to_string(runs) + " equal blocks");
     const auto out =
-        layer(x, {}, &adj, GinBnModules{mlp->first, mlp->norm, mlp->second, norm}, fused, {}, {}, {}, runs);
+        layer(x, {}, &adj, GinBnModules{mlp->first, mlp->norm, mlp->second, norm}, fused, {}, {}, {}, MeanOf{runs});
+    return {out[0], out[1]};
+}
+
+std::pair<torch::Tensor, torch::Tensor> gin_bn_layer_and_group_mean(const torch::Tensor& x, const Adjacency& adj,
+                                                                    BnMlp& mlp, torch::nn::BatchNorm1d& norm,
+                                                                    const Grouping& groups, bool fused,
+                                                                    const std::function<torch::Tensor()>& extra,
+                                                                    const torch::Tensor& extra_index) {
+    const auto out = layer(x, {}, &adj, GinBnModules{mlp->first, mlp->norm, mlp->second, norm}, fused, extra, {},
+                           extra_index, MeanOf{0, &groups});
     return {out[0], out[1]};
 }
 

@@ -266,39 +266,46 @@ TEST(FusedGinLayer, TheMlpOnTwoHalvesIsTheMlpOnTheirConcatenationBitForBit) {
         nn::bn_mlp_layer(a0, b0, {again->first, again->norm, again->second, norm_again}, /*fused=*/false), expected));
 }
 
-TEST(FusedGinLayer, TheMeanOverRunsInsideTheLayerIsTheMeanAfterItBitForBit) {
-    // DropGNN's readout of its runs: the mean made by the fused function, whose backward adds its
-    // gradient to the output's, against LibTorch's mean after the layer. Both orders of reading
-    // (the output read on, as a middle layer; only the mean read, as the last) and the modules' path.
+TEST(FusedGinLayer, AMeanInsideTheLayerIsTheMeanAfterItBitForBit) {
+    // DropGNN's readout of its runs and DSS-GNN's mean of each node's copies: the mean made by the
+    // fused function, whose backward adds its gradient to the output's, against the mean taken after
+    // the layer. Both orders of reading (the output read on, as a middle layer; only the mean read,
+    // as the last) and the modules' path.
     const std::int64_t runs = 20, nodes = 37, width = 16;  // 740 rows: blocks of the kernel split runs
     const auto adj = random_adjacency(runs * nodes, 5);
     auto gen = at::detail::createCPUGenerator(41);
     const auto x0 = torch::randn({runs * nodes, width}, gen);
     const auto up_y = torch::randn({runs * nodes, width}, gen), up_mean = torch::randn({nodes, width}, gen);
-    for (const bool fused : {true, false}) {
-        for (const bool read_y : {true, false}) {
-            std::vector<std::vector<torch::Tensor>> out;
-            for (const bool inside : {true, false}) {
-                Modules m = make_modules(width, 3);
-                auto x = x0.clone().requires_grad_(true);
-                torch::Tensor y, mean;
-                if (inside) {
-                    std::tie(y, mean) = nn::gin_bn_layer_and_mean(x, adj, m.mlp, m.norm, runs, fused);
-                } else {
-                    y = nn::gin_bn_layer(x, adj, m.mlp, m.norm, fused);
-                    mean = y.view({runs, nodes, width}).mean(0);
+    // Groups of unequal sizes in no order, one of them empty (its mean 0).
+    const auto groups = nn::make_grouping(torch::randint(nodes - 1, {runs * nodes}, gen, torch::kLong), nodes);
+    for (const bool per_group : {false, true}) {
+        for (const bool fused : {true, false}) {
+            for (const bool read_y : {true, false}) {
+                std::vector<std::vector<torch::Tensor>> out;
+                for (const bool inside : {true, false}) {
+                    Modules m = make_modules(width, 3);
+                    auto x = x0.clone().requires_grad_(true);
+                    torch::Tensor y, mean;
+                    if (inside && per_group) {
+                        std::tie(y, mean) = nn::gin_bn_layer_and_group_mean(x, adj, m.mlp, m.norm, groups, fused);
+                    } else if (inside) {
+                        std::tie(y, mean) = nn::gin_bn_layer_and_mean(x, adj, m.mlp, m.norm, runs, fused);
+                    } else {
+                        y = nn::gin_bn_layer(x, adj, m.mlp, m.norm, fused);
+                        mean = per_group ? nn::group_mean(y, groups) : y.view({runs, nodes, width}).mean(0);
+                    }
+                    auto loss = (mean * up_mean).sum();
+                    if (read_y) loss = loss + (torch::tanh(y) * up_y).sum();
+                    loss.backward();
+                    std::vector<torch::Tensor> o{y, mean, x.grad(), m.norm->running_mean};
+                    for (const auto& p : parameters(m)) o.push_back(p.grad());
+                    out.push_back(o);
                 }
-                auto loss = (mean * up_mean).sum();
-                if (read_y) loss = loss + (torch::tanh(y) * up_y).sum();
-                loss.backward();
-                std::vector<torch::Tensor> o{y, mean, x.grad(), m.norm->running_mean};
-                for (const auto& p : parameters(m)) o.push_back(p.grad());
-                out.push_back(o);
+                ASSERT_GT(out[0][2].abs().max().item<double>(), 0.0);
+                for (std::size_t i = 0; i < out[0].size(); ++i)
+                    EXPECT_TRUE(torch::equal(out[0][i], out[1][i]))
+                        << "per group " << per_group << ", fused " << fused << ", y read " << read_y << ", " << i;
             }
-            ASSERT_GT(out[0][2].abs().max().item<double>(), 0.0);
-            for (std::size_t i = 0; i < out[0].size(); ++i)
-                EXPECT_TRUE(torch::equal(out[0][i], out[1][i]))
-                    << "fused " << fused << ", y read " << read_y << ", " << i;
         }
     }
     Modules m = make_modules(width, 3);

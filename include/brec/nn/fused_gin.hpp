@@ -47,6 +47,17 @@ std::pair<torch::Tensor, torch::Tensor> gin_bn_layer_and_mean(const torch::Tenso
                                                               torch::nn::BatchNorm1d& norm, std::int64_t runs,
                                                               bool fused = true);
 
+/// gin_bn_layer(x, adj, mlp, norm, fused, extra, extra_index) and group_mean of its output by
+/// `groups`, as DSS-GNN's next layer reads the mean of each node's copies. On the fused path the mean
+/// is an output of the fused function, whose backward adds the mean's gradient (times 1 / count, as
+/// group_mean's backward) to each row's in the passes that read it: the same bits as group_mean
+/// after the layer, without the gathered [rows, C] gradient and autograd's sum of the two.
+std::pair<torch::Tensor, torch::Tensor> gin_bn_layer_and_group_mean(const torch::Tensor& x, const Adjacency& adj,
+                                                                    BnMlp& mlp, torch::nn::BatchNorm1d& norm,
+                                                                    const Grouping& groups, bool fused = true,
+                                                                    const std::function<torch::Tensor()>& extra = {},
+                                                                    const torch::Tensor& extra_index = {});
+
 /// The modules of such a layer as a model holds them: a GIN's MLP Linear → BatchNorm → ReLU → Linear
 /// and the BatchNorm after it (BnMlp's first, norm and second, and the layer's norm).
 struct GinBnModules {

@@ -26,6 +26,8 @@
 //   and Cai, Chen and Balamurugan, Gopinath and Bronstein, Michael M. and Maron, Haggai},
 //   booktitle={ICLR}, year={2022}}
 
+#include <tuple>
+
 #include "brec/nn/batch.hpp"
 #include "brec/nn/fused_gin.hpp"
 #include "brec/nn/layers.hpp"
@@ -58,14 +60,22 @@ public:
         });
         const nn::SubgraphBatch& sub = b.sub;
         auto x = b.input;
+        torch::Tensor node_mean;  // the mean of each node's copies in x, where the fused layer made it
         for (std::size_t l = 0; l < convs_.size(); ++l) {
             // The cross-subgraph term, one row per node, which each node's copies read.
             const auto across = [&] {
-                const auto node_mean = nn::group_mean(x, sub.by_node);
-                return sum_norms_[l]->forward(
-                    sum_convs_[l]->forward(node_mean + nn::neighbour_sum(node_mean, sub.arcs)));
+                const auto mean = node_mean.defined() ? node_mean : nn::group_mean(x, sub.by_node);
+                return sum_norms_[l]->forward(sum_convs_[l]->forward(mean + nn::neighbour_sum(mean, sub.arcs)));
             };
-            x = nn::gin_bn_layer(x, sub.copy_arcs, convs_[l], norms_[l], fused_, across, sub.copy_node);
+            // A fused layer followed by another makes the next one's node mean in its kernel's node; the
+            // modules' path takes it inside the term, after the GIN, in a model's order of operators.
+            if (l + 1 < convs_.size() && fused_ && nn::gin_bn_layer_fused(x, convs_[l], norms_[l])) {
+                std::tie(x, node_mean) = nn::gin_bn_layer_and_group_mean(x, sub.copy_arcs, convs_[l], norms_[l],
+                                                                         sub.by_node, fused_, across, sub.copy_node);
+            } else {
+                x = nn::gin_bn_layer(x, sub.copy_arcs, convs_[l], norms_[l], fused_, across, sub.copy_node);
+                node_mean = torch::Tensor();
+            }
         }
         const auto graph = nn::group_mean(nn::group_mean(x, sub.by_subgraph), sub.by_graph);
         return final2_->forward(torch::relu(final1_->forward(graph)));
