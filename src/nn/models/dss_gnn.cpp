@@ -15,8 +15,9 @@
 // On the CPU, the GIN inside the subgraphs of layers 2-9 (width 32 in and out), with its BatchNorm,
 // the cross-subgraph term's addition and the ReLU, is one fused kernel (nn/fused_gin.hpp): a graph's
 // n subgraphs of n nodes make [n², 32] activations. The kernel reads the cross-subgraph term's row
-// of each copy's node in place, not a gathered [n², 32] copy of it. ModelConfig::kernel "torch" (as
-// the cost estimate counts operators) keeps LibTorch's modules.
+// of each copy's node in place, not a gathered [n², 32] copy of it, and makes the mean of each
+// node's copies that the next layer's term reads. ModelConfig::kernel "torch" (as the cost estimate
+// counts operators) keeps LibTorch's modules.
 //
 // Deviation: the released script builds the first layer for in_dim = 1 against the 3-column input
 // [is root, is not root, 1]; the first Linear layers here take the 3 columns.
