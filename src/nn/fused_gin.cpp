@@ -506,6 +506,23 @@ std::vector<double> as_doubles(const torch::Tensor& t) {
     return std::vector<double>(d.data_ptr<double>(), d.data_ptr<double>() + d.numel());
 }
 
+/// The output's mean that a layer also makes: over `runs` > 0 equal blocks of rows, else per group
+/// of `groups` where given; neither when runs is 0 and groups null.
+struct MeanOf {
+    std::int64_t runs = 0;
+    const Grouping* groups = nullptr;
+    bool asked() const { return runs > 0 || groups; }
+    const Grouping* by_group() const { return runs > 0 ? nullptr : groups; }
+};
+
+/// y's mean as `m` asks for it, with LibTorch's mean over runs and group_mean per group (undefined
+/// when none is asked for). The fused function and the modules' path both take it here.
+torch::Tensor mean_of(const torch::Tensor& y, const MeanOf& m) {
+    if (m.runs > 0) return y.view({m.runs, y.size(0) / m.runs, y.size(1)}).mean(0);
+    if (m.groups) return group_mean(y, *m.groups);
+    return {};
+}
+
 /// Everything one call needs, by widths Ci (x) and C (the MLP's).
 struct Layer {
     torch::Tensor x;
@@ -518,8 +535,7 @@ struct Layer {
     torch::Tensor rm1, rv1, rm2, rv2;
     double momentum1 = 0.1, eps1 = 1e-5, momentum2 = 0.1, eps2 = 1e-5;
     bool training = true;
-    std::int64_t runs = 0;             ///< > 0: the output's mean over this many equal blocks of rows is made too
-    const Grouping* groups = nullptr;  ///< else, where given: the output's mean per group is made too
+    MeanOf mean;  ///< the output's mean made too, if any
 };
 
 struct Forward {
@@ -703,8 +719,8 @@ NormValues load_norm(torch::autograd::AutogradContext* ctx, const std::string& n
 struct FusedGin : torch::autograd::Function<FusedGin> {
     // The tensors that get gradients are arguments (so autograd tracks them); the rest ride in ctx.
     // No extra term (no ε, no second half x2) comes as an empty tensor: LibTorch 1.13's apply()
-    // rejects an undefined input. The outputs: y, and its mean over l.runs blocks of rows or per
-    // group of l.groups (empty when neither is asked for).
+    // rejects an undefined input. The outputs: y, and its mean as l.mean asks for it (empty when
+    // none is).
     static torch::autograd::tensor_list forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x,
                                                 const torch::Tensor& x2, const torch::Tensor& w1,
                                                 const torch::Tensor& b1, const torch::Tensor& g1,
@@ -728,20 +744,18 @@ struct FusedGin : torch::autograd::Function<FusedGin> {
         Forward f = by_widths(input_width(l), l.w1.size(0), [&](auto ci, auto c) {
             return fused_forward<decltype(ci)::value, decltype(c)::value>(l);
         });
-        const torch::Tensor group_index = l.groups ? l.groups->index : torch::Tensor();
-        const torch::Tensor inverse_count = l.groups ? l.groups->inverse_count : torch::Tensor();
+        const Grouping* groups = l.mean.by_group();
+        const torch::Tensor group_index = groups ? groups->index : torch::Tensor();
+        const torch::Tensor inverse_count = groups ? groups->inverse_count : torch::Tensor();
         ctx->save_for_backward({l.x, l.w1, l.g1, l.w2, l.g2, f.s, f.h1, f.h2, l.ptr, l.col, l.extra, l.eps, l.x2,
                                 l.extra_index, group_index, inverse_count});
         save_norm(ctx, "1", f.n1);
         save_norm(ctx, "2", f.n2);
-        ctx->saved_data["runs"] = l.runs;
+        ctx->saved_data["runs"] = l.mean.runs;
         // An output without a gradient (the mean where none is read, y where only its mean is) gets
         // an undefined one, not zeros.
         ctx->set_materialize_grads(false);
-        const auto mean = l.runs > 0 ? f.y.view({l.runs, f.y.size(0) / l.runs, f.y.size(1)}).mean(0)
-                          : l.groups ? group_mean(f.y, *l.groups)
-                                     : torch::empty({0}, f.y.options());
-        return {f.y, mean};
+        return {f.y, l.mean.asked() ? mean_of(f.y, l.mean) : torch::empty({0}, f.y.options())};
     }
 
     static torch::autograd::tensor_list backward(torch::autograd::AutogradContext* ctx,
@@ -825,13 +839,6 @@ namespace {
 
 /// gin_bn_layer over `adj`, or without the GIN's sum where `adj` is null; then x may come as two
 /// halves of columns, x and x2 (undefined: x is whole).
-/// The output's mean that layer() also returns: over `runs` > 0 equal blocks of rows, or per group
-/// of `groups`; neither when runs is 0 and groups null.
-struct MeanOf {
-    std::int64_t runs = 0;
-    const Grouping* groups = nullptr;
-};
-
 /// It returns the output and the mean `mean` asks for (undefined if none).
 torch::autograd::tensor_list layer(const torch::Tensor& x, const torch::Tensor& x2, const Adjacency* adj,
                                    const GinBnModules& m, bool fused, const std::function<torch::Tensor()>& extra,
@@ -842,9 +849,7 @@ torch::autograd::tensor_list layer(const torch::Tensor& x, const torch::Tensor& 
         return extra_index.defined() ? gather_rows(e, extra_index) : e;
     };
     const auto with_mean = [&](const torch::Tensor& y) -> torch::autograd::tensor_list {
-        if (mean.runs > 0) return {y, y.view({mean.runs, y.size(0) / mean.runs, y.size(1)}).mean(0)};
-        if (mean.groups) return {y, group_mean(y, *mean.groups)};
-        return {y, torch::Tensor()};
+        return {y, mean_of(y, mean)};
     };
     const auto modules = [&](const torch::Tensor& term) {
         torch::Tensor s = x2.defined() ? torch::cat({x, x2}, 1) : x;
@@ -887,8 +892,7 @@ torch::autograd::tensor_list layer(const torch::Tensor& x, const torch::Tensor& 
     l.momentum2 = *m.norm2->options.momentum();
     l.eps2 = m.norm2->options.eps();
     l.training = m.norm2->is_training();
-    l.runs = mean.runs;
-    l.groups = mean.runs > 0 ? nullptr : mean.groups;
+    l.mean = mean;
     if (e.defined() && extra_index.defined()) l.extra_index = extra_index.contiguous();
     if (l.training) {
         torch::NoGradGuard no_grad;
@@ -899,7 +903,7 @@ torch::autograd::tensor_list layer(const torch::Tensor& x, const torch::Tensor& 
     auto outputs = FusedGin::apply(x, x2.defined() ? x2 : none, m.first->weight, m.first->bias, m.norm1->weight,
                                    m.norm1->bias, m.second->weight, m.second->bias, m.norm2->weight, m.norm2->bias,
                                    e.defined() ? e : none, eps.defined() ? eps : none, l);
-    if (mean.runs == 0 && !mean.groups) outputs[1] = torch::Tensor();
+    if (!mean.asked()) outputs[1] = torch::Tensor();
     return outputs;
 }
 
