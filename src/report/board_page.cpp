@@ -506,7 +506,8 @@ table.board th,table.board td,table.plain th,table.plain td{border:1px solid #dd
 td.num{text-align:right;font-variant-numeric:tabular-nums}
 .headline{font-weight:bold;background:#eef4ff}td.paper{color:#666}td.bound{color:#2a6f2a}
 th.model{text-align:left}.figures{display:flex;flex-wrap:wrap;gap:1em}
-#matrix{font-size:11px}.mrow{display:flex;align-items:center;height:13px}
+figure{margin:0;max-width:100%}figure svg{max-width:100%;height:auto}
+#matrix{font-size:11px;overflow-x:auto}.mrow{display:flex;align-items:center;height:13px}
 .mname{width:90px;flex:none}.c{width:3px;height:11px;margin-right:1px;flex:none;cursor:pointer}
 .c.s,.key.s{background:#2b8a3e}.c.n,.key.n{background:#d9d9d9}.c.u,.key.u{background:#e8590c}
 .c.k,.key.k{background:#845ef7}.c.x,.key.x{background:#fff;outline:1px solid #bbb}.c.m,.key.m{background:#fff3bf}
