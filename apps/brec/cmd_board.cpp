@@ -72,7 +72,7 @@ void add_board(CLI::App& root, Action& action) {
     run->add_flag("--plan", a->board.plan,
                   "Only estimate the tasks' costs (kept for the run) and print per model what a run would do");
     add_device_flag(run, a->board.device);
-    run->add_option("--kernel", a->board.kernel, "PPGN CPU kernels: auto, blas or torch")
+    run->add_option("--kernel", a->board.kernel, "CPU kernels: auto, blas or torch (as brec eval --kernel)")
         ->check(CLI::IsMember({"auto", "blas", "torch"}))
         ->capture_default_str();
     run->add_option("--torch-threads", a->board.torch_threads,

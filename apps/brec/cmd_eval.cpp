@@ -101,7 +101,9 @@ void add_eval(CLI::App& root, Action& action) {
     sub->add_option("--rapc-groups", o.rapc_groups, "RAPC: groups p per graph (false-positive bound 1/2^(2p))")
         ->capture_default_str();
     add_device_flag(sub, o.device);
-    sub->add_option("--kernel", o.kernel, "PPGN CPU kernels: auto (BLAS sgemm when found), blas, or torch")
+    sub->add_option("--kernel", o.kernel,
+                    "CPU kernels: auto (PPGN's BLAS sgemm when found; the fused layers), blas, or torch (LibTorch's "
+                    "operators only)")
         ->check(CLI::IsMember({"auto", "blas", "torch"}))
         ->capture_default_str();
     sub->add_option("--out,-o", a->run.out, "Append one JSON line per pair here; FILE.summary.json gets the summary");

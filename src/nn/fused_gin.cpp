@@ -41,7 +41,7 @@ NormValues norm_values(const std::vector<double>& mean, const std::vector<double
     return n;
 }
 
-// Rows are C = 16, 32 or 64 floats: C / 8 vectors. The kernels broadcast one value of a row
+// Rows are C = 16, 32, 48 or 64 floats: C / 8 vectors. The kernels broadcast one value of a row
 // against the rows of a weight matrix (the products), or work value by value (normalisation,
 // ReLU, masks).
 using simd::load;
@@ -86,11 +86,20 @@ BREC_SIMD_INLINE void block_moments(const float* rows, std::int64_t n, double* o
         }
 }
 
-/// acc = Σ_{k in [first, last)} x[col[k]] in CSR order, summed from zero (as neighbour_sum).
+/// acc = Σ_{k in [first, last)} x[col[k]] in CSR order, summed from zero (as neighbour_sum); with
+/// `edge`, Σ relu(x[col[k]] + edge) (GINE's messages with one edge feature for every arc).
 template <int C>
-BREC_SIMD_INLINE void gather_sum(const std::int64_t* first, const std::int64_t* last, const float* x, Vec* acc) {
+BREC_SIMD_INLINE void gather_sum(const std::int64_t* first, const std::int64_t* last, const float* x, Vec* acc,
+                                 const Lanes<C>* edge = nullptr) {
     constexpr int V = C / 8;
     for (int j = 0; j < V; ++j) acc[j] = Vec{};
+    if (edge) {
+        for (const std::int64_t* k = first; k != last; ++k) {
+            const float* xu = x + *k * C;
+            for (int j = 0; j < V; ++j) acc[j] += relu(load(xu + 8 * j) + edge->v[j]);
+        }
+        return;
+    }
     for (const std::int64_t* k = first; k != last; ++k) {
         const float* xu = x + *k * C;
         for (int j = 0; j < V; ++j) acc[j] += load(xu + 8 * j);
@@ -188,19 +197,22 @@ void for_blocks(std::int64_t rows, Body&& body) {
     });
 }
 
-/// s = (1 + ε) x + Σ_{u ∈ N(v)} x_u (rows of Ci) and h1 = s W1ᵀ + b1 (w1t = W1ᵀ, [Ci, C]); with
-/// `moments`, the block's moments of h1. With ε = 0, (1 + ε) x + Σ is x + Σ bit for bit (a product
-/// by 1 is exact). Without arcs (`ptr` null) and with ε = 0, s is x itself and is not written; x
-/// may then come as two halves, x and x2 (see input_row).
+/// s = (1 + ε) x + Σ_{u ∈ N(v)} x_u (rows of Ci; with `edge`, Σ relu(x_u + edge)) and
+/// h1 = s W1ᵀ + b1 (w1t = W1ᵀ, [Ci, C]); with `moments`, the block's moments of h1. With ε = 0,
+/// (1 + ε) x + Σ is x + Σ bit for bit (a product by 1 is exact). Without arcs (`ptr` null) and
+/// with ε = 0, s is x itself and is not written; x may then come as two halves, x and x2 (see
+/// input_row).
 template <int Ci, int C>
 BREC_SIMD_KERNEL void first_pass(const std::int64_t* ptr, const std::int64_t* col, const float* x, const float* x2,
-                                 float one_plus_eps, const float* w1t, const float* b1, float* s, float* h1,
-                                 std::int64_t r0, std::int64_t n, double* moments) {
+                                 const float* edge, float one_plus_eps, const float* w1t, const float* b1, float* s,
+                                 float* h1, std::int64_t r0, std::int64_t n, double* moments) {
     constexpr int V = C / 8, Vi = Ci / 8;
     const Vec scale_x = splat(one_plus_eps);
     Lanes<C> w[Ci];
     for (int i = 0; i < Ci; ++i) w[i] = Lanes<C>(w1t + i * C);
     const Lanes<C> bias(b1);
+    Lanes<Ci> edge_lanes{};
+    if (edge) edge_lanes = Lanes<Ci>(edge);
     const auto rows = [&](std::int64_t r, auto count) BREC_SIMD_INLINE_LAMBDA {
         constexpr int R = decltype(count)::value;
         float buf[R][Ci];
@@ -211,7 +223,7 @@ BREC_SIMD_KERNEL void first_pass(const std::int64_t* ptr, const std::int64_t* co
                 continue;
             }
             Vec acc[Vi] = {};
-            if (ptr) gather_sum<Ci>(col + ptr[r + q], col + ptr[r + q + 1], x, acc);
+            if (ptr) gather_sum<Ci>(col + ptr[r + q], col + ptr[r + q + 1], x, acc, edge ? &edge_lanes : nullptr);
             for (int j = 0; j < Vi; ++j) {
                 const Vec v = load(x + (r + q) * Ci + 8 * j) * scale_x + acc[j];
                 store(buf[q] + 8 * j, v);
@@ -279,14 +291,17 @@ BREC_SIMD_INLINE Vec pre_relu(const float* h2, const Lanes<C>& mean, const Lanes
     return extra ? z + load(extra.row<C>(r) + 8 * j) : z;
 }
 
-/// y = relu(bn2(h2) + extra) (extra may be null).
+/// y = relu(bn2(h2) + extra) (extra may be null), plus the layer's input x where `residual` is it.
 template <int C>
 BREC_SIMD_KERNEL void third_pass(const float* h2, const float* mean2, const float* scale2, const float* shift2,
-                                 const Extra& extra, float* y, std::int64_t r0, std::int64_t n) {
+                                 const Extra& extra, const float* residual, float* y, std::int64_t r0, std::int64_t n) {
     constexpr int V = C / 8;
     const Lanes<C> mean(mean2), scale(scale2), shift(shift2);
     for (std::int64_t r = r0; r < r0 + n; ++r)
-        for (int j = 0; j < V; ++j) store(y + r * C + 8 * j, relu(pre_relu<C>(h2, mean, scale, shift, extra, r, j)));
+        for (int j = 0; j < V; ++j) {
+            const Vec v = relu(pre_relu<C>(h2, mean, scale, shift, extra, r, j));
+            store(y + r * C + 8 * j, residual ? load(residual + r * C + 8 * j) + v : v);
+        }
 }
 
 /// The gradient at the layer's output: gy, plus, where the output's mean over runs has a gradient,
@@ -455,22 +470,36 @@ BREC_SIMD_KERNEL void first_back_pass(const float* h1, const float* s, const flo
 
 /// gx = (1 + ε) gs + Σ_{u ∈ N(v)} gs_u: the backward of (1 + ε) x + neighbour_sum(x) over
 /// symmetric arcs (none when `ptr` is null); with `eps_sum`, the block's Σ gs · x (ε's gradient)
-/// in double.
+/// in double. With `edge` (the messages relu(x_u + edge)), the neighbours' part passes where
+/// x + edge > 0, and `edge_sums` gets the block's Σ of what passes (edge's gradient), per channel.
+/// With `gy` (the output's gradient where the output adds x), gy is added too.
 template <int C>
 BREC_SIMD_KERNEL void last_back_pass(const std::int64_t* ptr, const std::int64_t* col, const float* gs, const float* x,
-                                     float one_plus_eps, float* gx, std::int64_t r0, std::int64_t n, double* eps_sum) {
+                                     const float* edge, const float* gy, float one_plus_eps, float* gx, std::int64_t r0,
+                                     std::int64_t n, double* eps_sum, double* edge_sums) {
     constexpr int V = C / 8;
     const Vec scale_x = splat(one_plus_eps);
-    Vec ge[V] = {};
+    Lanes<C> e{};
+    if (edge) e = Lanes<C>(edge);
+    Vec ge[V] = {}, se[V] = {};
     for (std::int64_t r = r0; r < r0 + n; ++r) {
         Vec acc[V] = {};
         if (ptr) gather_sum<C>(col + ptr[r], col + ptr[r + 1], gs, acc);
         for (int j = 0; j < V; ++j) {
             const Vec g = load(gs + r * C + 8 * j);
-            store(gx + r * C + 8 * j, g * scale_x + acc[j]);
+            Vec m = acc[j];
+            if (edge) {
+                m = load(x + r * C + 8 * j) + e.v[j] > Vec{} ? m : Vec{};
+                se[j] += m;
+            }
+            const Vec sum = g * scale_x + m;
+            store(gx + r * C + 8 * j, gy ? sum + load(gy + r * C + 8 * j) : sum);
             if (eps_sum) ge[j] += g * load(x + r * C + 8 * j);
         }
     }
+    if (edge)
+        for (int j = 0; j < V; ++j)
+            for (int k = 0; k < 8; ++k) edge_sums[8 * j + k] = se[j][k];
     if (!eps_sum) return;
     double total = 0;
     for (int j = 0; j < V; ++j)
@@ -531,7 +560,9 @@ struct Layer {
     torch::Tensor extra;        ///< added before the last ReLU; undefined when there is none
     torch::Tensor extra_index;  ///< defined: row r adds extra's row extra_index[r] (int64, [rows])
     torch::Tensor eps;          ///< the GIN's trainable ε, [1]; undefined when ε is 0 fixed
-    torch::Tensor w1, b1, g1, be1, w2, b2, g2, be2;
+    torch::Tensor edge;         ///< GINE's edge feature, [Ci]: the sum reads relu(x_u + edge); else undefined
+    bool residual = false;      ///< y = x + relu(...) (x as wide as y, a GIN sum, no mean)
+    torch::Tensor w1, b1, g1, be1, w2, b2, g2, be2;  ///< b1, b2: zeros for a Linear without bias
     torch::Tensor rm1, rv1, rm2, rv2;
     double momentum1 = 0.1, eps1 = 1e-5, momentum2 = 0.1, eps2 = 1e-5;
     bool training = true;
@@ -590,9 +621,9 @@ Forward fused_forward(const Layer& l) {
     double* m = l.training ? moments.data() : nullptr;
     for_blocks(rows, [&](std::int64_t b, std::int64_t r0, std::int64_t n) {
         first_pass<Ci, C>(ptr, col, l.x.data_ptr<float>(), l.x2.defined() ? l.x2.data_ptr<float>() : nullptr,
-                          one_plus_eps(l), w1t.data_ptr<float>(), l.b1.data_ptr<float>(),
-                          has_sum(l) ? f.s.data_ptr<float>() : nullptr, f.h1.data_ptr<float>(), r0, n,
-                          m ? m + b * 2 * C : nullptr);
+                          l.edge.defined() ? l.edge.data_ptr<float>() : nullptr, one_plus_eps(l), w1t.data_ptr<float>(),
+                          l.b1.data_ptr<float>(), has_sum(l) ? f.s.data_ptr<float>() : nullptr, f.h1.data_ptr<float>(),
+                          r0, n, m ? m + b * 2 * C : nullptr);
     });
     f.n1 = statistics(l.rm1, l.rv1, l.g1, l.be1, l.momentum1, l.eps1);
     for_blocks(rows, [&](std::int64_t b, std::int64_t r0, std::int64_t n) {
@@ -603,13 +634,13 @@ Forward fused_forward(const Layer& l) {
     f.n2 = statistics(l.rm2, l.rv2, l.g2, l.be2, l.momentum2, l.eps2);
     for_blocks(rows, [&](std::int64_t, std::int64_t r0, std::int64_t n) {
         third_pass<C>(f.h2.data_ptr<float>(), f.n2.mean.data(), f.n2.scale.data(), f.n2.shift.data(), extra_of(l),
-                      f.y.data_ptr<float>(), r0, n);
+                      l.residual ? l.x.data_ptr<float>() : nullptr, f.y.data_ptr<float>(), r0, n);
     });
     return f;
 }
 
 struct Grads {
-    torch::Tensor x, x2, w1, b1, g1, be1, w2, b2, g2, be2, extra, eps;
+    torch::Tensor x, x2, w1, b1, g1, be1, w2, b2, g2, be2, extra, eps, edge;
 };
 
 template <int Ci, int C>
@@ -671,20 +702,26 @@ Grads fused_backward(const Layer& l, const Forward& f, const Upstream& gy) {
     }
     g.x = torch::empty_like(l.x);
     std::vector<double> eps_blocks(l.eps.defined() ? static_cast<std::size_t>(blocks) : 0);
+    std::vector<double> edge_blocks(l.edge.defined() ? static_cast<std::size_t>(blocks * Ci) : 0);
     for_blocks(rows, [&](std::int64_t b, std::int64_t r0, std::int64_t n) {
-        last_back_pass<Ci>(ptr, col, gs.data_ptr<float>(), l.x.data_ptr<float>(), one_plus_eps(l),
-                           g.x.data_ptr<float>(), r0, n, eps_blocks.empty() ? nullptr : eps_blocks.data() + b);
+        last_back_pass<Ci>(ptr, col, gs.data_ptr<float>(), l.x.data_ptr<float>(),
+                           l.edge.defined() ? l.edge.data_ptr<float>() : nullptr, l.residual ? gy.gy : nullptr,
+                           one_plus_eps(l), g.x.data_ptr<float>(), r0, n,
+                           eps_blocks.empty() ? nullptr : eps_blocks.data() + b,
+                           edge_blocks.empty() ? nullptr : edge_blocks.data() + b * Ci);
     });
     if (l.eps.defined()) g.eps = float_tensor(sum_blocks(eps_blocks, rows, 1), 0, 1).view(l.eps.sizes());
+    if (l.edge.defined()) g.edge = float_tensor(sum_blocks(edge_blocks, rows, Ci), 0, Ci);
     return g;
 }
 
 /// fn(Ci, C) for the pairs of widths the kernels are built for: x's width Ci = C or 2C (a
-/// concatenation of two layers' outputs), C = 16, 32 or 64, Ci ≤ 64 (checked by the predicate).
+/// concatenation of two layers' outputs), C = 16, 32, 48 or 64, Ci ≤ 64 (checked by the predicate).
 template <typename Fn>
 auto by_widths(std::int64_t ci, std::int64_t c, Fn&& fn) {
     using I16 = std::integral_constant<int, 16>;
     using I32 = std::integral_constant<int, 32>;
+    using I48 = std::integral_constant<int, 48>;
     using I64 = std::integral_constant<int, 64>;
     if (ci == 2 * c) return c == 16 ? fn(I32{}, I16{}) : fn(I64{}, I32{});
     switch (c) {
@@ -692,6 +729,8 @@ auto by_widths(std::int64_t ci, std::int64_t c, Fn&& fn) {
             return fn(I16{}, I16{});
         case 32:
             return fn(I32{}, I32{});
+        case 48:
+            return fn(I48{}, I48{});
         default:
             return fn(I64{}, I64{});
     }
@@ -719,26 +758,28 @@ NormValues load_norm(torch::autograd::AutogradContext* ctx, const std::string& n
 struct FusedGin : torch::autograd::Function<FusedGin> {
     // The tensors that get gradients are arguments (so autograd tracks them); the rest ride in ctx.
     // No extra term (no ε, no second half x2) comes as an empty tensor: LibTorch 1.13's apply()
-    // rejects an undefined input. The outputs: y, and its mean as l.mean asks for it (empty when
-    // none is).
-    static torch::autograd::tensor_list forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x,
-                                                const torch::Tensor& x2, const torch::Tensor& w1,
-                                                const torch::Tensor& b1, const torch::Tensor& g1,
-                                                const torch::Tensor& be1, const torch::Tensor& w2,
-                                                const torch::Tensor& b2, const torch::Tensor& g2,
-                                                const torch::Tensor& be2, const torch::Tensor& extra,
-                                                const torch::Tensor& eps, const Layer& rest) {
+    // rejects an undefined input; so does a Linear without bias, whose bias the kernels read as
+    // zeros. The outputs: y, and its mean as l.mean asks for it (empty when none is).
+    static torch::autograd::tensor_list forward(
+        torch::autograd::AutogradContext* ctx, const torch::Tensor& x, const torch::Tensor& x2, const torch::Tensor& w1,
+        const torch::Tensor& b1, const torch::Tensor& g1, const torch::Tensor& be1, const torch::Tensor& w2,
+        const torch::Tensor& b2, const torch::Tensor& g2, const torch::Tensor& be2, const torch::Tensor& extra,
+        const torch::Tensor& eps, const torch::Tensor& edge, const Layer& rest) {
         Layer l = rest;
         l.x = x.contiguous();
         if (x2.numel() > 0) l.x2 = x2.contiguous();
         if (extra.numel() > 0) l.extra = extra.contiguous();
         if (eps.numel() > 0) l.eps = eps.detach();
+        if (edge.numel() > 0) l.edge = edge.detach().reshape({-1}).contiguous();
+        const auto bias_or_zeros = [](const torch::Tensor& b, const torch::Tensor& w) {
+            return b.numel() > 0 ? b.contiguous() : torch::zeros({w.size(0)}, w.options());
+        };
         l.w1 = w1.contiguous();
-        l.b1 = b1.contiguous();
+        l.b1 = bias_or_zeros(b1, w1);
         l.g1 = g1.contiguous();
         l.be1 = be1.contiguous();
         l.w2 = w2.contiguous();
-        l.b2 = b2.contiguous();
+        l.b2 = bias_or_zeros(b2, w2);
         l.g2 = g2.contiguous();
         l.be2 = be2.contiguous();
         Forward f = by_widths(input_width(l), l.w1.size(0), [&](auto ci, auto c) {
@@ -748,10 +789,14 @@ struct FusedGin : torch::autograd::Function<FusedGin> {
         const torch::Tensor group_index = groups ? groups->index : torch::Tensor();
         const torch::Tensor inverse_count = groups ? groups->inverse_count : torch::Tensor();
         ctx->save_for_backward({l.x, l.w1, l.g1, l.w2, l.g2, f.s, f.h1, f.h2, l.ptr, l.col, l.extra, l.eps, l.x2,
-                                l.extra_index, group_index, inverse_count});
+                                l.extra_index, group_index, inverse_count, l.edge});
         save_norm(ctx, "1", f.n1);
         save_norm(ctx, "2", f.n2);
         ctx->saved_data["runs"] = l.mean.runs;
+        ctx->saved_data["bias1"] = b1.numel() > 0;
+        ctx->saved_data["bias2"] = b2.numel() > 0;
+        ctx->saved_data["edge_sizes"] = edge.sizes();
+        ctx->saved_data["residual"] = l.residual;
         // An output without a gradient (the mean where none is read, y where only its mean is) gets
         // an undefined one, not zeros.
         ctx->set_materialize_grads(false);
@@ -773,6 +818,8 @@ struct FusedGin : torch::autograd::Function<FusedGin> {
         l.eps = saved[11];
         l.x2 = saved[12];
         l.extra_index = saved[13];
+        l.edge = saved[16];
+        l.residual = ctx->saved_data["residual"].toBool();
         Forward f;
         f.s = saved[5];
         f.h1 = saved[6];
@@ -795,7 +842,11 @@ struct FusedGin : torch::autograd::Function<FusedGin> {
         const Grads g = by_widths(input_width(l), l.w1.size(0), [&](auto ci, auto c) {
             return fused_backward<decltype(ci)::value, decltype(c)::value>(l, f, up);
         });
-        return {g.x, g.x2, g.w1, g.b1, g.g1, g.be1, g.w2, g.b2, g.g2, g.be2, g.extra, g.eps, torch::Tensor()};
+        // No gradient for a bias that is not there; edge's in the shape it came in.
+        const auto b1 = ctx->saved_data["bias1"].toBool() ? g.b1 : torch::Tensor();
+        const auto b2 = ctx->saved_data["bias2"].toBool() ? g.b2 : torch::Tensor();
+        const auto edge = g.edge.defined() ? g.edge.view(ctx->saved_data["edge_sizes"].toIntVector()) : torch::Tensor();
+        return {g.x, g.x2, g.w1, b1, g.g1, g.be1, g.w2, b2, g.g2, g.be2, g.extra, g.eps, edge, torch::Tensor()};
     }
 };
 
@@ -810,8 +861,8 @@ bool fits(const torch::Tensor& x, std::int64_t ci, const GinBnModules& m, const 
     const auto shape = [](const torch::Tensor& w, std::int64_t out, std::int64_t in) {
         return w.dim() == 2 && w.size(0) == out && w.size(1) == in;
     };
-    const bool widths = (c == 16 || c == 32 || c == 64) && (ci == c || (ci == 2 * c && ci <= 64)) && shape(w1, c, ci) &&
-                        shape(m.second->weight, c, c);
+    const bool widths = (c == 16 || c == 32 || c == 48 || c == 64) && (ci == c || (ci == 2 * c && ci <= 64)) &&
+                        shape(w1, c, ci) && shape(m.second->weight, c, c);
     const auto affine = [](const torch::nn::BatchNorm1d& bn) {
         const auto& o = bn->options;
         return o.affine() && o.track_running_stats() && o.momentum().has_value();
@@ -820,8 +871,8 @@ bool fits(const torch::Tensor& x, std::int64_t ci, const GinBnModules& m, const 
     const bool eps_fits =
         !eps.defined() || (eps.numel() == 1 && eps.device().is_cpu() && eps.scalar_type() == torch::kFloat);
     return x.device().is_cpu() && x.scalar_type() == torch::kFloat && widths && x.dim() == 2 && x.size(0) > 1 &&
-           m.first->bias.defined() && m.second->bias.defined() && affine(m.norm1) && affine(m.norm2) &&
-           m.norm1->is_training() == training && eps_fits && (training || !torch::GradMode::is_enabled());
+           affine(m.norm1) && affine(m.norm2) && m.norm1->is_training() == training && eps_fits &&
+           (training || !torch::GradMode::is_enabled());
 }
 
 }  // namespace
@@ -838,12 +889,13 @@ bool gin_bn_layer_fused(const torch::Tensor& x, BnMlp& mlp, torch::nn::BatchNorm
 namespace {
 
 /// gin_bn_layer over `adj`, or without the GIN's sum where `adj` is null; then x may come as two
-/// halves of columns, x and x2 (undefined: x is whole).
+/// halves of columns, x and x2 (undefined: x is whole). With `edge`, GINE's messages
+/// relu(x_u + edge) are summed instead of x_u; with `residual`, the output is x + the layer's.
 /// It returns the output and the mean `mean` asks for (undefined if none).
 torch::autograd::tensor_list layer(const torch::Tensor& x, const torch::Tensor& x2, const Adjacency* adj,
                                    const GinBnModules& m, bool fused, const std::function<torch::Tensor()>& extra,
                                    const torch::Tensor& eps, const torch::Tensor& extra_index = {},
-                                   const MeanOf& mean = {}) {
+                                   const MeanOf& mean = {}, const torch::Tensor& edge = {}, bool residual = false) {
     // The term as the modules add it: extra()'s rows, or with extra_index those rows gathered.
     const auto term_of = [&](const torch::Tensor& e) {
         return extra_index.defined() ? gather_rows(e, extra_index) : e;
@@ -853,16 +905,23 @@ torch::autograd::tensor_list layer(const torch::Tensor& x, const torch::Tensor& 
     };
     const auto modules = [&](const torch::Tensor& term) {
         torch::Tensor s = x2.defined() ? torch::cat({x, x2}, 1) : x;
-        if (adj) s = eps.defined() ? (1 + eps) * x + neighbour_sum(x, *adj) : x + neighbour_sum(x, *adj);
+        if (adj && edge.defined())
+            s = eps.defined() ? (1 + eps) * x + neighbour_sum(torch::relu(x + edge), *adj)
+                              : x + neighbour_sum(torch::relu(x + edge), *adj);
+        else if (adj)
+            s = eps.defined() ? (1 + eps) * x + neighbour_sum(x, *adj) : x + neighbour_sum(x, *adj);
         const auto z = m.norm2->forward(m.second->forward(torch::relu(m.norm1->forward(m.first->forward(s)))));
-        if (term.defined()) return torch::relu(z + term);
-        return torch::relu(extra ? z + term_of(extra()) : z);
+        const auto y = torch::relu(term.defined() ? z + term : extra ? z + term_of(extra()) : z);
+        return residual ? x + y : y;
     };
     const bool halves_fit =
         !x2.defined() || (x2.dim() == 2 && x.dim() == 2 && x2.size(0) == x.size(0) && x2.size(1) == x.size(1) &&
                           x2.device() == x.device() && x2.scalar_type() == x.scalar_type());
     const std::int64_t ci = x.dim() == 2 ? x.size(1) + (x2.defined() ? x2.size(1) : 0) : 0;
-    if (!fused || !halves_fit || !fits(x, ci, m, eps)) return with_mean(modules({}));
+    const bool edge_fits = !edge.defined() || (adj && !x2.defined() && edge.numel() == ci && edge.device().is_cpu() &&
+                                               edge.scalar_type() == torch::kFloat);
+    const bool residual_fits = !residual || (adj && !x2.defined() && !mean.asked() && ci == m.first->weight.size(0));
+    if (!fused || !halves_fit || !edge_fits || !residual_fits || !fits(x, ci, m, eps)) return with_mean(modules({}));
     const torch::Tensor e = extra ? extra() : torch::Tensor();
     const std::vector<std::int64_t> out{x.size(0), m.first->weight.size(0)};
     if (e.defined() && extra_index.defined()) {
@@ -893,6 +952,7 @@ torch::autograd::tensor_list layer(const torch::Tensor& x, const torch::Tensor& 
     l.eps2 = m.norm2->options.eps();
     l.training = m.norm2->is_training();
     l.mean = mean;
+    l.residual = residual;
     if (e.defined() && extra_index.defined()) l.extra_index = extra_index.contiguous();
     if (l.training) {
         torch::NoGradGuard no_grad;
@@ -900,9 +960,10 @@ torch::autograd::tensor_list layer(const torch::Tensor& x, const torch::Tensor& 
         m.norm2->num_batches_tracked += 1;
     }
     const auto none = torch::empty({0}, x.options());
-    auto outputs = FusedGin::apply(x, x2.defined() ? x2 : none, m.first->weight, m.first->bias, m.norm1->weight,
-                                   m.norm1->bias, m.second->weight, m.second->bias, m.norm2->weight, m.norm2->bias,
-                                   e.defined() ? e : none, eps.defined() ? eps : none, l);
+    const auto or_none = [&](const torch::Tensor& t) { return t.defined() ? t : none; };
+    auto outputs = FusedGin::apply(x, or_none(x2), m.first->weight, or_none(m.first->bias), m.norm1->weight,
+                                   m.norm1->bias, m.second->weight, or_none(m.second->bias), m.norm2->weight,
+                                   m.norm2->bias, or_none(e), or_none(eps), or_none(edge), l);
     if (!mean.asked()) outputs[1] = torch::Tensor();
     return outputs;
 }
@@ -912,6 +973,11 @@ torch::autograd::tensor_list layer(const torch::Tensor& x, const torch::Tensor& 
 torch::Tensor gin_bn_layer(const torch::Tensor& x, const Adjacency& adj, const GinBnModules& m, bool fused,
                            const std::function<torch::Tensor()>& extra, const torch::Tensor& eps) {
     return layer(x, {}, &adj, m, fused, extra, eps)[0];
+}
+
+torch::Tensor gine_bn_layer(const torch::Tensor& x, const Adjacency& adj, const GinBnModules& m,
+                            const torch::Tensor& edge, const torch::Tensor& eps, bool residual, bool fused) {
+    return layer(x, {}, &adj, m, fused, {}, eps, {}, {}, edge, residual)[0];
 }
 
 torch::Tensor bn_mlp_layer(const torch::Tensor& x, const GinBnModules& m, bool fused) {

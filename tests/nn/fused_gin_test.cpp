@@ -44,11 +44,11 @@ struct Modules {
 };
 
 /// The GIN's MLP and BatchNorm at `width`, reading rows `in` wide (δ-2-LGNN's combining MLPs
-/// read two GINs' outputs side by side).
-Modules make_modules(std::int64_t width, std::uint64_t seed, std::int64_t in = 0) {
+/// read two GINs' outputs side by side); GNN-AK's GINE has Linears without bias.
+Modules make_modules(std::int64_t width, std::uint64_t seed, std::int64_t in = 0, bool with_bias = true) {
     auto gen = at::detail::createCPUGenerator(seed);
     Modules m;
-    m.mlp = nn::BnMlp(in > 0 ? in : width, width, width, gen);
+    m.mlp = nn::BnMlp(in > 0 ? in : width, width, width, gen, with_bias);
     m.norm = nn::batch_norm(width);
     // Non-trivial affine parameters, so that γ and β enter every gradient.
     torch::NoGradGuard no_grad;
@@ -59,9 +59,10 @@ Modules make_modules(std::int64_t width, std::uint64_t seed, std::int64_t in = 0
     return m;
 }
 
-/// make_modules(width, seed, in) in double precision: the reference the fused layer is held to.
-Modules make_reference(std::int64_t width, std::uint64_t seed, std::int64_t in = 0) {
-    Modules m = make_modules(width, seed, in);
+/// make_modules(width, seed, in, with_bias) in double precision: the reference the fused layer is
+/// held to.
+Modules make_reference(std::int64_t width, std::uint64_t seed, std::int64_t in = 0, bool with_bias = true) {
+    Modules m = make_modules(width, seed, in, with_bias);
     m.mlp->to(torch::kDouble);
     m.norm->to(torch::kDouble);
     return m;
@@ -450,7 +451,83 @@ TEST_P(FusedGinModel, TrainsAsWithLibTorchsOperatorsWithinRounding) {
 }
 
 // The models whose GIN layers take the fused kernel.
-INSTANTIATE_TEST_SUITE_P(Models, FusedGinModel, ::testing::Values("dropgnn", "ds_gnn", "dss_gnn", "lgnn2"));
+INSTANTIATE_TEST_SUITE_P(Models, FusedGinModel, ::testing::Values("dropgnn", "ds_gnn", "dss_gnn", "gnn_ak", "lgnn2"));
+
+class FusedGineLayer : public ::testing::TestWithParam<std::int64_t> {};
+
+TEST_P(FusedGineLayer, MatchesTheModulesInDoubleWithoutBiases) {
+    // GNN-AK's inner layer: messages relu(x_u + e) with one edge feature e for every arc, a
+    // trainable ε, Linears without bias. e's gradient is the masked neighbours' gradient summed over
+    // the arcs; about half the messages are cut by the ReLU, so a wrong mask shows.
+    const std::int64_t width = GetParam(), rows = 640;
+    const auto adj = random_adjacency(rows, 13);
+    Modules fused = make_modules(width, 17, 0, false), reference = make_reference(width, 17, 0, false);
+    ASSERT_FALSE(fused.mlp->first->bias.defined());
+    auto gen = at::detail::createCPUGenerator(19);
+    const auto x0 = torch::randn({rows, width}, gen), e0 = torch::randn({1, width}, gen);
+    const auto upstream = torch::randn({rows, width}, gen);
+    auto x = x0.clone().requires_grad_(true), e = e0.clone().requires_grad_(true);
+    auto xd = x0.to(torch::kDouble).requires_grad_(true), ed = e0.to(torch::kDouble).requires_grad_(true);
+    auto eps = torch::full({1}, 0.2f).requires_grad_(true);
+    auto epsd = torch::full({1}, 0.2, torch::kDouble).requires_grad_(true);
+    const nn::GinBnModules m{fused.mlp->first, fused.mlp->norm, fused.mlp->second, fused.norm};
+    ASSERT_TRUE(nn::gin_bn_layer_fused(x, m, eps));
+    const auto y = nn::gine_bn_layer(x, adj, m, e, eps, /*residual=*/true);
+    const auto yd = xd + torch::relu(reference.norm->forward(
+                             reference.mlp->forward((1 + epsd) * xd + nn::neighbour_sum(torch::relu(xd + ed), adj))));
+    EXPECT_LT(max_difference(y, yd), 2e-5);
+    EXPECT_GT(yd.abs().max().item<double>(), 0.5);
+    (y * upstream).sum().backward();
+    (yd * upstream.to(torch::kDouble)).sum().backward();
+    EXPECT_LT(max_difference(x.grad(), xd.grad()), 1e-4 * (1.0 + xd.grad().abs().max().item<double>()));
+    ASSERT_EQ(e.grad().sizes(), e.sizes());
+    EXPECT_GT(ed.grad().abs().max().item<double>(), 1.0);
+    EXPECT_LT(max_difference(e.grad(), ed.grad()), 1e-4 * (1.0 + ed.grad().abs().max().item<double>()));
+    EXPECT_NEAR(eps.grad().item<double>(), epsd.grad().item<double>(),
+                1e-4 * (1.0 + std::abs(epsd.grad().item<double>())));
+    const auto p = parameters(fused), pd = parameters(reference);
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        ASSERT_EQ(p[i].defined(), pd[i].defined()) << "parameter " << i;
+        if (!p[i].defined()) continue;  // a bias the Linear lacks
+        EXPECT_LT(max_difference(p[i].grad(), pd[i].grad()), 2e-4 * (1.0 + pd[i].grad().abs().max().item<double>()))
+            << "parameter " << i;
+    }
+    // Eval mode: the running statistics normalise.
+    fused.mlp->eval();
+    fused.norm->eval();
+    reference.mlp->eval();
+    reference.norm->eval();
+    torch::NoGradGuard no_grad;
+    ASSERT_TRUE(nn::gin_bn_layer_fused(x0, m, eps));
+    const auto xd0 = x0.to(torch::kDouble);
+    const auto zd = reference.norm->forward(
+        reference.mlp->forward((1 + epsd) * xd0 + nn::neighbour_sum(torch::relu(xd0 + e0.to(torch::kDouble)), adj)));
+    EXPECT_LT(max_difference(nn::gine_bn_layer(x0, adj, m, e0, eps), torch::relu(zd)), 2e-5);
+    EXPECT_LT(max_difference(nn::gine_bn_layer(x0, adj, m, e0, eps, /*residual=*/true), xd0 + torch::relu(zd)), 2e-5);
+}
+
+INSTANTIATE_TEST_SUITE_P(Widths, FusedGineLayer, ::testing::Values(32, 48));
+
+TEST(FusedGineLayer, NotFusedIsTheFormulaInItsOrder) {
+    // GNN-AK as it was written before the kernel: kernel "torch" keeps its bits, gradients included.
+    const auto adj = random_adjacency(350, 6);
+    auto gen = at::detail::createCPUGenerator(23);
+    const auto x0 = torch::randn({350, 48}, gen), e0 = torch::randn({1, 48}, gen);
+    const auto run = [&](bool through_layer) {
+        Modules m = make_modules(48, 29, 0, false);
+        auto x = x0.clone().requires_grad_(true), e = e0.clone().requires_grad_(true);
+        auto eps = torch::full({1}, 0.1f).requires_grad_(true);
+        const auto y =
+            through_layer
+                ? nn::gine_bn_layer(x, adj, {m.mlp->first, m.mlp->norm, m.mlp->second, m.norm}, e, eps, true, false)
+                : x + torch::relu(
+                          m.norm->forward(m.mlp->forward((1 + eps) * x + nn::neighbour_sum(torch::relu(x + e), adj))));
+        (y * y).sum().backward();
+        return std::vector<torch::Tensor>{y, x.grad(), e.grad(), eps.grad(), m.mlp->first->weight.grad()};
+    };
+    const auto formula = run(false), layer = run(true);
+    for (std::size_t i = 0; i < formula.size(); ++i) EXPECT_TRUE(torch::equal(layer[i], formula[i])) << i;
+}
 
 TEST(FusedGinLayer, NotFusedIsTheModulesThemselves) {
     const auto adj = random_adjacency(300, 2);

@@ -21,11 +21,10 @@ namespace brec::nn {
 /// is optional (empty: nothing is added; DSS-GNN adds its cross-subgraph term there) and is called
 /// once: after the GIN on the modules' path, so autograd meets the operators in the order a model
 /// written with the modules makes them (the same bits), and before the kernel on the fused path. On
-/// the CPU, for float rows whose width is the MLP's width (16, 32 or 64; the MLP's hidden and output
-/// widths are one) or twice it (up to 64), and with affine BatchNorms with biased Linears, one
-/// fused autograd function;
-/// otherwise the modules themselves. The fused function's sums are in another order than
-/// LibTorch's (its statistics accumulate in double), so its values agree with the modules' within
+/// the CPU, for float rows whose width is the MLP's width (16, 32, 48 or 64; the MLP's hidden and
+/// output widths are one) or twice it (up to 64), and with affine BatchNorms (the Linears with or
+/// without biases), one fused autograd function; otherwise the modules themselves. The fused function's sums are in
+/// another order than LibTorch's (its statistics accumulate in double), so its values agree with the modules' within
 /// float rounding, not bit for bit. Deterministic: the same bits for any number of threads. `fused`
 /// false always takes the modules (LibTorch operators only, which count_ops sees); so does a term
 /// not of the output's shape and of x's type and device (the modules broadcast it; it is then added
@@ -73,6 +72,17 @@ struct GinBnModules {
 /// is Σ over rows and channels of x times the gradient at the MLP's input.
 torch::Tensor gin_bn_layer(const torch::Tensor& x, const Adjacency& adj, const GinBnModules& m, bool fused = true,
                            const std::function<torch::Tensor()>& extra = {}, const torch::Tensor& eps = {});
+
+/// A GINE layer (Hu et al., ICLR 2020) with one edge feature e for every arc, as GNN-AK's inner
+/// GNN runs it, ending in BatchNorm and ReLU, and with `residual` its input added:
+///   [x +] relu(norm2(second(relu(norm1(first((1 + ε) x + Σ_{u ∈ N(v)} relu(x_u + e)))))))
+/// e: [C] or [1, C] (x's width), float; its gradient is summed over the arcs. ε as above. Fused
+/// under gin_bn_layer's conditions (the Linears may lack biases; with `residual`, x as wide as the
+/// MLP's output); the modules' path makes (1 + ε) x + neighbour_sum(relu(x + e)), the MLP and the
+/// residual sum as a model written with the modules does.
+torch::Tensor gine_bn_layer(const torch::Tensor& x, const Adjacency& adj, const GinBnModules& m,
+                            const torch::Tensor& edge, const torch::Tensor& eps = {}, bool residual = false,
+                            bool fused = true);
 
 /// The same layer without the GIN's sum: relu(norm2(second(relu(norm1(first(x)))))), a BatchNorm MLP
 /// ending in BatchNorm and ReLU, fused under the same conditions (x's width the MLP's or twice it:

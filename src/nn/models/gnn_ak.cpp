@@ -19,6 +19,12 @@
 // BatchNorm layers have PyTorch's defaults; embeddings N(0, 1) and Linear layers as PyTorch's
 // defaults, from the model's generator.
 //
+// On the CPU each inner GINE layer with its BatchNorm, ReLU and residual sum is one fused kernel
+// (nn/fused_gin.hpp): the copies make [Σ ego-net sizes, 48] activations, over which LibTorch's
+// dozen operators per layer are each a pass over memory. The distance gates are computed once per
+// distance and gathered to the copies. ModelConfig::kernel "torch" (as the cost estimate counts
+// operators) keeps LibTorch's operators per copy, in the order of the formulas above.
+//
 // Released code: GraphPKU/BREC @966b5ed (branch Release), GNNAsKernel/test_BREC.py, GNNAsKernel/core/model.py
 // and GNNAsKernel/core/model_utils/elements.py.
 //
@@ -34,6 +40,7 @@
 
 #include "brec/core/error.hpp"
 #include "brec/nn/batch.hpp"
+#include "brec/nn/fused_gin.hpp"
 #include "brec/nn/layers.hpp"
 #include "nn/models/builtin.hpp"
 #include "nn/models/shared.hpp"
@@ -45,15 +52,18 @@ constexpr std::int64_t kHopDim = 16;   ///< width of the distance-to-root embedd
 constexpr std::int64_t kHopRows = 20;  ///< rows of the distance embedding (index distance + 1)
 constexpr int kInnerLayers = 2;        ///< GINE layers inside every subgraph
 
-/// One GINE layer inside the subgraphs: MLP((1 + ε) z + Σ_j ReLU(z_j + e)); the edge feature e is
-/// one constant, so the messages are per-copy values summed over the subgraph arcs.
+/// One GINE layer inside the subgraphs, MLP((1 + ε) z + Σ_j ReLU(z_j + e)), the BatchNorm and
+/// ReLU after it and the residual sum: z + ReLU(BN(MLP(...))). The edge feature e is one constant,
+/// so the messages are per-copy values summed over the subgraph arcs.
 struct GineImpl : torch::nn::Module {
     GineImpl(std::int64_t width, torch::Generator& gen) {
         mlp = register_module("mlp", nn::BnMlp(width, width, width, gen, /*with_bias=*/false));
         eps = register_parameter("eps", torch::zeros({1}));
     }
-    torch::Tensor forward(const torch::Tensor& z, const torch::Tensor& edge, const nn::Adjacency& arcs) {
-        return mlp->forward((1 + eps) * z + nn::neighbour_sum(torch::relu(z + edge), arcs));
+    torch::Tensor forward(const torch::Tensor& z, const torch::Tensor& edge, const nn::Adjacency& arcs,
+                          torch::nn::BatchNorm1d& norm, bool fused) {
+        return nn::gine_bn_layer(z, arcs, {mlp->first, mlp->norm, mlp->second, norm}, edge, eps, /*residual=*/true,
+                                 fused);
     }
     nn::BnMlp mlp{nullptr};
     torch::Tensor eps;
@@ -62,7 +72,7 @@ TORCH_MODULE(Gine);
 
 /// One outer GNN-AK+ layer (the subgraph kernel followed by the outer BatchNorm and ReLU).
 struct AkLayerImpl : torch::nn::Module {
-    AkLayerImpl(std::int64_t h, torch::Generator& gen) {
+    AkLayerImpl(std::int64_t h, torch::Generator& gen, bool fused) : fused(fused) {
         const std::int64_t wide = h + kHopDim;
         edge = register_parameter("edge", torch::empty({1, wide}));
         nn::normal_init(edge, 1.0, gen);
@@ -89,20 +99,28 @@ struct AkLayerImpl : torch::nn::Module {
         const auto hop_emb = hop->forward(hop_index);  // [C, 16]
         auto z = torch::cat({nn::gather_rows(x, sub.copy_node), hop_emb}, 1);
         for (std::size_t i = 0; i < inner.size(); ++i)
-            z = z + torch::relu(inner_norms[i]->forward(inner[i]->forward(z, edge, sub.copy_arcs)));
+            z = inner[i]->forward(z, edge, sub.copy_arcs, inner_norms[i], fused);
         const auto c = inner_out->forward(z);  // [C, h]
-        const auto centroid = nn::gather_rows(c, sub.root_copy) *
-                              torch::sigmoid(gate_centroid->forward(nn::gather_rows(hop_emb, sub.root_copy)));
-        const auto subgraph = nn::group_sum(torch::relu(subgraph_bn->forward(subgraph_lin->forward(c))) *
-                                                torch::sigmoid(gate_subgraph->forward(hop_emb)),
-                                            sub.by_subgraph);
+        // σ(Linear(hop embedding)) of the rows `rows` of the copies. A copy's gate depends on its
+        // distance alone: on the fast path it is computed once per row of the distance embedding
+        // (20) and gathered, not once per copy.
+        const auto gate = [&](nn::Linear& g, const torch::Tensor& rows) {
+            if (fused) {
+                const auto index = rows.defined() ? hop_index.index_select(0, rows) : hop_index;
+                return nn::gather_rows(torch::sigmoid(g->forward(hop->weight)), index);
+            }
+            return torch::sigmoid(g->forward(rows.defined() ? nn::gather_rows(hop_emb, rows) : hop_emb));
+        };
+        const auto centroid = nn::gather_rows(c, sub.root_copy) * gate(gate_centroid, sub.root_copy);
+        const auto subgraph = nn::group_sum(
+            torch::relu(subgraph_bn->forward(subgraph_lin->forward(c))) * gate(gate_subgraph, {}), sub.by_subgraph);
         const auto context = nn::group_sum(
-            torch::relu(context_bn->forward(context_lin->forward(c))) * torch::sigmoid(gate_context->forward(hop_emb)),
-            sub.by_node);
+            torch::relu(context_bn->forward(context_lin->forward(c))) * gate(gate_context, {}), sub.by_node);
         // Subgraph v is rooted at node v: centroid, subgraph and context rows are all per node.
         return torch::relu(norm->forward(combine->forward(torch::cat({centroid, subgraph, context}, 1))));
     }
 
+    bool fused;  ///< the fused CPU inner layers (ModelConfig::kernel not "torch")
     torch::Tensor edge;
     nn::Embedding hop{nullptr};
     std::vector<Gine> inner;
@@ -127,7 +145,8 @@ public:
         input_ = register_parameter("input", torch::empty({1, c.hidden}));
         nn::normal_init(input_, 1.0, random.init);
         for (int i = 0; i < c.layers; ++i)
-            layers_.push_back(register_module("layer" + std::to_string(i), AkLayer(c.hidden, random.init)));
+            layers_.push_back(
+                register_module("layer" + std::to_string(i), AkLayer(c.hidden, random.init, c.kernel != "torch")));
         decoder1_ =
             register_module("decoder1", nn::Linear(c.hidden, c.hidden, random.init, nn::Init::torch_default, false));
         decoder_bn_ = register_module("decoder_bn", nn::batch_norm(c.hidden));
