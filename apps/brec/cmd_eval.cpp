@@ -102,8 +102,7 @@ void add_eval(CLI::App& root, Action& action) {
         ->capture_default_str();
     add_device_flag(sub, o.device);
     sub->add_option("--kernel", o.kernel,
-                    "CPU kernels: auto (PPGN's BLAS sgemm when found; the fused layers), blas, or torch (LibTorch's "
-                    "operators only)")
+                    "CPU kernels: auto (BLAS for PPGN, fused layers), blas, or torch (LibTorch only)")
         ->check(CLI::IsMember({"auto", "blas", "torch"}))
         ->capture_default_str();
     sub->add_option("--out,-o", a->run.out, "Append one JSON line per pair here; FILE.summary.json gets the summary");

@@ -905,11 +905,11 @@ torch::autograd::tensor_list layer(const torch::Tensor& x, const torch::Tensor& 
     };
     const auto modules = [&](const torch::Tensor& term) {
         torch::Tensor s = x2.defined() ? torch::cat({x, x2}, 1) : x;
-        if (adj && edge.defined())
-            s = eps.defined() ? (1 + eps) * x + neighbour_sum(torch::relu(x + edge), *adj)
-                              : x + neighbour_sum(torch::relu(x + edge), *adj);
-        else if (adj)
-            s = eps.defined() ? (1 + eps) * x + neighbour_sum(x, *adj) : x + neighbour_sum(x, *adj);
+        if (adj) {
+            // What the neighbours send: x itself, or GINE's messages relu(x + edge).
+            const auto messages = [&] { return edge.defined() ? torch::relu(x + edge) : x; };
+            s = eps.defined() ? (1 + eps) * x + neighbour_sum(messages(), *adj) : x + neighbour_sum(messages(), *adj);
+        }
         const auto z = m.norm2->forward(m.second->forward(torch::relu(m.norm1->forward(m.first->forward(s)))));
         const auto y = torch::relu(term.defined() ? z + term : extra ? z + term_of(extra()) : z);
         return residual ? x + y : y;
