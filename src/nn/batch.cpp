@@ -266,6 +266,120 @@ torch::Tensor gather_rows(const torch::Tensor& x, const torch::Tensor& index) {
     return CsrGather::apply(x, index);
 }
 
+namespace {
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define BREC_ROW_KERNEL __attribute__((optimize("O3"), target_clones("avx2", "default")))
+#else
+#define BREC_ROW_KERNEL
+#endif
+
+/// out[r] = x[index[r][0]] + ... + x[index[r][k - 1]] for r in [lo, hi), from zero, in T and in
+/// index order. Only additions of whole rows: the same bits in every clone.
+template <typename T>
+BREC_ROW_KERNEL void gather_sum_range(const T* __restrict x, const std::int64_t* __restrict index, T* __restrict out,
+                                      std::int64_t k, std::int64_t width, std::int64_t lo, std::int64_t hi) {
+    for (std::int64_t r = lo; r < hi; ++r) {
+        T* o = out + r * width;
+        std::fill(o, o + width, T(0));
+        for (std::int64_t c = 0; c < k; ++c) {
+            const T* xr = x + index[r * k + c] * width;
+            for (std::int64_t j = 0; j < width; ++j) o[j] += xr[j];
+        }
+    }
+}
+
+/// g[v] += grad[p / k] for every position p of the flattened index with index[p] = v in [lo, hi),
+/// in increasing p: one pass over the index, so each row of g sums in position order. grad's rows
+/// lie `stride` values apart (a column slice, as a concatenation's backward hands back).
+template <typename T>
+BREC_ROW_KERNEL void scatter_sum_range(const T* __restrict grad, std::int64_t stride,
+                                       const std::int64_t* __restrict index, T* __restrict g, std::int64_t positions,
+                                       std::int64_t k, std::int64_t width, std::int64_t lo, std::int64_t hi) {
+    for (std::int64_t p = 0; p < positions; ++p) {
+        const std::int64_t v = index[p];
+        if (v < lo || v >= hi) continue;
+        const T* gr = grad + (p / k) * stride;
+        T* o = g + v * width;
+        for (std::int64_t j = 0; j < width; ++j) o[j] += gr[j];
+    }
+}
+
+#undef BREC_ROW_KERNEL
+
+/// The shape of x with its first dimension replaced by `rows`.
+std::vector<std::int64_t> with_rows(const torch::Tensor& x, std::int64_t rows) {
+    std::vector<std::int64_t> shape(x.sizes().begin(), x.sizes().end());
+    shape[0] = rows;
+    return shape;
+}
+
+/// gather_rows_sum on the CPU as an autograd node.
+struct GatherRowsSum : torch::autograd::Function<GatherRowsSum> {
+    static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x,
+                                 const torch::Tensor& index) {
+        const auto xc = x.contiguous();
+        const std::int64_t rows = index.size(0), k = index.size(1);
+        const std::int64_t width = xc.size(0) > 0 ? xc.numel() / xc.size(0) : 0;
+        ctx->save_for_backward({index});
+        ctx->saved_data["rows"] = x.size(0);
+        auto out = torch::empty(with_rows(xc, rows), xc.options());
+        AT_DISPATCH_FLOATING_TYPES(xc.scalar_type(), "gather_rows_sum", [&] {
+            const scalar_t* xp = xc.data_ptr<scalar_t>();
+            const std::int64_t* ip = index.data_ptr<std::int64_t>();
+            scalar_t* op = out.data_ptr<scalar_t>();
+            at::parallel_for(0, rows, 256, [&](std::int64_t lo, std::int64_t hi) {
+                gather_sum_range<scalar_t>(xp, ip, op, k, width, lo, hi);
+            });
+        });
+        return out;
+    }
+    static torch::autograd::tensor_list backward(torch::autograd::AutogradContext* ctx,
+                                                 torch::autograd::tensor_list grad) {
+        const auto index = ctx->get_saved_variables()[0];
+        // A column slice of rows is read in place; anything else is made contiguous.
+        const auto& g_in = grad[0];
+        const auto gc = g_in.dim() == 2 && g_in.stride(1) == 1 ? g_in : g_in.contiguous();
+        const std::int64_t rows = ctx->saved_data["rows"].toInt(), k = index.size(1);
+        const std::int64_t width = gc.size(0) > 0 ? gc.numel() / gc.size(0) : 0;
+        const std::int64_t stride = gc.dim() == 2 ? gc.stride(0) : width;
+        auto g = torch::zeros(with_rows(gc, rows), gc.options());
+        AT_DISPATCH_FLOATING_TYPES(gc.scalar_type(), "gather_rows_sum_backward", [&] {
+            const scalar_t* gp = gc.data_ptr<scalar_t>();
+            const std::int64_t* ip = index.data_ptr<std::int64_t>();
+            scalar_t* op = g.data_ptr<scalar_t>();
+            // Each thread takes a range of x's rows and reads the whole index once.
+            at::parallel_for(0, rows, 1, [&](std::int64_t lo, std::int64_t hi) {
+                scatter_sum_range<scalar_t>(gp, stride, ip, op, index.numel(), k, width, lo, hi);
+            });
+        });
+        return {g, torch::Tensor()};
+    }
+};
+
+}  // namespace
+
+torch::Tensor gather_rows_sum(const torch::Tensor& x, const torch::Tensor& index) {
+    if (index.dim() != 2 || index.scalar_type() != torch::kLong || x.dim() == 0)
+        throw InvalidArgument("gather_rows_sum: needs an int64 index [rows, k] and a tensor of rows");
+    const auto ic = index.contiguous();
+    if (ic.device().is_cpu()) {
+        const std::int64_t* ip = ic.data_ptr<std::int64_t>();
+        for (std::int64_t p = 0; p < ic.numel(); ++p)
+            if (ip[p] < 0 || ip[p] >= x.size(0))
+                throw InvalidArgument("gather_rows_sum: index entry " + std::to_string(p) + " leaves the " +
+                                      std::to_string(x.size(0)) + " rows");
+    }
+    // LibTorch's sum of more than four rows groups them, in an order this kernel does not follow.
+    if (!x.device().is_cpu() || !ic.device().is_cpu() || ic.size(1) > 4 ||
+        (x.scalar_type() != torch::kFloat && x.scalar_type() != torch::kDouble)) {
+        std::vector<std::int64_t> shape{ic.size(0), ic.size(1)};
+        shape.insert(shape.end(), x.sizes().begin() + 1, x.sizes().end());
+        return x.index_select(0, ic.reshape(-1)).view(shape).sum(1);
+    }
+    return GatherRowsSum::apply(x, ic);
+}
+
 Adjacency make_adjacency(const torch::Tensor& src, const torch::Tensor& dst, std::int64_t rows) {
     if (src.numel() != dst.numel()) throw InvalidArgument("make_adjacency: src and dst differ in length");
     Adjacency a;

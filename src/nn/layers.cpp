@@ -46,6 +46,8 @@ torch::Tensor EmbeddingImpl::forward(const torch::Tensor& index) {
     return gather_rows(weight, index.reshape(-1)).view(out_shape(index));
 }
 
+torch::Tensor EmbeddingImpl::forward_sum(const torch::Tensor& index) { return gather_rows_sum(weight, index); }
+
 std::vector<std::int64_t> EmbeddingImpl::out_shape(const torch::Tensor& index) const {
     std::vector<std::int64_t> shape(index.sizes().begin(), index.sizes().end());
     shape.push_back(weight.size(1));

@@ -255,6 +255,50 @@ TEST(GatherRows, ForwardAndGradientAreIndexSelectsBitForBit) {
                  std::exception);
 }
 
+TEST(GatherRowsSum, ForwardAndGradientAreIndexSelectThenSumBitForBit) {
+    torch::manual_seed(6);
+    for (const std::int64_t k : {1, 4, 7}) {
+        // Rows 2 and 9 never gathered (their gradient is 0); large values so that rounding shows.
+        auto index = torch::randint(0, 8, {500, k}, torch::kLong);
+        index = torch::where(index == 2, torch::full_like(index, 8), index);
+        for (const auto& shape : std::vector<std::vector<std::int64_t>>{{10}, {10, 5}, {10, 32}, {10, 3, 2}}) {
+            for (const auto type : {torch::kFloat, torch::kDouble}) {
+                const auto x = (torch::randn(shape, type) * 1000).requires_grad_(true);
+                std::vector<std::int64_t> view{index.size(0), k};
+                view.insert(view.end(), shape.begin() + 1, shape.end());
+                const auto theirs = x.index_select(0, index.reshape(-1)).view(view).sum(1);
+                const auto ours = nn::gather_rows_sum(x, index);
+                ASSERT_EQ(ours.sizes(), theirs.sizes());
+                EXPECT_TRUE(torch::equal(ours, theirs)) << "k " << k << ", " << x.numel() / 10 << " values per row";
+                const auto y = torch::randn(theirs.sizes(), type);
+                const auto g_ours = torch::autograd::grad({(ours * y).sum()}, {x})[0];
+                const auto g_theirs = torch::autograd::grad({(theirs * y).sum()}, {x})[0];
+                EXPECT_TRUE(torch::equal(g_ours, g_theirs)) << "k " << k << ", " << x.numel() / 10 << " values per row";
+                EXPECT_EQ(g_ours[2].abs().sum().item<double>(), 0.0);
+                EXPECT_EQ(g_ours[9].abs().sum().item<double>(), 0.0);
+                torch::NoGradGuard no_grad;
+                EXPECT_TRUE(torch::equal(nn::gather_rows_sum(x, index), theirs));
+            }
+        }
+    }
+    {
+        // The gradient as a concatenation hands it back: a column slice, read in place.
+        const auto x = (torch::randn({10, 32}) * 1000).requires_grad_(true);
+        const auto index = torch::randint(0, 10, {300, 4}, torch::kLong);
+        const auto other = torch::randn({300, 16});
+        const auto y = torch::randn({300, 48});
+        const auto theirs = x.index_select(0, index.reshape(-1)).view({300, 4, 32}).sum(1);
+        const auto g_ours =
+            torch::autograd::grad({(torch::cat({nn::gather_rows_sum(x, index), other}, 1) * y).sum()}, {x})[0];
+        const auto g_theirs = torch::autograd::grad({(torch::cat({theirs, other}, 1) * y).sum()}, {x})[0];
+        EXPECT_TRUE(torch::equal(g_ours, g_theirs));
+    }
+    const auto x = torch::zeros({4, 2}, torch::requires_grad());
+    EXPECT_THROW(nn::gather_rows_sum(x, torch::tensor({{0, 4}}, torch::kLong)), InvalidArgument);
+    EXPECT_THROW(nn::gather_rows_sum(x, torch::tensor({{-1, 0}}, torch::kLong)), InvalidArgument);
+    EXPECT_THROW(nn::gather_rows_sum(x, torch::tensor({0, 1}, torch::kLong)), InvalidArgument);
+}
+
 TEST(GroupSum, MatchesScatterAndDoesNotDependOnTheOrderOfTheRows) {
     torch::manual_seed(1);
     const auto index = torch::tensor({2, 0, 2, 2, 0, 3}, torch::kLong);

@@ -105,6 +105,16 @@ torch::Tensor gather_rows(const torch::Tensor& x, const torch::Tensor& index);
 /// its result: the same CSR sums, in the same order and type, as its backward.
 torch::Tensor gather_rows_backward(const torch::Tensor& grad, const torch::Tensor& index, std::int64_t rows);
 
+/// gather_rows(x, index.reshape(-1)) viewed as [R, k, ...] and summed over k: for an index [R, k]
+/// (int64), row r of the result is x[index[r][0]] + ... + x[index[r][k - 1]], differentiable in x.
+/// On the CPU with k <= 4 it is one kernel each way, with no [R·k, ...] intermediate and the same
+/// bits as that formula: each result row adds its k rows in index order, from zero, in x's type (as
+/// sum(1) does over at most four rows; it groups more), and the backward adds the gradient's rows to
+/// the rows of x in increasing position of the flattened index, as gather_rows' backward does;
+/// otherwise the formula itself. InvalidArgument for an index outside x's rows. Complexity
+/// O(R · k · row size).
+torch::Tensor gather_rows_sum(const torch::Tensor& x, const torch::Tensor& index);
+
 /// Rows assigned to groups (copies to subgraphs, nodes to graphs), as the index and as CSR lists of
 /// each group's rows, for sums and means that do not depend on the order of the rows.
 struct Grouping {

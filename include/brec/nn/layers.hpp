@@ -37,6 +37,9 @@ TORCH_MODULE(Linear);
 struct EmbeddingImpl : torch::nn::Module {
     EmbeddingImpl(std::int64_t count, std::int64_t dim, torch::Generator& gen, double std = 0.0);
     torch::Tensor forward(const torch::Tensor& index);
+    /// forward(index).sum(1) for an index [rows, k]: the sum of each row's k embeddings, in one
+    /// kernel each way on the CPU with the same bits (gather_rows_sum in nn/batch.hpp).
+    torch::Tensor forward_sum(const torch::Tensor& index);
     torch::Tensor weight;
 
 private:

@@ -148,7 +148,7 @@ struct I2Layers {
     torch::Tensor forward(const I2Batch& b) {
         torch::Tensor x;
         for (std::size_t l = 0; l < convs.size(); ++l) {
-            const auto z = embeddings[l]->forward(b.labels).sum(1);  // [C, h]
+            const auto z = embeddings[l]->forward_sum(b.labels);  // [C, h], the label columns' rows summed
             x = l == 0 ? z : transforms[l]->forward(torch::cat({x, z}, 1));
             x = convs[l]->forward(x, b.arcs);
             // The next layer's cat hands back a column slice: contiguous, the BatchNorm's backward
