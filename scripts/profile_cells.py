@@ -41,8 +41,9 @@ BATCH_NORM = {"aten::native_batch_norm", "aten::native_batch_norm_backward"}
 
 
 def operator_split(seconds):
-    """'GEMM / BatchNorm / rest' percentages of one training step's operator seconds, and the
-    costliest operator of the rest with its share."""
+    """'GEMM / BatchNorm / rest' percentages of one training step's seconds, and the costliest
+    entry of the rest with its share. The rest includes "(outside operators)": the step's time that
+    no LibTorch operator encloses (the forward passes of brec's own kernels among it)."""
     total = sum(seconds.values())
     if total <= 0:
         return "– | –"

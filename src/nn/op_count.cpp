@@ -2,6 +2,8 @@
 
 #include <torch/csrc/autograd/profiler_legacy.h>
 
+#include <algorithm>
+#include <chrono>
 #include <utility>
 #include <vector>
 
@@ -40,7 +42,11 @@ OpCount count_ops(const std::function<void()>& fn) {
 
 std::map<std::string, double> time_ops(const std::function<void()>& fn) {
     std::map<std::string, double> seconds;
-    for (auto& events : profiled(fn)) {
+    const auto start = std::chrono::steady_clock::now();
+    const auto threads = profiled(fn);
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    double top_level = 0.0;  // the spans of the operators no other operator encloses
+    for (auto& events : threads) {
         // Ranges nest per thread: an operator's own time is its span less its children's spans.
         std::vector<std::pair<const profiler::LegacyEvent*, double>> open;  // (push, children's µs)
         for (const auto& event : events) {
@@ -51,10 +57,14 @@ std::map<std::string, double> time_ops(const std::function<void()>& fn) {
                 open.pop_back();
                 const double span = push->cpuElapsedUs(event);
                 seconds[push->name()] += (span - children) * 1e-6;
-                if (!open.empty()) open.back().second += span;
+                if (!open.empty())
+                    open.back().second += span;
+                else
+                    top_level += span * 1e-6;
             }
         }
     }
+    seconds[kOutsideOperators] = std::max(0.0, wall - top_level);
     return seconds;
 }
 

@@ -50,6 +50,23 @@ EvalOptions cpu_defaults(const std::string& model) {
     return o;
 }
 
+TEST(OpCount, TimeOutsideTheOperatorsHasItsOwnEntry) {
+    const auto x = torch::randn({256, 256});
+    // 50 ms of work that no operator encloses, between two products.
+    const auto ops = time_ops([&] {
+        (void)torch::mm(x, x);
+        const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(50);
+        while (std::chrono::steady_clock::now() < until) {
+        }
+        (void)torch::mm(x, x);
+    });
+    ASSERT_EQ(ops.count(kOutsideOperators), 1u);
+    EXPECT_GE(ops.at(kOutsideOperators), 0.045);
+    ASSERT_EQ(ops.count("aten::mm"), 1u);
+    EXPECT_GT(ops.at("aten::mm"), 0.0);
+    EXPECT_LT(ops.at("aten::mm"), ops.at(kOutsideOperators));
+}
+
 TEST(PairCost, ScalesWithEpochsAndRelabelings) {
     const auto& pair = brec_pair(0);
     EvalOptions o = cpu_defaults("gin");

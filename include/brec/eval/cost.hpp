@@ -41,9 +41,10 @@ struct PairCost {
 PairCost estimate_pair_cost(const GraphPairRecord& pair, const EvalOptions& opt, std::uint64_t seed);
 
 /// Where one training step of evaluate_pair(pair, opt, seed) spends its time, on one CPU thread:
-/// each LibTorch operator's own seconds (nn/op_count.hpp time_ops) over a step on a batch of the
-/// run's size ((G, H) repeated), after one untimed step that builds the batch's tensors. Empty
-/// when the run trains nothing. Timed, unlike estimate_pair_cost: for profiles (--profile).
+/// each LibTorch operator's own seconds and the time outside them (nn/op_count.hpp time_ops) over a
+/// step on a batch of the run's size ((G, H) repeated), after one untimed step that builds the
+/// batch's tensors. Empty when the run trains nothing. Timed, unlike estimate_pair_cost: for
+/// profiles (--profile).
 std::map<std::string, double> profile_training_step(const GraphPairRecord& pair, const EvalOptions& opt,
                                                     std::uint64_t seed);
 

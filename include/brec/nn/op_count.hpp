@@ -23,8 +23,14 @@ struct OpCount {
 /// throws (the profiler is stopped first).
 OpCount count_ops(const std::function<void()>& fn);
 
+/// The entry of time_ops for the time outside every operator.
+inline constexpr const char* kOutsideOperators = "(outside operators)";
+
 /// Runs `fn` as count_ops does and returns each operator's own CPU seconds (the operators it
 /// dispatches excluded), summed by operator name; autograd's backward nodes count as operators.
+/// The entry kOutsideOperators holds the rest of `fn`'s wall time: work no operator encloses,
+/// such as the forward pass of a custom autograd function's own kernel, the autograd engine
+/// between nodes and the profiler itself. With one thread the entries sum to the wall time.
 /// Timing, so it varies from run to run and machine to machine: for profiles, never for schedules.
 std::map<std::string, double> time_ops(const std::function<void()>& fn);
 
