@@ -7,9 +7,7 @@
 #include "brec/attack/attack.hpp"
 #include "brec/attack/regressor.hpp"
 #include "brec/core/error.hpp"
-#include "brec/io/files.hpp"
 #include "brec/nn/registry.hpp"
-#include "brec/report/attack_figure.hpp"
 
 namespace brec::cli {
 namespace {
@@ -30,22 +28,6 @@ int run_train(TrainArgs& a, RunContext& ctx) {
     std::cout << regressor_table_header() << std::flush;
     train_regressors(a.r, ctx, [](const TrainedRegressor& r) { std::cout << regressor_table_row(r) << std::flush; });
     return 0;
-}
-
-/// OUT.summary.json, OUT.csv (brec report rows) and OUT.svg (success rate against the budget), each
-/// written atomically once the run is complete.
-void write_attack_outputs(const AttackRunResult& r, const AttackRunOptions& o) {
-    write_text_file_atomic(o.out + ".summary.json", r.summary.dump(2) + "\n");
-    write_text_file_atomic(o.out + ".csv", r.report_rows);
-    SuccessCurve curve;
-    curve.label = o.model + " / " + space_name(o.attack.space);
-    for (const auto& row : r.summary["stages"]) {
-        curve.budget.push_back(row["budget"].get<double>());
-        curve.rate.push_back(row["success_rate"].get<double>());
-        curve.error.push_back(row["error"].get<double>());
-    }
-    write_text_file_atomic(o.out + ".svg",
-                           success_rate_svg({curve}, std::string("Attack success, ") + pattern_name(o.attack.pattern)));
 }
 
 struct RunArgs {

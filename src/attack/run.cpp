@@ -19,6 +19,7 @@
 #include "brec/io/records.hpp"
 #include "brec/io/results_store.hpp"
 #include "brec/nn/device.hpp"
+#include "brec/report/attack_figure.hpp"
 #include "brec/stats/tests.hpp"
 
 namespace brec {
@@ -333,6 +334,20 @@ std::string attack_run_text(const AttackRunResult& r, const AttackRunOptions& op
     if (r.summary.contains("auc")) out << "AUC " << r.summary["auc"].get<double>() << '\n';
     out << "wrote " << options.out << " (+ .summary.json, .csv, .svg)\n";
     return out.str();
+}
+
+void write_attack_outputs(const AttackRunResult& r, const AttackRunOptions& o) {
+    write_text_file_atomic(o.out + ".summary.json", r.summary.dump(2) + "\n");
+    write_text_file_atomic(o.out + ".csv", r.report_rows);
+    SuccessCurve curve;
+    curve.label = o.model + " / " + space_name(o.attack.space);
+    for (const auto& row : r.summary["stages"]) {
+        curve.budget.push_back(row["budget"].get<double>());
+        curve.rate.push_back(row["success_rate"].get<double>());
+        curve.error.push_back(row["error"].get<double>());
+    }
+    write_text_file_atomic(o.out + ".svg",
+                           success_rate_svg({curve}, std::string("Attack success, ") + pattern_name(o.attack.pattern)));
 }
 
 }  // namespace brec

@@ -260,6 +260,15 @@ TEST_F(AttackRun, JobsNeverChangeTheResultAndResumeCompletesARun) {
     EXPECT_EQ(a.report_rows.rfind("task,model,seed,value,direction\n", 0), 0u);
     EXPECT_EQ(a.summary["stages"].size(), 2u);
     EXPECT_FALSE(file_exists(one + ".summary.json")) << "the library writes the records only";
+    // What the command writes beside them: the summary, the report rows, and the figure of the
+    // success rate with one point per budget.
+    write_attack_outputs(a, options(one, 1));
+    EXPECT_EQ(nlohmann::ordered_json::parse(read_text_file(one + ".summary.json")), a.summary);
+    EXPECT_EQ(read_text_file(one + ".csv"), a.report_rows);
+    const std::string svg = read_text_file(one + ".svg");
+    EXPECT_EQ(svg.rfind("<svg", 0), 0u) << svg.substr(0, 80);
+    EXPECT_NE(svg.find("gin / any"), std::string::npos);
+    EXPECT_NE(svg.find("Attack success, triangle"), std::string::npos);
 
     // A run cut short (one graph), then resumed with all three: the same records.
     const auto part = testing::fresh_temp_file("attack", "part.jsonl");

@@ -136,6 +136,11 @@ struct AttackRunResult {
 /// Cancelled.
 AttackRunResult run_attack(const AttackRunOptions& options, RunContext& ctx);
 
+/// What `brec attack run` writes beside options.out once the run is complete, each file atomically:
+/// OUT.summary.json (r.summary), OUT.csv (r.report_rows, for brec report) and OUT.svg (the success
+/// rate against the budget, with error bars). Throws IoError.
+void write_attack_outputs(const AttackRunResult& r, const AttackRunOptions& options);
+
 /// The summary of a results file's records (what OUT.summary.json holds).
 nlohmann::ordered_json summarize_attack(const std::vector<AttackRecord>& records, const AttackRunOptions& options);
 
