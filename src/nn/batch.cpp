@@ -111,6 +111,23 @@ torch::Tensor neighbour_sum(const torch::Tensor& x, const torch::Tensor& src, co
 
 namespace {
 
+// The row kernels below, built twice (AVX2 and the default) and picked at load time.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define BREC_ROW_KERNEL __attribute__((optimize("O3"), target_clones("avx2", "default")))
+#else
+#define BREC_ROW_KERNEL
+#endif
+
+/// The shape of x with its first dimension replaced by `rows`.
+std::vector<std::int64_t> with_rows(const torch::Tensor& x, std::int64_t rows) {
+    std::vector<std::int64_t> shape(x.sizes().begin(), x.sizes().end());
+    shape[0] = rows;
+    return shape;
+}
+
+/// The values in one row of x (all but the first dimension), 0 for a tensor without rows.
+std::int64_t row_width(const torch::Tensor& x) { return x.size(0) > 0 ? x.numel() / x.size(0) : 0; }
+
 /// o[j0, j0 + W) = Σ over the listed rows r of x[r][j0, j0 + W), accumulated in W registers of Acc
 /// in the listed order; W is a compile-time width so the sums stay in vector registers.
 template <typename T, typename Acc, int W>
@@ -133,11 +150,8 @@ inline __attribute__((always_inline)) void csr_block(const std::int64_t* first, 
 /// Acc = double a sum of float rows is accurate to double precision before its one rounding to T,
 /// so the order of the rows practically never changes a bit.
 template <typename T, typename Acc>
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-__attribute__((optimize("O3"), target_clones("avx2", "default")))
-#endif
-void csr_row_range(const std::int64_t* ptr, const std::int64_t* col, const T* x, T* out, std::int64_t lo,
-                   std::int64_t hi, std::int64_t width) {
+BREC_ROW_KERNEL void csr_row_range(const std::int64_t* ptr, const std::int64_t* col, const T* x, T* out,
+                                   std::int64_t lo, std::int64_t hi, std::int64_t width) {
     constexpr int kBlock = static_cast<int>(32 / sizeof(Acc));  // values of Acc in one 256-bit register
     for (std::int64_t v = lo; v < hi; ++v) {
         const std::int64_t* first = col + ptr[v];
@@ -164,10 +178,8 @@ void csr_row_sums(const std::int64_t* ptr, const std::int64_t* col, const T* x, 
 torch::Tensor csr_sum(const torch::Tensor& x, const torch::Tensor& ptr, const torch::Tensor& col, bool exact) {
     const auto xc = x.contiguous();
     const std::int64_t rows = ptr.numel() - 1;
-    std::vector<std::int64_t> shape(xc.sizes().begin(), xc.sizes().end());
-    shape[0] = rows;
-    auto out = torch::empty(shape, xc.options());
-    const std::int64_t width = xc.size(0) > 0 ? xc.numel() / xc.size(0) : 0;
+    auto out = torch::empty(with_rows(xc, rows), xc.options());
+    const std::int64_t width = row_width(xc);
     AT_DISPATCH_FLOATING_TYPES(xc.scalar_type(), "csr_sum", [&] {
         if (exact)
             csr_row_sums<scalar_t, double>(ptr.data_ptr<std::int64_t>(), col.data_ptr<std::int64_t>(),
@@ -268,12 +280,6 @@ torch::Tensor gather_rows(const torch::Tensor& x, const torch::Tensor& index) {
 
 namespace {
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-#define BREC_ROW_KERNEL __attribute__((optimize("O3"), target_clones("avx2", "default")))
-#else
-#define BREC_ROW_KERNEL
-#endif
-
 /// out[r] = x[index[r][0]] + ... + x[index[r][k - 1]] for r in [lo, hi), from zero, in T and in
 /// index order. Only additions of whole rows: the same bits in every clone.
 template <typename T>
@@ -307,20 +313,13 @@ BREC_ROW_KERNEL void scatter_sum_range(const T* __restrict grad, std::int64_t st
 
 #undef BREC_ROW_KERNEL
 
-/// The shape of x with its first dimension replaced by `rows`.
-std::vector<std::int64_t> with_rows(const torch::Tensor& x, std::int64_t rows) {
-    std::vector<std::int64_t> shape(x.sizes().begin(), x.sizes().end());
-    shape[0] = rows;
-    return shape;
-}
-
 /// gather_rows_sum on the CPU as an autograd node.
 struct GatherRowsSum : torch::autograd::Function<GatherRowsSum> {
     static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x,
                                  const torch::Tensor& index) {
         const auto xc = x.contiguous();
         const std::int64_t rows = index.size(0), k = index.size(1);
-        const std::int64_t width = xc.size(0) > 0 ? xc.numel() / xc.size(0) : 0;
+        const std::int64_t width = row_width(xc);
         ctx->save_for_backward({index});
         ctx->saved_data["rows"] = x.size(0);
         auto out = torch::empty(with_rows(xc, rows), xc.options());
@@ -341,7 +340,7 @@ struct GatherRowsSum : torch::autograd::Function<GatherRowsSum> {
         const auto& g_in = grad[0];
         const auto gc = g_in.dim() == 2 && g_in.stride(1) == 1 ? g_in : g_in.contiguous();
         const std::int64_t rows = ctx->saved_data["rows"].toInt(), k = index.size(1);
-        const std::int64_t width = gc.size(0) > 0 ? gc.numel() / gc.size(0) : 0;
+        const std::int64_t width = row_width(gc);
         const std::int64_t stride = gc.dim() == 2 ? gc.stride(0) : width;
         auto g = torch::zeros(with_rows(gc, rows), gc.options());
         AT_DISPATCH_FLOATING_TYPES(gc.scalar_type(), "gather_rows_sum_backward", [&] {
