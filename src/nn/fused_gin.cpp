@@ -41,82 +41,91 @@ NormValues norm_values(const std::vector<double>& mean, const std::vector<double
     return n;
 }
 
-// Rows are C = 16, 32, 48 or 64 floats: C / 8 vectors. The kernels broadcast one value of a row
-// against the rows of a weight matrix (the products), or work value by value (normalisation,
-// ReLU, masks).
-using simd::load;
-using simd::splat;
-using simd::store;
-using simd::Vec;
+// Rows are C = 16, 32, 48 or 64 floats: C / kLanes vectors of W = simd::Width<kLanes> (16 floats
+// in the x86-64-v4 kernels, 8 in the others; see simd::dispatch). The kernels broadcast one value
+// of a row against the rows of a weight matrix (the products), or work value by value
+// (normalisation, ReLU, masks).
 
 /// max(v, 0) as torch::relu: a NaN stays NaN (a diverged training stays diverged). The gradient
 /// masks below pass where the ReLU's input is > 0, as LibTorch's threshold_backward: not at NaN.
-BREC_SIMD_INLINE Vec relu(Vec v) { return v < Vec{} ? Vec{} : v; }
+template <typename Vec>
+BREC_SIMD_INLINE Vec relu(Vec v) {
+    return v < Vec{} ? Vec{} : v;
+}
 
-/// A [C] vector of constants (or the rows of a [C, C] matrix) held as C / 8 Vecs each.
-template <int C>
+/// A [C] vector of constants (or the rows of a [C, C] matrix) held as C / kLanes Vecs each.
+template <typename W, int C>
 struct Lanes {
-    static constexpr int V = C / 8;
+    using Vec = typename W::Vec;
+    static constexpr int kLanes = W::kLanes;
+    static constexpr int V = C / kLanes;
     Vec v[V];
     Lanes() = default;
     explicit Lanes(const float* p) {
-        for (int j = 0; j < V; ++j) v[j] = load(p + 8 * j);
+        for (int j = 0; j < V; ++j) v[j] = W::load(p + kLanes * j);
     }
 };
 
 /// Per block: the mean and the sum of squared deviations from it of each channel of the block's
 /// rows (re-read while they are still in cache).
-template <int C>
+template <typename W, int C>
 BREC_SIMD_INLINE void block_moments(const float* rows, std::int64_t n, double* out) {
-    constexpr int V = C / 8;
+    using Vec = typename W::Vec;
+    constexpr int kLanes = W::kLanes;
+    constexpr int V = C / kLanes;
     Vec sum[V] = {}, m2[V] = {};
     for (std::int64_t r = 0; r < n; ++r)
-        for (int j = 0; j < V; ++j) sum[j] += load(rows + r * C + 8 * j);
+        for (int j = 0; j < V; ++j) sum[j] += W::load(rows + r * C + kLanes * j);
     Vec mean[V];
     for (int j = 0; j < V; ++j) mean[j] = sum[j] / static_cast<float>(n);
     for (std::int64_t r = 0; r < n; ++r)
         for (int j = 0; j < V; ++j) {
-            const Vec d = load(rows + r * C + 8 * j) - mean[j];
+            const Vec d = W::load(rows + r * C + kLanes * j) - mean[j];
             m2[j] += d * d;
         }
     for (int j = 0; j < V; ++j)
-        for (int k = 0; k < 8; ++k) {
-            out[8 * j + k] = mean[j][k];
-            out[C + 8 * j + k] = m2[j][k];
+        for (int k = 0; k < kLanes; ++k) {
+            out[kLanes * j + k] = mean[j][k];
+            out[C + kLanes * j + k] = m2[j][k];
         }
 }
 
 /// acc = Σ_{k in [first, last)} x[col[k]] in CSR order, summed from zero (as neighbour_sum); with
 /// `edge`, Σ relu(x[col[k]] + edge) (GINE's messages with one edge feature for every arc).
-template <int C>
-BREC_SIMD_INLINE void gather_sum(const std::int64_t* first, const std::int64_t* last, const float* x, Vec* acc,
-                                 const Lanes<C>* edge = nullptr) {
-    constexpr int V = C / 8;
+template <typename W, int C>
+BREC_SIMD_INLINE void gather_sum(const std::int64_t* first, const std::int64_t* last, const float* x,
+                                 typename W::Vec* acc, const Lanes<W, C>* edge = nullptr) {
+    using Vec = typename W::Vec;
+    constexpr int kLanes = W::kLanes;
+    constexpr int V = C / kLanes;
     for (int j = 0; j < V; ++j) acc[j] = Vec{};
     if (edge) {
         for (const std::int64_t* k = first; k != last; ++k) {
             const float* xu = x + *k * C;
-            for (int j = 0; j < V; ++j) acc[j] += relu(load(xu + 8 * j) + edge->v[j]);
+            for (int j = 0; j < V; ++j) acc[j] += relu(W::load(xu + kLanes * j) + edge->v[j]);
         }
         return;
     }
     for (const std::int64_t* k = first; k != last; ++k) {
         const float* xu = x + *k * C;
-        for (int j = 0; j < V; ++j) acc[j] += load(xu + 8 * j);
+        for (int j = 0; j < V; ++j) acc[j] += W::load(xu + kLanes * j);
     }
 }
 
 /// out[q] = bias + Σ_i in[q][i] · w[i] for R rows q (w: the Ci rows of Wᵀ as Lanes of C). Each
 /// row's sum runs over i in order; R rows at once put R times the independent sums in flight for
 /// the FMA units' latency, without changing a row's bits.
-template <int Ci, int C, int R>
-BREC_SIMD_INLINE void products(const float* const* in, const Lanes<C>* w, const Lanes<C>& bias, Vec (*out)[C / 8]) {
-    constexpr int V = C / 8;
+template <typename W, int Ci, int C, int R>
+BREC_SIMD_INLINE void products(const float* const* in, const Lanes<W, C>* w, const Lanes<W, C>& bias,
+                               typename W::Vec (*out)[C / W::kLanes]) {
+    using Vec = typename W::Vec;
+    constexpr int kLanes = W::kLanes;
+    constexpr int V = C / kLanes;
     for (int q = 0; q < R; ++q)
         for (int j = 0; j < V; ++j) out[q][j] = bias.v[j];
     for (int i = 0; i < Ci; ++i) {
         Vec b[R];
-        for (int q = 0; q < R; ++q) b[q] = splat(in[q][i]);
+        for (int q = 0; q < R; ++q) b[q] = W::splat(in[q][i]);
         for (int q = 0; q < R; ++q)
             for (int j = 0; j < V; ++j) out[q][j] += b[q] * w[i].v[j];
     }
@@ -124,31 +133,37 @@ BREC_SIMD_INLINE void products(const float* const* in, const Lanes<C>* w, const 
 
 /// Back through a Linear (W [C, Ci] as C Lanes of Ci) for R rows q, from the gradient gh[q] at its
 /// output and its input in[q]: dW[o] += gh[q][o] · in[q], in row order, and gin[q] += gh[q] W.
-template <int Ci, int C, int R>
-BREC_SIMD_INLINE void linear_back(const float (*gh)[C], const Vec (*in)[Ci / 8], const Lanes<Ci>* w, Vec (*dw)[Ci / 8],
-                                  Vec (*gin)[Ci / 8]) {
+template <typename W, int Ci, int C, int R>
+BREC_SIMD_INLINE void linear_back(const float (*gh)[C], const typename W::Vec (*in)[Ci / W::kLanes],
+                                  const Lanes<W, Ci>* w, typename W::Vec (*dw)[Ci / W::kLanes],
+                                  typename W::Vec (*gin)[Ci / W::kLanes]) {
+    using Vec = typename W::Vec;
+    constexpr int kLanes = W::kLanes;
     for (int o = 0; o < C; ++o)
         for (int q = 0; q < R; ++q) {
-            const Vec b = splat(gh[q][o]);
-            for (int j = 0; j < Ci / 8; ++j) {
+            const Vec b = W::splat(gh[q][o]);
+            for (int j = 0; j < Ci / kLanes; ++j) {
                 dw[o][j] += b * in[q][j];
                 gin[q][j] += b * w[o].v[j];
             }
         }
 }
 
-/// Rows per step of a pass over rows of C: enough independent sums for the FMA units' latency,
-/// few enough for the vector registers.
+/// Rows per step of a pass over rows of C with 8-float vectors: enough independent sums for the FMA
+/// units' latency (two units, four cycles: eight vector sums in flight), few enough for AVX2's 16
+/// vector registers, of which C / 8 hold a row: 4 rows of 16, 2 of 32, 1 of 48 or 64. With 16-float
+/// vectors a row takes half the registers and AVX-512 has 32: twice the rows.
 template <int C>
 constexpr int kRowsAtOnce = C == 16   ? 4
                             : C == 32 ? 2
                                       : 1;
 
-/// rows(r, R) for the rows [r0, r0 + n) in groups of R = kRowsAtOnce<C> (R as an integral_constant),
-/// then rows(r, 1) for the rest.
-template <int C, typename Rows>
+/// rows(r, R) for the rows [r0, r0 + n) in groups of R (R as an integral_constant): kRowsAtOnce<C>
+/// for W's vectors; then rows(r, 1) for the rest. The group size never changes a row's arithmetic,
+/// nor the order of a sum over rows.
+template <typename W, int C, typename Rows>
 BREC_SIMD_INLINE void by_row_groups(std::int64_t r0, std::int64_t n, Rows&& rows) {
-    constexpr int R = kRowsAtOnce<C>;
+    constexpr int R = kRowsAtOnce<C> * W::kLanes / 8;
     std::int64_t r = r0;
     for (; r + R <= r0 + n; r += R) rows(r, std::integral_constant<int, R>{});
     for (; r < r0 + n; ++r) rows(r, std::integral_constant<int, 1>{});
@@ -159,11 +174,9 @@ BREC_SIMD_INLINE void by_row_groups(std::int64_t r0, std::int64_t n, Rows&& rows
 template <int Ci>
 BREC_SIMD_INLINE const float* input_row(const float* a, const float* b, std::int64_t r, float* buf) {
     if (!b) return a + r * Ci;
-    constexpr int H = Ci / 2;
-    for (int j = 0; j < H / 8; ++j) {
-        store(buf + 8 * j, load(a + r * H + 8 * j));
-        store(buf + H + 8 * j, load(b + r * H + 8 * j));
-    }
+    constexpr int H = Ci / 2;  // any width: a copy (16 or 32 where the kernels are built)
+    std::copy_n(a + r * H, H, buf);
+    std::copy_n(b + r * H, H, buf + H);
     return buf;
 }
 
@@ -202,17 +215,19 @@ void for_blocks(std::int64_t rows, Body&& body) {
 /// (1 + ε) x + Σ is x + Σ bit for bit (a product by 1 is exact). Without arcs (`ptr` null) and
 /// with ε = 0, s is x itself and is not written; x may then come as two halves, x and x2 (see
 /// input_row).
-template <int Ci, int C>
-BREC_SIMD_KERNEL void first_pass(const std::int64_t* ptr, const std::int64_t* col, const float* x, const float* x2,
+template <typename W, int Ci, int C>
+BREC_SIMD_INLINE void first_pass(const std::int64_t* ptr, const std::int64_t* col, const float* x, const float* x2,
                                  const float* edge, float one_plus_eps, const float* w1t, const float* b1, float* s,
                                  float* h1, std::int64_t r0, std::int64_t n, double* moments) {
-    constexpr int V = C / 8, Vi = Ci / 8;
-    const Vec scale_x = splat(one_plus_eps);
-    Lanes<C> w[Ci];
-    for (int i = 0; i < Ci; ++i) w[i] = Lanes<C>(w1t + i * C);
-    const Lanes<C> bias(b1);
-    Lanes<Ci> edge_lanes{};
-    if (edge) edge_lanes = Lanes<Ci>(edge);
+    using Vec = typename W::Vec;
+    constexpr int kLanes = W::kLanes;
+    constexpr int V = C / kLanes, Vi = Ci / kLanes;
+    const Vec scale_x = W::splat(one_plus_eps);
+    Lanes<W, C> w[Ci];
+    for (int i = 0; i < Ci; ++i) w[i] = Lanes<W, C>(w1t + i * C);
+    const Lanes<W, C> bias(b1);
+    Lanes<W, Ci> edge_lanes{};
+    if (edge) edge_lanes = Lanes<W, Ci>(edge);
     const auto rows = [&](std::int64_t r, auto count) BREC_SIMD_INLINE_LAMBDA {
         constexpr int R = decltype(count)::value;
         float buf[R][Ci];
@@ -223,52 +238,56 @@ BREC_SIMD_KERNEL void first_pass(const std::int64_t* ptr, const std::int64_t* co
                 continue;
             }
             Vec acc[Vi] = {};
-            if (ptr) gather_sum<Ci>(col + ptr[r + q], col + ptr[r + q + 1], x, acc, edge ? &edge_lanes : nullptr);
+            if (ptr) gather_sum<W, Ci>(col + ptr[r + q], col + ptr[r + q + 1], x, acc, edge ? &edge_lanes : nullptr);
             for (int j = 0; j < Vi; ++j) {
-                const Vec v = load(x + (r + q) * Ci + 8 * j) * scale_x + acc[j];
-                store(buf[q] + 8 * j, v);
-                store(s + (r + q) * Ci + 8 * j, v);
+                const Vec v = W::load(x + (r + q) * Ci + kLanes * j) * scale_x + acc[j];
+                W::store(buf[q] + kLanes * j, v);
+                W::store(s + (r + q) * Ci + kLanes * j, v);
             }
             in[q] = buf[q];
         }
         Vec h[R][V];
-        products<Ci, C, R>(in, w, bias, h);
+        products<W, Ci, C, R>(in, w, bias, h);
         for (int q = 0; q < R; ++q)
-            for (int j = 0; j < V; ++j) store(h1 + (r + q) * C + 8 * j, h[q][j]);
+            for (int j = 0; j < V; ++j) W::store(h1 + (r + q) * C + kLanes * j, h[q][j]);
     };
-    by_row_groups<C>(r0, n, rows);
-    if (moments) block_moments<C>(h1 + r0 * C, n, moments);
+    by_row_groups<W, C>(r0, n, rows);
+    if (moments) block_moments<W, C>(h1 + r0 * C, n, moments);
 }
 
 /// Rows r .. r + R − 1 of second_pass.
-template <int C, int R>
-BREC_SIMD_INLINE void second_rows(const float* h1, const Lanes<C>& mean, const Lanes<C>& scale, const Lanes<C>& shift,
-                                  const Lanes<C>* w, const Lanes<C>& bias, float* h2, std::int64_t r) {
-    constexpr int V = C / 8;
+template <typename W, int C, int R>
+BREC_SIMD_INLINE void second_rows(const float* h1, const Lanes<W, C>& mean, const Lanes<W, C>& scale,
+                                  const Lanes<W, C>& shift, const Lanes<W, C>* w, const Lanes<W, C>& bias, float* h2,
+                                  std::int64_t r) {
+    using Vec = typename W::Vec;
+    constexpr int kLanes = W::kLanes;
+    constexpr int V = C / kLanes;
     float a[R][C];
     Vec h[R][V];
     for (int q = 0; q < R; ++q)
         for (int j = 0; j < V; ++j)
-            store(a[q] + 8 * j, relu((load(h1 + (r + q) * C + 8 * j) - mean.v[j]) * scale.v[j] + shift.v[j]));
+            W::store(a[q] + kLanes * j,
+                     relu((W::load(h1 + (r + q) * C + kLanes * j) - mean.v[j]) * scale.v[j] + shift.v[j]));
     const float* in[R];
     for (int q = 0; q < R; ++q) in[q] = a[q];
-    products<C, C, R>(in, w, bias, h);
+    products<W, C, C, R>(in, w, bias, h);
     for (int q = 0; q < R; ++q)
-        for (int j = 0; j < V; ++j) store(h2 + (r + q) * C + 8 * j, h[q][j]);
+        for (int j = 0; j < V; ++j) W::store(h2 + (r + q) * C + kLanes * j, h[q][j]);
 }
 
 /// h2 = relu(bn1(h1)) W2ᵀ + b2; with `moments`, the block's moments of h2.
-template <int C>
-BREC_SIMD_KERNEL void second_pass(const float* h1, const float* mean1, const float* scale1, const float* shift1,
+template <typename W, int C>
+BREC_SIMD_INLINE void second_pass(const float* h1, const float* mean1, const float* scale1, const float* shift1,
                                   const float* w2t, const float* b2, float* h2, std::int64_t r0, std::int64_t n,
                                   double* moments) {
-    Lanes<C> w[C];
-    for (int i = 0; i < C; ++i) w[i] = Lanes<C>(w2t + i * C);
-    const Lanes<C> bias(b2), mean(mean1), scale(scale1), shift(shift1);
-    by_row_groups<C>(r0, n, [&](std::int64_t r, auto count) BREC_SIMD_INLINE_LAMBDA {
-        second_rows<C, decltype(count)::value>(h1, mean, scale, shift, w, bias, h2, r);
+    Lanes<W, C> w[C];
+    for (int i = 0; i < C; ++i) w[i] = Lanes<W, C>(w2t + i * C);
+    const Lanes<W, C> bias(b2), mean(mean1), scale(scale1), shift(shift1);
+    by_row_groups<W, C>(r0, n, [&](std::int64_t r, auto count) BREC_SIMD_INLINE_LAMBDA {
+        second_rows<W, C, decltype(count)::value>(h1, mean, scale, shift, w, bias, h2, r);
     });
-    if (moments) block_moments<C>(h2 + r0 * C, n, moments);
+    if (moments) block_moments<W, C>(h2 + r0 * C, n, moments);
 }
 
 /// The term added before the last ReLU: none (rows null), row r of `rows`, or, with `index`, row
@@ -284,23 +303,27 @@ struct Extra {
 };
 
 /// bn2(h2) at row r, plus extra's row where there is one: what the last ReLU takes.
-template <int C>
-BREC_SIMD_INLINE Vec pre_relu(const float* h2, const Lanes<C>& mean, const Lanes<C>& scale, const Lanes<C>& shift,
-                              const Extra& extra, std::int64_t r, int j) {
-    const Vec z = (load(h2 + r * C + 8 * j) - mean.v[j]) * scale.v[j] + shift.v[j];
-    return extra ? z + load(extra.row<C>(r) + 8 * j) : z;
+template <typename W, int C>
+BREC_SIMD_INLINE typename W::Vec pre_relu(const float* h2, const Lanes<W, C>& mean, const Lanes<W, C>& scale,
+                                          const Lanes<W, C>& shift, const Extra& extra, std::int64_t r, int j) {
+    using Vec = typename W::Vec;
+    constexpr int kLanes = W::kLanes;
+    const Vec z = (W::load(h2 + r * C + kLanes * j) - mean.v[j]) * scale.v[j] + shift.v[j];
+    return extra ? z + W::load(extra.row<C>(r) + kLanes * j) : z;
 }
 
 /// y = relu(bn2(h2) + extra) (extra may be null), plus the layer's input x where `residual` is it.
-template <int C>
-BREC_SIMD_KERNEL void third_pass(const float* h2, const float* mean2, const float* scale2, const float* shift2,
+template <typename W, int C>
+BREC_SIMD_INLINE void third_pass(const float* h2, const float* mean2, const float* scale2, const float* shift2,
                                  const Extra& extra, const float* residual, float* y, std::int64_t r0, std::int64_t n) {
-    constexpr int V = C / 8;
-    const Lanes<C> mean(mean2), scale(scale2), shift(shift2);
+    using Vec = typename W::Vec;
+    constexpr int kLanes = W::kLanes;
+    constexpr int V = C / kLanes;
+    const Lanes<W, C> mean(mean2), scale(scale2), shift(shift2);
     for (std::int64_t r = r0; r < r0 + n; ++r)
         for (int j = 0; j < V; ++j) {
-            const Vec v = relu(pre_relu<C>(h2, mean, scale, shift, extra, r, j));
-            store(y + r * C + 8 * j, residual ? load(residual + r * C + 8 * j) + v : v);
+            const Vec v = relu(pre_relu<W, C>(h2, mean, scale, shift, extra, r, j));
+            W::store(y + r * C + kLanes * j, residual ? W::load(residual + r * C + kLanes * j) + v : v);
         }
 }
 
@@ -317,35 +340,39 @@ struct Upstream {
     const std::int64_t* index = nullptr;  ///< each row's group, q's row (the mean per group)
 };
 
-template <int C>
-BREC_SIMD_INLINE Vec upstream_at(const Upstream& u, std::int64_t r, int j) {
-    if (!u.q) return load(u.gy + r * C + 8 * j);
-    const Vec q = load(u.q + (u.index ? u.index[r] : r % u.nodes) * C + 8 * j);
-    return u.gy ? load(u.gy + r * C + 8 * j) + q : q;
+template <typename W, int C>
+BREC_SIMD_INLINE typename W::Vec upstream_at(const Upstream& u, std::int64_t r, int j) {
+    using Vec = typename W::Vec;
+    constexpr int kLanes = W::kLanes;
+    if (!u.q) return W::load(u.gy + r * C + kLanes * j);
+    const Vec q = W::load(u.q + (u.index ? u.index[r] : r % u.nodes) * C + kLanes * j);
+    return u.gy ? W::load(u.gy + r * C + kLanes * j) + q : q;
 }
 
 /// The gradient at z = bn(h) + extra before a ReLU, given the gradient g after it: g where z > 0,
 /// else 0; written to `gz_out` where given (it is extra's gradient). Per block, Σ of it and Σ of it
 /// times x̂ = (h − mean) · invstd (BatchNorm's two reductions).
-template <int C>
-BREC_SIMD_KERNEL void relu_norm_sums(const float* h, const Upstream& g, const float* mean, const float* invstd,
+template <typename W, int C>
+BREC_SIMD_INLINE void relu_norm_sums(const float* h, const Upstream& g, const float* mean, const float* invstd,
                                      const float* scale, const float* shift, const Extra& extra, float* gz_out,
                                      std::int64_t r0, std::int64_t n, double* sums) {
-    constexpr int V = C / 8;
-    const Lanes<C> m(mean), is(invstd), sc(scale), sh(shift);
+    using Vec = typename W::Vec;
+    constexpr int kLanes = W::kLanes;
+    constexpr int V = C / kLanes;
+    const Lanes<W, C> m(mean), is(invstd), sc(scale), sh(shift);
     Vec sg[V] = {}, sgx[V] = {};
     for (std::int64_t r = r0; r < r0 + n; ++r)
         for (int j = 0; j < V; ++j) {
-            const Vec d = load(h + r * C + 8 * j) - m.v[j];
-            const Vec gz = pre_relu<C>(h, m, sc, sh, extra, r, j) > Vec{} ? upstream_at<C>(g, r, j) : Vec{};
-            if (gz_out) store(gz_out + r * C + 8 * j, gz);
+            const Vec d = W::load(h + r * C + kLanes * j) - m.v[j];
+            const Vec gz = pre_relu<W, C>(h, m, sc, sh, extra, r, j) > Vec{} ? upstream_at<W, C>(g, r, j) : Vec{};
+            if (gz_out) W::store(gz_out + r * C + kLanes * j, gz);
             sg[j] += gz;
             sgx[j] += gz * (d * is.v[j]);
         }
     for (int j = 0; j < V; ++j)
-        for (int k = 0; k < 8; ++k) {
-            sums[8 * j + k] = sg[j][k];
-            sums[C + 8 * j + k] = sgx[j][k];
+        for (int k = 0; k < kLanes; ++k) {
+            sums[kLanes * j + k] = sg[j][k];
+            sums[C + kLanes * j + k] = sgx[j][k];
         }
 }
 
@@ -357,31 +384,35 @@ struct NormGrad {
 
 /// Per block: dW += ghᵀ in and db += gh over the block's rows, written as doubles (dW [C, Ci], then
 /// db [C]).
-template <int Ci, int C>
-BREC_SIMD_INLINE void write_weight_sums(const Vec (*dw)[Ci / 8], const Vec* db, double* out) {
-    constexpr int V = C / 8, Vi = Ci / 8;
+template <typename W, int Ci, int C>
+BREC_SIMD_INLINE void write_weight_sums(const typename W::Vec (*dw)[Ci / W::kLanes], const typename W::Vec* db,
+                                        double* out) {
+    constexpr int kLanes = W::kLanes;
+    constexpr int V = C / kLanes, Vi = Ci / kLanes;
     for (int o = 0; o < C; ++o)
         for (int j = 0; j < Vi; ++j)
-            for (int k = 0; k < 8; ++k) out[o * Ci + 8 * j + k] = dw[o][j][k];
+            for (int k = 0; k < kLanes; ++k) out[o * Ci + kLanes * j + k] = dw[o][j][k];
     for (int j = 0; j < V; ++j)
-        for (int k = 0; k < 8; ++k) out[C * Ci + 8 * j + k] = db[j][k];
+        for (int k = 0; k < kLanes; ++k) out[C * Ci + kLanes * j + k] = db[j][k];
 }
 
 /// The next pass back through a Linear: from gh2 (BatchNorm 2's backward of gy through the ReLU,
 /// whose input is bn2's output plus `extra` where given),
 /// dW2 += gh2ᵀ a1 and db2 += gh2 per block, ga1 = gh2 W2, and gz1 = ga1 where bn1's output is
 /// positive, written to `gz1`; per block also the two reductions of gz1 for bn1's backward.
-template <int C>
-BREC_SIMD_KERNEL void middle_back_pass(const Upstream& gy, const float* h2, const float* h1, const NormValues& n2,
+template <typename W, int C>
+BREC_SIMD_INLINE void middle_back_pass(const Upstream& gy, const float* h2, const float* h1, const NormValues& n2,
                                        const NormGrad& d2, const NormValues& n1, const float* w2, const Extra& extra,
                                        float* gz1, std::int64_t r0, std::int64_t n, double* weight_sums,
                                        double* norm_sums) {
-    constexpr int V = C / 8;
-    Lanes<C> w[C];
-    for (int o = 0; o < C; ++o) w[o] = Lanes<C>(w2 + o * C);
-    const Lanes<C> m2(n2.mean.data()), is2(n2.invstd.data()), sc2(n2.scale.data()), sh2(n2.shift.data());
-    const Lanes<C> k2(d2.k.data()), mg2(d2.mg.data()), mgx2(d2.mgx.data());
-    const Lanes<C> m1(n1.mean.data()), is1(n1.invstd.data()), sc1(n1.scale.data()), sh1(n1.shift.data());
+    using Vec = typename W::Vec;
+    constexpr int kLanes = W::kLanes;
+    constexpr int V = C / kLanes;
+    Lanes<W, C> w[C];
+    for (int o = 0; o < C; ++o) w[o] = Lanes<W, C>(w2 + o * C);
+    const Lanes<W, C> m2(n2.mean.data()), is2(n2.invstd.data()), sc2(n2.scale.data()), sh2(n2.shift.data());
+    const Lanes<W, C> k2(d2.k.data()), mg2(d2.mg.data()), mgx2(d2.mgx.data());
+    const Lanes<W, C> m1(n1.mean.data()), is1(n1.invstd.data()), sc1(n1.scale.data()), sh1(n1.shift.data());
     Vec dw[C][V] = {}, db[V] = {}, sg[V] = {}, sgx[V] = {};
     // R rows at once; every sum over rows still takes them in row order (the same bits).
     const auto rows = [&](std::int64_t r0, auto count) BREC_SIMD_INLINE_LAMBDA {
@@ -391,32 +422,33 @@ BREC_SIMD_KERNEL void middle_back_pass(const Upstream& gy, const float* h2, cons
         for (int q = 0; q < R; ++q) {
             const std::int64_t r = r0 + q;
             for (int j = 0; j < V; ++j) {
-                const Vec d = load(h2 + r * C + 8 * j) - m2.v[j];
-                const Vec gz = pre_relu<C>(h2, m2, sc2, sh2, extra, r, j) > Vec{} ? upstream_at<C>(gy, r, j) : Vec{};
+                const Vec d = W::load(h2 + r * C + kLanes * j) - m2.v[j];
+                const Vec gz =
+                    pre_relu<W, C>(h2, m2, sc2, sh2, extra, r, j) > Vec{} ? upstream_at<W, C>(gy, r, j) : Vec{};
                 const Vec g = k2.v[j] * (gz - mg2.v[j] - d * is2.v[j] * mgx2.v[j]);
-                store(gh[q] + 8 * j, g);
+                W::store(gh[q] + kLanes * j, g);
                 db[j] += g;
-                a[q][j] = relu((load(h1 + r * C + 8 * j) - m1.v[j]) * sc1.v[j] + sh1.v[j]);
+                a[q][j] = relu((W::load(h1 + r * C + kLanes * j) - m1.v[j]) * sc1.v[j] + sh1.v[j]);
             }
         }
-        linear_back<C, C, R>(gh, a, w, dw, ga);
+        linear_back<W, C, C, R>(gh, a, w, dw, ga);
         for (int q = 0; q < R; ++q) {
             const std::int64_t r = r0 + q;
             for (int j = 0; j < V; ++j) {
-                const Vec xh = (load(h1 + r * C + 8 * j) - m1.v[j]) * is1.v[j];
+                const Vec xh = (W::load(h1 + r * C + kLanes * j) - m1.v[j]) * is1.v[j];
                 const Vec gz = a[q][j] > Vec{} ? ga[q][j] : Vec{};
-                store(gz1 + r * C + 8 * j, gz);
+                W::store(gz1 + r * C + kLanes * j, gz);
                 sg[j] += gz;
                 sgx[j] += gz * xh;
             }
         }
     };
-    by_row_groups<C>(r0, n, rows);
-    write_weight_sums<C, C>(dw, db, weight_sums);
+    by_row_groups<W, C>(r0, n, rows);
+    write_weight_sums<W, C, C>(dw, db, weight_sums);
     for (int j = 0; j < V; ++j)
-        for (int k = 0; k < 8; ++k) {
-            norm_sums[8 * j + k] = sg[j][k];
-            norm_sums[C + 8 * j + k] = sgx[j][k];
+        for (int k = 0; k < kLanes; ++k) {
+            norm_sums[kLanes * j + k] = sg[j][k];
+            norm_sums[C + kLanes * j + k] = sgx[j][k];
         }
 }
 
@@ -424,14 +456,17 @@ BREC_SIMD_KERNEL void middle_back_pass(const Upstream& gy, const float* h2, cons
 /// gs = gh1 W1 (rows of Ci) written to `gs_out`, which may be gz1 itself when Ci = C (a row is read
 /// whole before it is written). With s2, s comes as two halves s and s2 (see input_row), and so
 /// goes gs: its halves to gs_out and gs_out2.
-template <int Ci, int C>
-BREC_SIMD_KERNEL void first_back_pass(const float* h1, const float* s, const float* s2, const NormValues& n1,
+template <typename W, int Ci, int C>
+BREC_SIMD_INLINE void first_back_pass(const float* h1, const float* s, const float* s2, const NormValues& n1,
                                       const NormGrad& d1, const float* w1, const float* g, float* gs_out,
                                       float* gs_out2, std::int64_t r0, std::int64_t n, double* weight_sums) {
-    constexpr int V = C / 8, Vi = Ci / 8;
-    Lanes<Ci> w[C];
-    for (int o = 0; o < C; ++o) w[o] = Lanes<Ci>(w1 + o * Ci);
-    const Lanes<C> m1(n1.mean.data()), is1(n1.invstd.data()), k1(d1.k.data()), mg1(d1.mg.data()), mgx1(d1.mgx.data());
+    using Vec = typename W::Vec;
+    constexpr int kLanes = W::kLanes;
+    constexpr int V = C / kLanes, Vi = Ci / kLanes;
+    Lanes<W, Ci> w[C];
+    for (int o = 0; o < C; ++o) w[o] = Lanes<W, Ci>(w1 + o * Ci);
+    const Lanes<W, C> m1(n1.mean.data()), is1(n1.invstd.data()), k1(d1.k.data()), mg1(d1.mg.data()),
+        mgx1(d1.mgx.data());
     Vec dw[C][Vi] = {}, db[V] = {};
     // R rows at once, all read before any is written (gs_out may be g); sums in row order.
     const auto rows = [&](std::int64_t r0, auto count) BREC_SIMD_INLINE_LAMBDA {
@@ -441,31 +476,31 @@ BREC_SIMD_KERNEL void first_back_pass(const float* h1, const float* s, const flo
         for (int q = 0; q < R; ++q) {
             const std::int64_t r = r0 + q;
             for (int j = 0; j < V; ++j) {
-                const Vec xh = (load(h1 + r * C + 8 * j) - m1.v[j]) * is1.v[j];
-                const Vec v = k1.v[j] * (load(g + r * C + 8 * j) - mg1.v[j] - xh * mgx1.v[j]);
-                store(gh[q] + 8 * j, v);
+                const Vec xh = (W::load(h1 + r * C + kLanes * j) - m1.v[j]) * is1.v[j];
+                const Vec v = k1.v[j] * (W::load(g + r * C + kLanes * j) - mg1.v[j] - xh * mgx1.v[j]);
+                W::store(gh[q] + kLanes * j, v);
                 db[j] += v;
             }
             float buf[Ci];
             const float* sr = input_row<Ci>(s, s2, r, buf);
-            for (int j = 0; j < Vi; ++j) sv[q][j] = load(sr + 8 * j);
+            for (int j = 0; j < Vi; ++j) sv[q][j] = W::load(sr + kLanes * j);
         }
-        linear_back<Ci, C, R>(gh, sv, w, dw, gs);
+        linear_back<W, Ci, C, R>(gh, sv, w, dw, gs);
         for (int q = 0; q < R; ++q) {
             const std::int64_t r = r0 + q;
             if (!s2) {
-                for (int j = 0; j < Vi; ++j) store(gs_out + r * Ci + 8 * j, gs[q][j]);
+                for (int j = 0; j < Vi; ++j) W::store(gs_out + r * Ci + kLanes * j, gs[q][j]);
             } else {
                 constexpr int H = Ci / 2;
                 for (int j = 0; j < Vi / 2; ++j) {
-                    store(gs_out + r * H + 8 * j, gs[q][j]);
-                    store(gs_out2 + r * H + 8 * j, gs[q][Vi / 2 + j]);
+                    W::store(gs_out + r * H + kLanes * j, gs[q][j]);
+                    W::store(gs_out2 + r * H + kLanes * j, gs[q][Vi / 2 + j]);
                 }
             }
         }
     };
-    by_row_groups<C>(r0, n, rows);
-    write_weight_sums<Ci, C>(dw, db, weight_sums);
+    by_row_groups<W, C>(r0, n, rows);
+    write_weight_sums<W, Ci, C>(dw, db, weight_sums);
 }
 
 /// gx = (1 + ε) gs + Σ_{u ∈ N(v)} gs_u: the backward of (1 + ε) x + neighbour_sum(x) over
@@ -473,37 +508,39 @@ BREC_SIMD_KERNEL void first_back_pass(const float* h1, const float* s, const flo
 /// in double. With `edge` (the messages relu(x_u + edge)), the neighbours' part passes where
 /// x + edge > 0, and `edge_sums` gets the block's Σ of what passes (edge's gradient), per channel.
 /// With `gy` (the output's gradient where the output adds x), gy is added too.
-template <int C>
-BREC_SIMD_KERNEL void last_back_pass(const std::int64_t* ptr, const std::int64_t* col, const float* gs, const float* x,
+template <typename W, int C>
+BREC_SIMD_INLINE void last_back_pass(const std::int64_t* ptr, const std::int64_t* col, const float* gs, const float* x,
                                      const float* edge, const float* gy, float one_plus_eps, float* gx, std::int64_t r0,
                                      std::int64_t n, double* eps_sum, double* edge_sums) {
-    constexpr int V = C / 8;
-    const Vec scale_x = splat(one_plus_eps);
-    Lanes<C> e{};
-    if (edge) e = Lanes<C>(edge);
+    using Vec = typename W::Vec;
+    constexpr int kLanes = W::kLanes;
+    constexpr int V = C / kLanes;
+    const Vec scale_x = W::splat(one_plus_eps);
+    Lanes<W, C> e{};
+    if (edge) e = Lanes<W, C>(edge);
     Vec ge[V] = {}, se[V] = {};
     for (std::int64_t r = r0; r < r0 + n; ++r) {
         Vec acc[V] = {};
-        if (ptr) gather_sum<C>(col + ptr[r], col + ptr[r + 1], gs, acc);
+        if (ptr) gather_sum<W, C>(col + ptr[r], col + ptr[r + 1], gs, acc);
         for (int j = 0; j < V; ++j) {
-            const Vec g = load(gs + r * C + 8 * j);
+            const Vec g = W::load(gs + r * C + kLanes * j);
             Vec m = acc[j];
             if (edge) {
-                m = load(x + r * C + 8 * j) + e.v[j] > Vec{} ? m : Vec{};
+                m = W::load(x + r * C + kLanes * j) + e.v[j] > Vec{} ? m : Vec{};
                 se[j] += m;
             }
             const Vec sum = g * scale_x + m;
-            store(gx + r * C + 8 * j, gy ? sum + load(gy + r * C + 8 * j) : sum);
-            if (eps_sum) ge[j] += g * load(x + r * C + 8 * j);
+            W::store(gx + r * C + kLanes * j, gy ? sum + W::load(gy + r * C + kLanes * j) : sum);
+            if (eps_sum) ge[j] += g * W::load(x + r * C + kLanes * j);
         }
     }
     if (edge)
         for (int j = 0; j < V; ++j)
-            for (int k = 0; k < 8; ++k) edge_sums[8 * j + k] = se[j][k];
+            for (int k = 0; k < kLanes; ++k) edge_sums[kLanes * j + k] = se[j][k];
     if (!eps_sum) return;
     double total = 0;
     for (int j = 0; j < V; ++j)
-        for (int k = 0; k < 8; ++k) total += ge[j][k];
+        for (int k = 0; k < kLanes; ++k) total += ge[j][k];
     *eps_sum = total;
 }
 
@@ -620,21 +657,29 @@ Forward fused_forward(const Layer& l) {
     };
     double* m = l.training ? moments.data() : nullptr;
     for_blocks(rows, [&](std::int64_t b, std::int64_t r0, std::int64_t n) {
-        first_pass<Ci, C>(ptr, col, l.x.data_ptr<float>(), l.x2.defined() ? l.x2.data_ptr<float>() : nullptr,
-                          l.edge.defined() ? l.edge.data_ptr<float>() : nullptr, one_plus_eps(l), w1t.data_ptr<float>(),
-                          l.b1.data_ptr<float>(), has_sum(l) ? f.s.data_ptr<float>() : nullptr, f.h1.data_ptr<float>(),
-                          r0, n, m ? m + b * 2 * C : nullptr);
+        simd::dispatch([&](auto w) BREC_SIMD_INLINE_LAMBDA {
+            first_pass<decltype(w), Ci, C>(
+                ptr, col, l.x.data_ptr<float>(), l.x2.defined() ? l.x2.data_ptr<float>() : nullptr,
+                l.edge.defined() ? l.edge.data_ptr<float>() : nullptr, one_plus_eps(l), w1t.data_ptr<float>(),
+                l.b1.data_ptr<float>(), has_sum(l) ? f.s.data_ptr<float>() : nullptr, f.h1.data_ptr<float>(), r0, n,
+                m ? m + b * 2 * C : nullptr);
+        });
     });
     f.n1 = statistics(l.rm1, l.rv1, l.g1, l.be1, l.momentum1, l.eps1);
     for_blocks(rows, [&](std::int64_t b, std::int64_t r0, std::int64_t n) {
-        second_pass<C>(f.h1.data_ptr<float>(), f.n1.mean.data(), f.n1.scale.data(), f.n1.shift.data(),
-                       w2t.data_ptr<float>(), l.b2.data_ptr<float>(), f.h2.data_ptr<float>(), r0, n,
-                       m ? m + b * 2 * C : nullptr);
+        simd::dispatch([&](auto w) BREC_SIMD_INLINE_LAMBDA {
+            second_pass<decltype(w), C>(f.h1.data_ptr<float>(), f.n1.mean.data(), f.n1.scale.data(), f.n1.shift.data(),
+                                        w2t.data_ptr<float>(), l.b2.data_ptr<float>(), f.h2.data_ptr<float>(), r0, n,
+                                        m ? m + b * 2 * C : nullptr);
+        });
     });
     f.n2 = statistics(l.rm2, l.rv2, l.g2, l.be2, l.momentum2, l.eps2);
     for_blocks(rows, [&](std::int64_t, std::int64_t r0, std::int64_t n) {
-        third_pass<C>(f.h2.data_ptr<float>(), f.n2.mean.data(), f.n2.scale.data(), f.n2.shift.data(), extra_of(l),
-                      l.residual ? l.x.data_ptr<float>() : nullptr, f.y.data_ptr<float>(), r0, n);
+        simd::dispatch([&](auto w) BREC_SIMD_INLINE_LAMBDA {
+            third_pass<decltype(w), C>(f.h2.data_ptr<float>(), f.n2.mean.data(), f.n2.scale.data(), f.n2.shift.data(),
+                                       extra_of(l), l.residual ? l.x.data_ptr<float>() : nullptr, f.y.data_ptr<float>(),
+                                       r0, n);
+        });
     });
     return f;
 }
@@ -658,8 +703,10 @@ Grads fused_backward(const Layer& l, const Forward& f, const Upstream& gy) {
     float* gz2 = extra ? g.extra.data_ptr<float>() : nullptr;
 
     for_blocks(rows, [&](std::int64_t b, std::int64_t r0, std::int64_t n) {
-        relu_norm_sums<C>(h2, gy, f.n2.mean.data(), f.n2.invstd.data(), f.n2.scale.data(), f.n2.shift.data(), extra,
-                          gz2, r0, n, norm_blocks.data() + b * 2 * C);
+        simd::dispatch([&](auto w) BREC_SIMD_INLINE_LAMBDA {
+            relu_norm_sums<decltype(w), C>(h2, gy, f.n2.mean.data(), f.n2.invstd.data(), f.n2.scale.data(),
+                                           f.n2.shift.data(), extra, gz2, r0, n, norm_blocks.data() + b * 2 * C);
+        });
     });
     auto sums = sum_blocks(norm_blocks, rows, 2 * C);
     g.be2 = float_tensor(sums, 0, C);
@@ -668,8 +715,11 @@ Grads fused_backward(const Layer& l, const Forward& f, const Upstream& gy) {
 
     auto buffer = torch::empty_like(f.h1);
     for_blocks(rows, [&](std::int64_t b, std::int64_t r0, std::int64_t n) {
-        middle_back_pass<C>(gy, h2, h1, f.n2, d2, f.n1, l.w2.data_ptr<float>(), extra, buffer.data_ptr<float>(), r0, n,
-                            weight_blocks.data() + b * (C * C + C), norm_blocks.data() + b * 2 * C);
+        simd::dispatch([&](auto w) BREC_SIMD_INLINE_LAMBDA {
+            middle_back_pass<decltype(w), C>(gy, h2, h1, f.n2, d2, f.n1, l.w2.data_ptr<float>(), extra,
+                                             buffer.data_ptr<float>(), r0, n, weight_blocks.data() + b * (C * C + C),
+                                             norm_blocks.data() + b * 2 * C);
+        });
     });
     auto weights = sum_blocks(weight_blocks, rows, C * C + C);
     g.w2 = float_tensor(weights, 0, C * C).view({C, C});
@@ -684,10 +734,12 @@ Grads fused_backward(const Layer& l, const Forward& f, const Upstream& gy) {
     const auto gs = halves || Ci != C ? torch::empty_like(l.x) : buffer;
     const auto gs2 = halves ? torch::empty_like(l.x2) : torch::Tensor();
     for_blocks(rows, [&](std::int64_t b, std::int64_t r0, std::int64_t n) {
-        first_back_pass<Ci, C>(h1, f.s.data_ptr<float>(), halves ? l.x2.data_ptr<float>() : nullptr, f.n1, d1,
-                               l.w1.data_ptr<float>(), buffer.data_ptr<float>(), gs.data_ptr<float>(),
-                               halves ? gs2.data_ptr<float>() : nullptr, r0, n,
-                               weight_blocks.data() + b * (C * Ci + C));
+        simd::dispatch([&](auto w) BREC_SIMD_INLINE_LAMBDA {
+            first_back_pass<decltype(w), Ci, C>(h1, f.s.data_ptr<float>(), halves ? l.x2.data_ptr<float>() : nullptr,
+                                                f.n1, d1, l.w1.data_ptr<float>(), buffer.data_ptr<float>(),
+                                                gs.data_ptr<float>(), halves ? gs2.data_ptr<float>() : nullptr, r0, n,
+                                                weight_blocks.data() + b * (C * Ci + C));
+        });
     });
     weights = sum_blocks(weight_blocks, rows, C * Ci + C);
     g.w1 = float_tensor(weights, 0, C * Ci).view({C, Ci});
@@ -704,11 +756,13 @@ Grads fused_backward(const Layer& l, const Forward& f, const Upstream& gy) {
     std::vector<double> eps_blocks(l.eps.defined() ? static_cast<std::size_t>(blocks) : 0);
     std::vector<double> edge_blocks(l.edge.defined() ? static_cast<std::size_t>(blocks * Ci) : 0);
     for_blocks(rows, [&](std::int64_t b, std::int64_t r0, std::int64_t n) {
-        last_back_pass<Ci>(ptr, col, gs.data_ptr<float>(), l.x.data_ptr<float>(),
-                           l.edge.defined() ? l.edge.data_ptr<float>() : nullptr, l.residual ? gy.gy : nullptr,
-                           one_plus_eps(l), g.x.data_ptr<float>(), r0, n,
-                           eps_blocks.empty() ? nullptr : eps_blocks.data() + b,
-                           edge_blocks.empty() ? nullptr : edge_blocks.data() + b * Ci);
+        simd::dispatch([&](auto w) BREC_SIMD_INLINE_LAMBDA {
+            last_back_pass<decltype(w), Ci>(ptr, col, gs.data_ptr<float>(), l.x.data_ptr<float>(),
+                                            l.edge.defined() ? l.edge.data_ptr<float>() : nullptr,
+                                            l.residual ? gy.gy : nullptr, one_plus_eps(l), g.x.data_ptr<float>(), r0, n,
+                                            eps_blocks.empty() ? nullptr : eps_blocks.data() + b,
+                                            edge_blocks.empty() ? nullptr : edge_blocks.data() + b * Ci);
+        });
     });
     if (l.eps.defined()) g.eps = float_tensor(sum_blocks(eps_blocks, rows, 1), 0, 1).view(l.eps.sizes());
     if (l.edge.defined()) g.edge = float_tensor(sum_blocks(edge_blocks, rows, Ci), 0, Ci);

@@ -11,54 +11,51 @@ namespace brec::nn {
 
 namespace {
 
-using simd::kLanes;
-using simd::load;
-using simd::select;
-using simd::splat;
-using simd::store;
-using simd::Vec;
-using simd::VecI;
+using W = simd::Width<8>;
+using Vec = W::Vec;
+using VecI = W::VecI;
+constexpr int kLanes = W::kLanes;
 
 /// e^x: x = k ln 2 + r with |r| <= ln 2 / 2 (ln 2 in two parts, so r is nearly exact), e^r by
 /// Cephes' expf polynomial, times 2^k through the exponent bits (2^127 · 2 for k = 128). Below
 /// −87.3 it gives 0 (no subnormal results), above ln(FLT_MAX) +inf; NaN stays NaN.
 BREC_SIMD_INLINE Vec exp(Vec x) {
-    const VecI under = x<splat(-87.3f), over = x> splat(88.72f);
-    x = select(under | over, Vec{}, x);
-    const Vec fk = x * splat(1.44269504088896341f) + splat(0.5f);
+    const VecI under = x<W::splat(-87.3f), over = x> W::splat(88.72f);
+    x = W::select(under | over, Vec{}, x);
+    const Vec fk = x * W::splat(1.44269504088896341f) + W::splat(0.5f);
     VecI k = __builtin_convertvector(fk, VecI);
     k += __builtin_convertvector(k, Vec) > fk;  // truncation toward zero made floor (true is −1)
     const Vec kf = __builtin_convertvector(k, Vec);
-    const Vec r = x - kf * splat(0.693359375f) - kf * splat(-2.12194440e-4f);
-    Vec p = splat(1.9875691500e-4f);
-    p = p * r + splat(1.3981999507e-3f);
-    p = p * r + splat(8.3334519073e-3f);
-    p = p * r + splat(4.1665795894e-2f);
-    p = p * r + splat(1.6666665459e-1f);
-    p = p * r + splat(5.0000001201e-1f);
-    const Vec er = p * r * r + r + splat(1.0f);
+    const Vec r = x - kf * W::splat(0.693359375f) - kf * W::splat(-2.12194440e-4f);
+    Vec p = W::splat(1.9875691500e-4f);
+    p = p * r + W::splat(1.3981999507e-3f);
+    p = p * r + W::splat(8.3334519073e-3f);
+    p = p * r + W::splat(4.1665795894e-2f);
+    p = p * r + W::splat(1.6666665459e-1f);
+    p = p * r + W::splat(5.0000001201e-1f);
+    const Vec er = p * r * r + r + W::splat(1.0f);
     const VecI top = k > 127;
     const Vec e = er * reinterpret_cast<Vec>((k + top + 127) << 23);
-    return select(under, Vec{}, select(over, splat(__builtin_inff()), select(top, e + e, e)));
+    return W::select(under, Vec{}, W::select(over, W::splat(__builtin_inff()), W::select(top, e + e, e)));
 }
 
 /// σ(x) = 1 / (1 + e^−x), as LibTorch writes it.
-BREC_SIMD_INLINE Vec sigmoid(Vec x) { return splat(1.0f) / (splat(1.0f) + exp(-x)); }
+BREC_SIMD_INLINE Vec sigmoid(Vec x) { return W::splat(1.0f) / (W::splat(1.0f) + exp(-x)); }
 
 /// tanh x: for |x| < 0.625 x + x³ P(x²) (Cephes' tanhf coefficients), which keeps the relative
 /// accuracy near 0; else sign(x) (1 − 2 / (e^2|x| + 1)).
 BREC_SIMD_INLINE Vec tanh(Vec x) {
     const VecI negative = x < Vec{};
-    const Vec a = select(negative, -x, x);
-    const Vec far = splat(1.0f) - splat(2.0f) / (exp(a + a) + splat(1.0f));
+    const Vec a = W::select(negative, -x, x);
+    const Vec far = W::splat(1.0f) - W::splat(2.0f) / (exp(a + a) + W::splat(1.0f));
     const Vec s = x * x;
-    Vec p = splat(-5.70498872745e-3f);
-    p = p * s + splat(2.06390887954e-2f);
-    p = p * s + splat(-5.37397155531e-2f);
-    p = p * s + splat(1.33314422036e-1f);
-    p = p * s + splat(-3.33332819422e-1f);
+    Vec p = W::splat(-5.70498872745e-3f);
+    p = p * s + W::splat(2.06390887954e-2f);
+    p = p * s + W::splat(-5.37397155531e-2f);
+    p = p * s + W::splat(1.33314422036e-1f);
+    p = p * s + W::splat(-3.33332819422e-1f);
     const Vec near = p * s * x + x;
-    return select(a < splat(0.625f), near, select(negative, -far, far));
+    return W::select(a < W::splat(0.625f), near, W::select(negative, -far, far));
 }
 
 /// Rows [r0, r1): gi, gh [rows, 3H]; h [rows, H]; y [rows, H]; saved [rows, 4H] = r, z, n, gh_n, or
@@ -71,16 +68,16 @@ BREC_SIMD_KERNEL void gates_forward(const float* gi, const float* gh, const floa
         float *out = y + row * w, *s = saved ? saved + row * 4 * w : nullptr;
         for (std::int64_t at = 0; at < w; at += kLanes) {
             const std::int64_t n = std::min<std::int64_t>(kLanes, w - at);
-            const Vec r = sigmoid(load(i + at, n) + load(g + at, n));
-            const Vec z = sigmoid(load(i + w + at, n) + load(g + w + at, n));
-            const Vec ghn = load(g + 2 * w + at, n);
-            const Vec c = tanh(load(i + 2 * w + at, n) + r * ghn);
-            store(out + at, c + z * (load(hr + at, n) - c), n);
+            const Vec r = sigmoid(W::load(i + at, n) + W::load(g + at, n));
+            const Vec z = sigmoid(W::load(i + w + at, n) + W::load(g + w + at, n));
+            const Vec ghn = W::load(g + 2 * w + at, n);
+            const Vec c = tanh(W::load(i + 2 * w + at, n) + r * ghn);
+            W::store(out + at, c + z * (W::load(hr + at, n) - c), n);
             if (!saved) continue;
-            store(s + at, r, n);
-            store(s + w + at, z, n);
-            store(s + 2 * w + at, c, n);
-            store(s + 3 * w + at, ghn, n);
+            W::store(s + at, r, n);
+            W::store(s + w + at, z, n);
+            W::store(s + 2 * w + at, c, n);
+            W::store(s + 3 * w + at, ghn, n);
         }
     }
 }
@@ -89,24 +86,24 @@ BREC_SIMD_KERNEL void gates_forward(const float* gi, const float* gh, const floa
 BREC_SIMD_KERNEL void gates_backward(const float* gy, const float* saved, const float* h, float* dgi, float* dgh,
                                      float* dh, std::int64_t width, std::int64_t r0, std::int64_t r1) {
     const std::int64_t w = width;
-    const Vec one = splat(1.0f);
+    const Vec one = W::splat(1.0f);
     for (std::int64_t row = r0; row < r1; ++row) {
         const float *s = saved + row * 4 * w, *hr = h + row * w, *gr = gy + row * w;
         float *di = dgi + row * 3 * w, *dg = dgh + row * 3 * w, *dhr = dh + row * w;
         for (std::int64_t at = 0; at < w; at += kLanes) {
             const std::int64_t n = std::min<std::int64_t>(kLanes, w - at);
-            const Vec r = load(s + at, n), z = load(s + w + at, n), c = load(s + 2 * w + at, n);
-            const Vec ghn = load(s + 3 * w + at, n), g = load(gr + at, n);
-            store(dhr + at, g * z, n);
+            const Vec r = W::load(s + at, n), z = W::load(s + w + at, n), c = W::load(s + 2 * w + at, n);
+            const Vec ghn = W::load(s + 3 * w + at, n), g = W::load(gr + at, n);
+            W::store(dhr + at, g * z, n);
             const Vec dc = g * (one - z) * (one - c * c);
-            const Vec dz = g * (load(hr + at, n) - c) * (one - z) * z;
+            const Vec dz = g * (W::load(hr + at, n) - c) * (one - z) * z;
             const Vec dr = dc * ghn * (one - r) * r;
-            store(di + at, dr, n);
-            store(dg + at, dr, n);
-            store(di + w + at, dz, n);
-            store(dg + w + at, dz, n);
-            store(di + 2 * w + at, dc, n);
-            store(dg + 2 * w + at, dc * r, n);
+            W::store(di + at, dr, n);
+            W::store(dg + at, dr, n);
+            W::store(di + w + at, dz, n);
+            W::store(dg + w + at, dz, n);
+            W::store(di + 2 * w + at, dc, n);
+            W::store(dg + 2 * w + at, dc * r, n);
         }
     }
 }
