@@ -66,6 +66,14 @@ struct Lanes {
     }
 };
 
+/// The V vectors at `v` as V · kLanes doubles at `out`, lane by lane: a block's per-channel sums
+/// as the combining in double reads them.
+template <typename W, int V>
+BREC_SIMD_INLINE void to_doubles(const typename W::Vec (&v)[V], double* out) {
+    for (int j = 0; j < V; ++j)
+        for (int k = 0; k < W::kLanes; ++k) out[W::kLanes * j + k] = v[j][k];
+}
+
 /// Per block: the mean and the sum of squared deviations from it of each channel of the block's
 /// rows (re-read while they are still in cache).
 template <typename W, int C>
@@ -83,11 +91,8 @@ BREC_SIMD_INLINE void block_moments(const float* rows, std::int64_t n, double* o
             const Vec d = W::load(rows + r * C + kLanes * j) - mean[j];
             m2[j] += d * d;
         }
-    for (int j = 0; j < V; ++j)
-        for (int k = 0; k < kLanes; ++k) {
-            out[kLanes * j + k] = mean[j][k];
-            out[C + kLanes * j + k] = m2[j][k];
-        }
+    to_doubles<W>(mean, out);
+    to_doubles<W>(m2, out + C);
 }
 
 /// acc = Σ_{k in [first, last)} x[col[k]] in CSR order, summed from zero (as neighbour_sum); with
@@ -369,11 +374,8 @@ BREC_SIMD_INLINE void relu_norm_sums(const float* h, const Upstream& g, const fl
             sg[j] += gz;
             sgx[j] += gz * (d * is.v[j]);
         }
-    for (int j = 0; j < V; ++j)
-        for (int k = 0; k < kLanes; ++k) {
-            sums[kLanes * j + k] = sg[j][k];
-            sums[C + kLanes * j + k] = sgx[j][k];
-        }
+    to_doubles<W>(sg, sums);
+    to_doubles<W>(sgx, sums + C);
 }
 
 /// BatchNorm's backward through training statistics: gh = γ·invstd·(gz − mean(gz) − x̂·mean(gz·x̂)),
@@ -385,15 +387,10 @@ struct NormGrad {
 /// Per block: dW += ghᵀ in and db += gh over the block's rows, written as doubles (dW [C, Ci], then
 /// db [C]).
 template <typename W, int Ci, int C>
-BREC_SIMD_INLINE void write_weight_sums(const typename W::Vec (*dw)[Ci / W::kLanes], const typename W::Vec* db,
-                                        double* out) {
-    constexpr int kLanes = W::kLanes;
-    constexpr int V = C / kLanes, Vi = Ci / kLanes;
-    for (int o = 0; o < C; ++o)
-        for (int j = 0; j < Vi; ++j)
-            for (int k = 0; k < kLanes; ++k) out[o * Ci + kLanes * j + k] = dw[o][j][k];
-    for (int j = 0; j < V; ++j)
-        for (int k = 0; k < kLanes; ++k) out[C * Ci + kLanes * j + k] = db[j][k];
+BREC_SIMD_INLINE void write_weight_sums(const typename W::Vec (*dw)[Ci / W::kLanes],
+                                        const typename W::Vec (&db)[C / W::kLanes], double* out) {
+    for (int o = 0; o < C; ++o) to_doubles<W>(dw[o], out + o * Ci);
+    to_doubles<W>(db, out + C * Ci);
 }
 
 /// The next pass back through a Linear: from gh2 (BatchNorm 2's backward of gy through the ReLU,
@@ -445,11 +442,8 @@ BREC_SIMD_INLINE void middle_back_pass(const Upstream& gy, const float* h2, cons
     };
     by_row_groups<W, C>(r0, n, rows);
     write_weight_sums<W, C, C>(dw, db, weight_sums);
-    for (int j = 0; j < V; ++j)
-        for (int k = 0; k < kLanes; ++k) {
-            norm_sums[kLanes * j + k] = sg[j][k];
-            norm_sums[C + kLanes * j + k] = sgx[j][k];
-        }
+    to_doubles<W>(sg, norm_sums);
+    to_doubles<W>(sgx, norm_sums + C);
 }
 
 /// From gz1 (rows of C): gh1 (bn1's backward), dW1 += gh1ᵀ s and db1 += gh1 per block, and
@@ -534,9 +528,7 @@ BREC_SIMD_INLINE void last_back_pass(const std::int64_t* ptr, const std::int64_t
             if (eps_sum) ge[j] += g * W::load(x + r * C + kLanes * j);
         }
     }
-    if (edge)
-        for (int j = 0; j < V; ++j)
-            for (int k = 0; k < kLanes; ++k) edge_sums[kLanes * j + k] = se[j][k];
+    if (edge) to_doubles<W>(se, edge_sums);
     if (!eps_sum) return;
     double total = 0;
     for (int j = 0; j < V; ++j)

@@ -52,7 +52,7 @@ struct Types<16> {
 /// Vectors of N floats (Vec), the same for loads and stores at any float address (VecU), lane
 /// masks of comparisons (true is −1) and integer lanes (VecI), and what the kernels do with them.
 template <int N>
-struct Width : Types<N> {
+struct Width {
     using Vec = typename Types<N>::Vec;
     using VecU = typename Types<N>::VecU;
     using VecI = typename Types<N>::VecI;
