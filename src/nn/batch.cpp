@@ -220,6 +220,14 @@ struct CsrGroupSum : torch::autograd::Function<CsrGroupSum> {
     }
 };
 
+/// Throws, naming the first entry k of the `count` values at `p` outside [0, rows), as
+/// "<prefix>k leaves the <rows> rows".
+void check_rows(const std::int64_t* p, std::int64_t count, std::int64_t rows, const std::string& prefix) {
+    for (std::int64_t k = 0; k < count; ++k)
+        if (p[k] < 0 || p[k] >= rows)
+            throw InvalidArgument(prefix + std::to_string(k) + " leaves the " + std::to_string(rows) + " rows");
+}
+
 /// CSR of `index` (values in [0, rows)) by value: ptr [rows + 1] and, per row, the positions k with
 /// index[k] = row, in increasing k.
 std::pair<torch::Tensor, torch::Tensor> csr_by_value(const torch::Tensor& index, std::int64_t rows,
@@ -237,12 +245,9 @@ std::pair<torch::Tensor, torch::Tensor> csr_by_value(const torch::Tensor& index,
     auto col_t = torch::empty({count}, torch::kLong);
     auto* ptr = ptr_t.data_ptr<std::int64_t>();
     auto* col = col_t.data_ptr<std::int64_t>();
-    for (std::int64_t k = 0; k < count; ++k) {
-        if (dp[k] < 0 || dp[k] >= rows || (sp && (sp[k] < 0 || sp[k] >= rows)))
-            throw InvalidArgument(std::string(what) + ": entry " + std::to_string(k) + " leaves the " +
-                                  std::to_string(rows) + " rows");
-        ++ptr[dp[k] + 1];
-    }
+    check_rows(dp, count, rows, std::string(what) + ": entry ");
+    if (sp) check_rows(sp, count, rows, std::string(what) + ": entry ");
+    for (std::int64_t k = 0; k < count; ++k) ++ptr[dp[k] + 1];
     for (std::int64_t v = 0; v < rows; ++v) ptr[v + 1] += ptr[v];
     std::vector<std::int64_t> next(ptr, ptr + rows);
     for (std::int64_t k = 0; k < count; ++k) col[next[static_cast<std::size_t>(dp[k])]++] = sp ? sp[k] : k;
@@ -362,13 +367,8 @@ torch::Tensor gather_rows_sum(const torch::Tensor& x, const torch::Tensor& index
     if (index.dim() != 2 || index.scalar_type() != torch::kLong || x.dim() == 0)
         throw InvalidArgument("gather_rows_sum: needs an int64 index [rows, k] and a tensor of rows");
     const auto ic = index.contiguous();
-    if (ic.device().is_cpu()) {
-        const std::int64_t* ip = ic.data_ptr<std::int64_t>();
-        for (std::int64_t p = 0; p < ic.numel(); ++p)
-            if (ip[p] < 0 || ip[p] >= x.size(0))
-                throw InvalidArgument("gather_rows_sum: index entry " + std::to_string(p) + " leaves the " +
-                                      std::to_string(x.size(0)) + " rows");
-    }
+    if (ic.device().is_cpu())
+        check_rows(ic.data_ptr<std::int64_t>(), ic.numel(), x.size(0), "gather_rows_sum: index entry ");
     // LibTorch's sum of more than four rows groups them, in an order this kernel does not follow.
     if (!x.device().is_cpu() || !ic.device().is_cpu() || ic.size(1) > 4 ||
         (x.scalar_type() != torch::kFloat && x.scalar_type() != torch::kDouble)) {
