@@ -9,6 +9,7 @@ float32 products, best of 5) and the ratio of the measured epoch to that bound.
 
     python3 scripts/profile_cells.py                       # every default cell, 2 epochs each
     python3 scripts/profile_cells.py --cells dropgnn:0,lgnn2:260 --epochs 3
+    python3 scripts/profile_cells.py --cells sswl_p:380 --kernel torch   # LibTorch's operators only
 
 Run it on an idle machine: every number is one thread's wall time."""
 import argparse
@@ -61,6 +62,7 @@ def main():
     ap.add_argument("--cells", default=DEFAULT_CELLS, help="model:pair,... (default: the worst cells)")
     ap.add_argument("--epochs", type=int, default=2, help="epochs per cell (>= 2: the first includes preparation)")
     ap.add_argument("--json", help="also write the records here")
+    ap.add_argument("--kernel", default="auto", help="brec eval --kernel: auto (fused layers) or torch (LibTorch only)")
     a = ap.parse_args()
     rate = sgemm_rate()
     models = {m["name"]: m for m in json.loads(subprocess.run(
@@ -75,7 +77,8 @@ def main():
         model, pair = cell.split(":")
         start = time.perf_counter()
         run = subprocess.run([a.brec, "eval", "--model", model, "--pairs", pair, "--epochs", str(a.epochs),
-                              "--loss-threshold", "0", "--profile", "--torch-threads", "1", "--json", "--quiet"],
+                              "--loss-threshold", "0", "--profile", "--torch-threads", "1", "--json", "--quiet",
+                              "--kernel", a.kernel],
                              capture_output=True, text=True)
         if run.returncode != 0:
             print(f"| `{model}` | {pair} | failed: {run.stderr.strip()} |||||||")

@@ -407,37 +407,42 @@ TEST(FusedGinLayer, OtherShapesAndDevicesUseTheModules) {
 
 class FusedGinModel : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(FusedGinModel, TrainsAsWithLibTorchsOperatorsWithinRounding) {
+TEST_P(FusedGinModel, TrainsAsAccuratelyAsLibTorchsOperators) {
     // kernel "torch" takes the modules: the same weights (and DropGNN's drops). The gradients are
-    // sensitive to rounding (BatchNorm over channels that DropGNN's drops make nearly constant), so
-    // "within rounding" is measured: the fused model may differ from the modules on one thread by
-    // the order of what the modules on two threads differ from them on one (at most 4x that, and at
-    // most 1e-4 relative where those agree closer), in training (batch statistics) and at
-    // inference. A wrong gradient differs by its own size.
+    // sensitive to rounding (BatchNorm over channels that are nearly constant on two small graphs
+    // amplifies it), so "within rounding" is measured against the modules in double precision: the
+    // fused model's error may be at most 8x that of the modules in float on one thread (or 1e-4
+    // relative where those are closer), in training (batch statistics) and at inference. How far
+    // two float orders of the same sums land from each other varies with the CPU and its BLAS;
+    // how far each lands from the exact result is what rounding bounds. A wrong gradient differs
+    // by its own size.
     const std::vector<Graph> graphs = {make_graph(7, {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {1, 5}, {5, 6}, {2, 5}}),
                                        make_graph(7, {{0, 1}, {0, 2}, {0, 3}, {3, 4}, {4, 5}, {4, 6}, {5, 6}})};
     const int before = at::get_num_threads();
-    std::vector<std::shared_ptr<GraphEmbedder>> models;  // fused, modules, modules on two threads
+    at::set_num_threads(1);
+    std::vector<std::shared_ptr<GraphEmbedder>> models;  // fused, modules, modules in double
     std::vector<torch::Tensor> out, eval;
-    for (const auto& [kernel, threads] : {std::pair{"auto", 1}, std::pair{"torch", 1}, std::pair{"torch", 2}}) {
-        at::set_num_threads(threads);
+    for (const auto& [kernel, dtype] :
+         {std::pair{"auto", torch::kFloat}, std::pair{"torch", torch::kFloat}, std::pair{"torch", torch::kDouble}}) {
         ModelConfig c = testing::default_config(GetParam());
         c.kernel = kernel;
         ModelRandom random = make_model_random(3, torch::kCPU);
         models.push_back(make_model(GetParam(), c, random));
+        models.back()->to(dtype);
         models.back()->set_graphs(graphs, torch::kCPU);
         models.back()->train();
         out.push_back(models.back()->forward_range(0, 2));
+        ASSERT_EQ(out.back().scalar_type(), dtype);
         out.back().pow(2).sum().backward();
         models.back()->eval();
         torch::NoGradGuard no_grad;
         eval.push_back(models.back()->forward_range(0, 2));
     }
     at::set_num_threads(before);
-    const auto within = [](const torch::Tensor& fused, const torch::Tensor& modules, const torch::Tensor& other) {
-        const double spread = max_difference(other, modules);
-        const double allowed = std::max(4.0 * spread, 1e-4 * (1.0 + modules.abs().max().item<double>()));
-        return max_difference(fused, modules) <= allowed;
+    const auto within = [](const torch::Tensor& fused, const torch::Tensor& modules, const torch::Tensor& exact) {
+        const double allowed =
+            std::max(8.0 * max_difference(modules, exact), 1e-4 * (1.0 + exact.abs().max().item<double>()));
+        return max_difference(fused, exact) <= allowed;
     };
     EXPECT_TRUE(within(out[0], out[1], out[2]));
     EXPECT_TRUE(within(eval[0], eval[1], eval[2]));
@@ -446,12 +451,14 @@ TEST_P(FusedGinModel, TrainsAsWithLibTorchsOperatorsWithinRounding) {
     ASSERT_EQ(p0.size(), p1.size());
     for (std::size_t i = 0; i < p0.size(); ++i)
         EXPECT_TRUE(within(p0[i].grad(), p1[i].grad(), p2[i].grad()))
-            << named[i].key() << ": fused " << max_difference(p0[i].grad(), p1[i].grad()) << ", two threads "
-            << max_difference(p2[i].grad(), p1[i].grad());
+            << named[i].key() << ": fused " << max_difference(p0[i].grad(), p2[i].grad()) << ", modules "
+            << max_difference(p1[i].grad(), p2[i].grad()) << " from the double result";
 }
 
-// The models whose GIN layers take the fused kernel.
-INSTANTIATE_TEST_SUITE_P(Models, FusedGinModel, ::testing::Values("dropgnn", "ds_gnn", "dss_gnn", "gnn_ak", "lgnn2"));
+// The models whose GIN layers take the fused kernel, and SSWL+, whose layers take the fused SSWL+
+// kernel (nn/fused_sswl) built from the same passes.
+INSTANTIATE_TEST_SUITE_P(Models, FusedGinModel,
+                         ::testing::Values("dropgnn", "ds_gnn", "dss_gnn", "gnn_ak", "lgnn2", "sswl_p"));
 
 class FusedGineLayer : public ::testing::TestWithParam<std::int64_t> {};
 

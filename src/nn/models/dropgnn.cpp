@@ -82,7 +82,8 @@ public:
         });
         // Row r·N + v is 0 where run r drops v (probability p = 1 − keep_p[v]), else 1.
         auto x = torch::bernoulli(b.keep_p.unsqueeze(0).expand({kRuns, b.nodes}).contiguous(), run_)
-                     .reshape({kRuns * b.nodes, 1});
+                     .reshape({kRuns * b.nodes, 1})
+                     .to(parameters().front().scalar_type());  // a no-op in float
         const auto pool = [&](const torch::Tensor& mean, std::size_t l) {
             return heads_[l]->forward(nn::group_sum(mean, b.by_graph));
         };

@@ -67,7 +67,7 @@ public:
             return make_ego_edges_batch(batches_.graphs(), s, e, radius_, batches_.device());
         });
         const nn::SubgraphBatch& sub = b.sub;
-        auto h = b.input;
+        auto h = b.input.to(parameters().front().scalar_type());  // a no-op in float
         for (std::size_t l = 0; l < convs_.size(); ++l)
             h = nn::gin_bn_layer(h, sub.copy_arcs, convs_[l], norms_[l], fused_);
         auto set = nn::group_sum(h, sub.by_subgraph);

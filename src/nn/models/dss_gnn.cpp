@@ -60,7 +60,7 @@ public:
             return make_ego_edges_batch(batches_.graphs(), s, e, radius_, batches_.device());
         });
         const nn::SubgraphBatch& sub = b.sub;
-        auto x = b.input;
+        auto x = b.input.to(parameters().front().scalar_type());  // a no-op in float
         torch::Tensor node_mean;  // the mean of each node's copies in x, where the fused layer made it
         for (std::size_t l = 0; l < convs_.size(); ++l) {
             // The cross-subgraph term, one row per node, which each node's copies read.

@@ -20,6 +20,10 @@
 // Released code: GraphPKU/BREC @966b5ed (branch Release), SWL/test_BREC.py, SWL/src/model.py and
 // SWL/src/utils.py (the SPD preprocessing).
 //
+// On the CPU each layer is one fused kernel (nn/fused_sswl.hpp): a graph's n² pairs of width 64,
+// on which LibTorch's forty-odd operators per layer are each a pass over memory. ModelConfig::kernel
+// "torch" (as the cost estimate counts operators) keeps LibTorch's modules.
+//
 // Deviations, none of which changes the function on graphs the released code can run:
 //   * Unreachable pairs. The released preprocessing computes SPD by Floyd–Warshall in floating
 //     point and casts +inf to an integer, which is platform-dependent (on x86 INT64_MIN, and the
@@ -40,6 +44,7 @@
 
 #include "brec/core/error.hpp"
 #include "brec/nn/batch.hpp"
+#include "brec/nn/fused_sswl.hpp"
 #include "brec/nn/layers.hpp"
 #include "brec/nn/subgraphs.hpp"
 #include "nn/models/builtin.hpp"
@@ -56,6 +61,8 @@ struct PairBatch {
     nn::Adjacency within;        ///< uL: (u, w) → (u, v) for every arc w → v of the graph
     nn::Adjacency across;        ///< vL: (w, v) → (u, v) for every arc w → u of the graph
     torch::Tensor diagonal;      ///< [P] int64: the row of (v, v) for pair (u, v)
+    nn::Adjacency root_arcs;     ///< vv: (v, v) → (u, v)
+    nn::Adjacency root_readers;  ///< the same arcs reversed, (u, v) → (v, v), for vv's backward
     nn::Grouping by_subgraph;    ///< pairs (u, ·) to the subgraph of u (index: Σ n rows)
     torch::Tensor subgraph_row;  ///< [P] int64: the subgraph of each pair (= by_subgraph.index)
     nn::Grouping by_graph;       ///< pairs to their graph
@@ -113,6 +120,9 @@ PairBatch make_pair_batch(const std::vector<Graph>& graphs, std::size_t begin, s
     b.within = nn::make_adjacency(tensor(in_src).to(device), tensor(in_dst).to(device), rows);
     b.across = nn::make_adjacency(tensor(ac_src).to(device), tensor(ac_dst).to(device), rows);
     b.diagonal = tensor(diagonal).to(device);
+    const auto every_row = torch::arange(rows, torch::kLong).to(device);
+    b.root_arcs = nn::make_adjacency(b.diagonal, every_row, rows);
+    b.root_readers = nn::make_adjacency(every_row, b.diagonal, rows);
     b.subgraph_row = tensor(subgraph).to(device);
     b.by_subgraph = nn::make_grouping(b.subgraph_row, first_subgraph);
     b.by_graph = nn::make_grouping(tensor(graph).to(device), static_cast<std::int64_t>(end - begin));
@@ -132,12 +142,10 @@ struct SswlLayerImpl : torch::nn::Module {
         norm = register_module("norm", nn::batch_norm(h));
     }
 
-    torch::Tensor forward(const torch::Tensor& x, const PairBatch& b) {
-        const auto messages = torch::relu(x);
-        const auto within = mlp_within->forward((1 + eps_within) * x + nn::neighbour_sum(messages, b.within));
-        const auto across = mlp_across->forward((1 + eps_across) * x + nn::neighbour_sum(messages, b.across));
-        const auto diagonal = mlp_diagonal->forward((1 + eps_diagonal) * x + nn::gather_rows(x, b.diagonal));
-        return torch::relu(norm->forward(within + across + diagonal));
+    torch::Tensor forward(const torch::Tensor& x, const PairBatch& b, bool fused) {
+        return nn::sswl_layer(x, {b.within, b.across, b.diagonal, b.root_arcs, b.root_readers},
+                              {mlp_within, mlp_across, mlp_diagonal, eps_within, eps_across, eps_diagonal, norm},
+                              fused);
     }
 
     torch::Tensor eps_within, eps_across, eps_diagonal;
@@ -148,7 +156,7 @@ TORCH_MODULE(SswlLayer);
 
 class SswlPlus : public GraphEmbedder {
 public:
-    SswlPlus(const ModelConfig& c, ModelRandom& random) : cap_(c.radius) {
+    SswlPlus(const ModelConfig& c, ModelRandom& random) : cap_(c.radius), fused_(c.kernel != "torch") {
         if (c.radius < 0) throw InvalidArgument("sswl_p: the distance cap max_dis (--radius) must be >= 0");
         auto& gen = random.init;
         distance_ = register_module("embed_d", nn::Embedding(c.radius + 1, c.hidden, gen));
@@ -167,7 +175,7 @@ public:
             return make_pair_batch(batches_.graphs(), s, e, cap_, batches_.device());
         });
         auto x = distance_->forward(b.distance);
-        for (auto& layer : layers_) x = layer->forward(x, b);
+        for (auto& layer : layers_) x = layer->forward(x, b, fused_);
         const auto row_sum = nn::gather_rows(nn::group_sum(x, b.by_subgraph), b.subgraph_row);
         x = torch::relu(pool_norm_->forward(pool_mlp_->forward(row_sum)));
         return final2_->forward(torch::relu(final1_->forward(nn::group_mean(x, b.by_graph))));
@@ -175,6 +183,7 @@ public:
 
 private:
     int cap_;
+    bool fused_;  ///< the fused CPU layer (ModelConfig::kernel not "torch")
     nn::Embedding distance_{nullptr};
     std::vector<SswlLayer> layers_;
     nn::BnMlp pool_mlp_{nullptr};
