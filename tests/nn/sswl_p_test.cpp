@@ -238,7 +238,9 @@ TEST(SswlPlus, RelabelingsOfADisconnectedGraphGetOneEmbeddingAndDistancesSeparat
 
 TEST(SswlPlus, MemoryEstimateIsWithinAQuarterAboveTheMeasuredPeak) {
     // Batches of 8 graphs as in training: estimate / measured peak of the tensors' bytes must lie in
-    // [0.9, 1.25] (measured: 1.04 to 1.10) at the BREC width and depth and at a small configuration.
+    // [0.9, 1.25] (measured: 1.04 to 1.10) at the BREC width and depth and at a small configuration,
+    // for LibTorch's modules (the path on CUDA and with --kernel torch). The fused CPU layers keep
+    // fewer rows, so there the estimate is an upper bound (measured: 1.4 to 1.6).
     Rng rng(6);
     const Graph rook = testing::rook_4x4(), shrikhande = testing::shrikhande();
     const Graph regular = testing::random_regular(20, 3, rng), sparse = testing::random_graph(14, 0.15, rng);
@@ -255,9 +257,12 @@ TEST(SswlPlus, MemoryEstimateIsWithinAQuarterAboveTheMeasuredPeak) {
                                                                         {small, cubic},
                                                                         {small, disconnected}};
     const ModelEntry& entry = find_model("sswl_p");
-    for (const auto& [c, batch] : cases) {
+    for (auto [c, batch] : cases) {
+        c.kernel = "torch";
         const auto measured = static_cast<double>(testing::measured_training_step("sswl_p", batch, c));
         const auto estimate = static_cast<double>(entry.estimate_bytes(batch, c));
+        c.kernel = "auto";
+        EXPECT_GT(estimate, static_cast<double>(testing::measured_training_step("sswl_p", batch, c)));
         const double ratio = estimate / measured;
         EXPECT_GT(ratio, 0.9) << "estimate " << estimate << " measured " << measured;
         EXPECT_LT(ratio, 1.25) << "estimate " << estimate << " measured " << measured;

@@ -50,7 +50,8 @@ struct ModelConfig {
     /// PPGN's CPU kernels: "auto" (BLAS kernels when sgemm_ is found), "blas", or "torch" (torch ops
     /// only; what CUDA tensors always use). "torch" also turns off the fused CPU layers of the
     /// models that have them (the GIN layers of DS-GNN, DSS-GNN, DropGNN and δ-2-LGNN, GNN-AK's
-    /// inner GINE layers and distance gates, I²-GNN's GRU gates); other models ignore it.
+    /// inner GINE layers and distance gates, I²-GNN's GRU gates, SSWL+'s layers); other models
+    /// ignore it.
     std::string kernel = "auto";
     /// The node features of a user's TorchScript module (built-in models make their own): "ones"
     /// (one column of ones), "degree" (one column) or "label" (one-hot node label, label_classes

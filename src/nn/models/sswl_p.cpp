@@ -205,6 +205,9 @@ private:
 ///    aggregations);
 ///  * the parameters with their gradients and Adam's two moments: 16 bytes each.
 /// So bytes ≈ 4·h·P·(12·L + 9) + 64·P + 48·A + 16·parameters.
+/// That is LibTorch's modules' path (CUDA, --kernel torch); the fused CPU layer keeps 8 rows per
+/// pair and layer instead of 12 (each branch's MLP input and first Linear's output, the branch sum
+/// and the output), so there the estimate is an upper bound.
 std::uint64_t estimate_bytes(const std::vector<Graph>& graphs, const ModelConfig& c) {
     std::uint64_t pairs = 0, arcs = 0;
     for (const auto& g : graphs) {
