@@ -88,11 +88,12 @@ Forward fused_forward(const Layer& l) {
         return batch_norm_values(l.training ? &moments : nullptr, rows, C, rm, rv, weight, bias, momentum, eps);
     };
     double* m = l.training ? moments.data() : nullptr;
+    const float scale_x = one_plus_eps(l);  // read once: item() per block took 4% of δ-2-LGNN's step
     for_blocks(rows, [&](std::int64_t b, std::int64_t r0, std::int64_t n) {
         simd::dispatch([&](auto w) BREC_SIMD_INLINE_LAMBDA {
             first_pass<decltype(w), Ci, C>(
                 ptr, col, l.x.data_ptr<float>(), l.x2.defined() ? l.x2.data_ptr<float>() : nullptr,
-                l.edge.defined() ? l.edge.data_ptr<float>() : nullptr, one_plus_eps(l), w1t.data_ptr<float>(),
+                l.edge.defined() ? l.edge.data_ptr<float>() : nullptr, scale_x, w1t.data_ptr<float>(),
                 l.b1.data_ptr<float>(), has_sum(l) ? f.s.data_ptr<float>() : nullptr, f.h1.data_ptr<float>(), r0, n,
                 m ? m + b * 2 * C : nullptr);
         });
@@ -187,11 +188,12 @@ Grads fused_backward(const Layer& l, const Forward& f, const Upstream& gy) {
     g.x = torch::empty_like(l.x);
     std::vector<double> eps_blocks(l.eps.defined() ? static_cast<std::size_t>(blocks) : 0);
     std::vector<double> edge_blocks(l.edge.defined() ? static_cast<std::size_t>(blocks * Ci) : 0);
+    const float scale_x = one_plus_eps(l);
     for_blocks(rows, [&](std::int64_t b, std::int64_t r0, std::int64_t n) {
         simd::dispatch([&](auto w) BREC_SIMD_INLINE_LAMBDA {
             last_back_pass<decltype(w), Ci>(ptr, col, gs.data_ptr<float>(), l.x.data_ptr<float>(),
                                             l.edge.defined() ? l.edge.data_ptr<float>() : nullptr,
-                                            l.residual ? gy.gy : nullptr, one_plus_eps(l), g.x.data_ptr<float>(), r0, n,
+                                            l.residual ? gy.gy : nullptr, scale_x, g.x.data_ptr<float>(), r0, n,
                                             eps_blocks.empty() ? nullptr : eps_blocks.data() + b,
                                             edge_blocks.empty() ? nullptr : edge_blocks.data() + b * Ci);
         });

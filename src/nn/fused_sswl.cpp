@@ -47,7 +47,12 @@ struct Forward {
     NormValues n2;
 };
 
-float one_plus_eps(const Branch& b) { return 1.0f + b.eps.item<float>(); }
+/// Each branch's 1 + ε, read once per call (item() per block of rows would cost a few percent).
+std::array<float, kBranches> one_plus_eps(const Layer& l) {
+    std::array<float, kBranches> s{};
+    for (int b = 0; b < kBranches; ++b) s[b] = 1.0f + l.branch[b].eps.item<float>();
+    return s;
+}
 
 /// h2 = Σ_b (relu(bn1_b(h1_b)) W2_bᵀ + b2_b) for the rows [r0, r0 + n), the branches added in
 /// order (each term as second_pass makes it); with `moments`, the block's moments of h2.
@@ -109,13 +114,14 @@ __attribute__((noinline)) Forward fused_forward(const Layer& l) {
         w2t[b] = l.branch[b].w2.t().contiguous();
         moments[b].resize(static_cast<std::size_t>(blocks * 2 * C));
     }
+    const std::array<float, kBranches> scale_x = one_plus_eps(l);
     for_blocks(rows, [&](std::int64_t blk, std::int64_t r0, std::int64_t n) {
         for (int b = 0; b < kBranches; ++b) {
             const Branch& br = l.branch[b];
             simd::dispatch([&](auto w) BREC_SIMD_INLINE_LAMBDA {
                 first_pass<decltype(w), C, C>(br.ptr.data_ptr<std::int64_t>(), br.col.data_ptr<std::int64_t>(),
                                               l.x.data_ptr<float>(), nullptr, br.relu ? zeros.data() : nullptr,
-                                              one_plus_eps(br), w1t[b].data_ptr<float>(), br.b1.data_ptr<float>(),
+                                              scale_x[b], w1t[b].data_ptr<float>(), br.b1.data_ptr<float>(),
                                               f.s[b].data_ptr<float>(), f.h1[b].data_ptr<float>(), r0, n,
                                               l.training ? moments[b].data() + blk * 2 * C : nullptr);
             });
@@ -225,6 +231,7 @@ __attribute__((noinline)) Grads fused_backward(const Layer& l, const Forward& f,
     std::array<std::vector<double>, kBranches> eps_blocks;
     for (auto& e : eps_blocks) e.resize(static_cast<std::size_t>(blocks));
     std::vector<double> unused_edge_sums(static_cast<std::size_t>(blocks * C));
+    const std::array<float, kBranches> scale_x = one_plus_eps(l);
     for_blocks(rows, [&](std::int64_t blk, std::int64_t r0, std::int64_t n) {
         for (int b = 0; b < kBranches; ++b) {
             const Branch& br = l.branch[b];
@@ -234,9 +241,8 @@ __attribute__((noinline)) Grads fused_backward(const Layer& l, const Forward& f,
             float* gx = g.x.data_ptr<float>();
             simd::dispatch([&](auto w) BREC_SIMD_INLINE_LAMBDA {
                 last_back_pass<decltype(w), C>(ptr, col, buffer[b].data_ptr<float>(), l.x.data_ptr<float>(),
-                                               br.relu ? zeros.data() : nullptr, b == 0 ? nullptr : gx,
-                                               one_plus_eps(br), gx, r0, n, eps_blocks[b].data() + blk,
-                                               unused_edge_sums.data() + blk * C);
+                                               br.relu ? zeros.data() : nullptr, b == 0 ? nullptr : gx, scale_x[b], gx,
+                                               r0, n, eps_blocks[b].data() + blk, unused_edge_sums.data() + blk * C);
             });
         }
     });
