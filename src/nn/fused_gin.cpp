@@ -1,9 +1,6 @@
 #include "brec/nn/fused_gin.hpp"
 
-#include <ATen/Parallel.h>
-
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -209,19 +206,9 @@ template <typename Fn>
 auto by_widths(std::int64_t ci, std::int64_t c, Fn&& fn) {
     using I16 = std::integral_constant<int, 16>;
     using I32 = std::integral_constant<int, 32>;
-    using I48 = std::integral_constant<int, 48>;
     using I64 = std::integral_constant<int, 64>;
     if (ci == 2 * c) return c == 16 ? fn(I32{}, I16{}) : fn(I64{}, I32{});
-    switch (c) {
-        case 16:
-            return fn(I16{}, I16{});
-        case 32:
-            return fn(I32{}, I32{});
-        case 48:
-            return fn(I48{}, I48{});
-        default:
-            return fn(I64{}, I64{});
-    }
+    return by_width(c, [&](auto w) { return fn(w, w); });
 }
 
 struct FusedGin : torch::autograd::Function<FusedGin> {

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "nn/simd.hpp"
@@ -566,6 +567,22 @@ inline torch::Tensor float_tensor(const std::vector<double>& v, std::int64_t off
 inline std::vector<double> as_doubles(const torch::Tensor& t) {
     const auto d = t.to(torch::kDouble).contiguous();
     return std::vector<double>(d.data_ptr<double>(), d.data_ptr<double>() + d.numel());
+}
+
+/// fn(C) for the row widths the passes are built for, C = 16, 32, 48 or 64 as an
+/// integral_constant (any other width takes 64: the callers' predicates rule those out).
+template <typename Fn>
+auto by_width(std::int64_t c, Fn&& fn) {
+    switch (c) {
+        case 16:
+            return fn(std::integral_constant<int, 16>{});
+        case 32:
+            return fn(std::integral_constant<int, 32>{});
+        case 48:
+            return fn(std::integral_constant<int, 48>{});
+        default:
+            return fn(std::integral_constant<int, 64>{});
+    }
 }
 
 /// A BatchNorm's values from a pass's block `moments` (training: batch statistics, and the running

@@ -15,12 +15,13 @@ namespace {
 using namespace fused;  // the passes this layer is built from
 
 constexpr int kBranches = 3;  // uL, vL, vv
+// The vv branch, whose messages are the root copies x_vv themselves; the local aggregations' are
+// relu(x_w).
+constexpr int kRoot = kBranches - 1;
 
-/// One branch: its messages' arcs (CSR by receiver; `relu` where the messages are relu(x_w)), its
-/// ε and its MLP's tensors.
+/// One branch: its messages' arcs (CSR by receiver), its ε and its MLP's tensors.
 struct Branch {
     torch::Tensor ptr, col;
-    bool relu = true;
     torch::Tensor eps, w1, b1, g1, be1, w2, b2, rm1, rv1;
     double momentum1 = 0.1, eps1 = 1e-5;
 };
@@ -120,7 +121,7 @@ __attribute__((noinline)) Forward fused_forward(const Layer& l) {
             const Branch& br = l.branch[b];
             simd::dispatch([&](auto w) BREC_SIMD_INLINE_LAMBDA {
                 first_pass<decltype(w), C, C>(br.ptr.data_ptr<std::int64_t>(), br.col.data_ptr<std::int64_t>(),
-                                              l.x.data_ptr<float>(), nullptr, br.relu ? zeros.data() : nullptr,
+                                              l.x.data_ptr<float>(), nullptr, b != kRoot ? zeros.data() : nullptr,
                                               scale_x[b], w1t[b].data_ptr<float>(), br.b1.data_ptr<float>(),
                                               f.s[b].data_ptr<float>(), f.h1[b].data_ptr<float>(), r0, n,
                                               l.training ? moments[b].data() + blk * 2 * C : nullptr);
@@ -235,35 +236,20 @@ __attribute__((noinline)) Grads fused_backward(const Layer& l, const Forward& f,
     for_blocks(rows, [&](std::int64_t blk, std::int64_t r0, std::int64_t n) {
         for (int b = 0; b < kBranches; ++b) {
             const Branch& br = l.branch[b];
-            const bool root = b == kBranches - 1;
-            const auto* ptr = (root ? l.back_ptr : br.ptr).data_ptr<std::int64_t>();
-            const auto* col = (root ? l.back_col : br.col).data_ptr<std::int64_t>();
+            const auto* ptr = (b == kRoot ? l.back_ptr : br.ptr).data_ptr<std::int64_t>();
+            const auto* col = (b == kRoot ? l.back_col : br.col).data_ptr<std::int64_t>();
             float* gx = g.x.data_ptr<float>();
             simd::dispatch([&](auto w) BREC_SIMD_INLINE_LAMBDA {
                 last_back_pass<decltype(w), C>(ptr, col, buffer[b].data_ptr<float>(), l.x.data_ptr<float>(),
-                                               br.relu ? zeros.data() : nullptr, b == 0 ? nullptr : gx, scale_x[b], gx,
-                                               r0, n, eps_blocks[b].data() + blk, unused_edge_sums.data() + blk * C);
+                                               b != kRoot ? zeros.data() : nullptr, b == 0 ? nullptr : gx, scale_x[b],
+                                               gx, r0, n, eps_blocks[b].data() + blk,
+                                               unused_edge_sums.data() + blk * C);
             });
         }
     });
     for (int b = 0; b < kBranches; ++b)
         g.eps[b] = float_tensor(sum_blocks(eps_blocks[b], rows, 1), 0, 1).view(l.branch[b].eps.sizes());
     return g;
-}
-
-/// fn(C) for the widths the kernels are built for (checked by the predicate).
-template <typename Fn>
-auto by_width(std::int64_t c, Fn&& fn) {
-    switch (c) {
-        case 16:
-            return fn(std::integral_constant<int, 16>{});
-        case 32:
-            return fn(std::integral_constant<int, 32>{});
-        case 48:
-            return fn(std::integral_constant<int, 48>{});
-        default:
-            return fn(std::integral_constant<int, 64>{});
-    }
 }
 
 // The tensors of one branch that get gradients, in the order of the fused function's inputs.
@@ -296,7 +282,6 @@ struct FusedSswl : torch::autograd::Function<FusedSswl> {
             const Branch& br = l.branch[b];
             for (const auto& t : {br.ptr, br.col, br.eps, br.w1, br.w2, f.s[b], f.h1[b]}) saved.push_back(t);
             save_norm(ctx, "1" + std::to_string(b), f.n1[b]);
-            ctx->saved_data["relu" + std::to_string(b)] = br.relu;
         }
         ctx->save_for_backward(saved);
         save_norm(ctx, "2", f.n2);
@@ -323,7 +308,6 @@ struct FusedSswl : torch::autograd::Function<FusedSswl> {
             f.s[b] = s[5];
             f.h1[b] = s[6];
             f.n1[b] = load_norm(ctx, "1" + std::to_string(b));
-            br.relu = ctx->saved_data["relu" + std::to_string(b)].toBool();
         }
         f.n2 = load_norm(ctx, "2");
         const auto gy = grad[0].defined() ? grad[0].contiguous() : torch::zeros_like(l.x);
@@ -392,7 +376,6 @@ torch::Tensor sswl_layer(const torch::Tensor& x, const SswlArcs& arcs, const Ssw
         const BnMlp& mlp = *mlps[b];
         br.ptr = adjacency[b]->row_ptr;
         br.col = adjacency[b]->col;
-        br.relu = b != kBranches - 1;
         br.rm1 = mlp->norm->running_mean;
         br.rv1 = mlp->norm->running_var;
         br.momentum1 = *mlp->norm->options.momentum();
