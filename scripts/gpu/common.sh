@@ -15,7 +15,9 @@ mkdir -p "$OUT" "$R"
 PREFIX=/tmp/brec-prefix
 BUILD=/tmp/brec-gpu-build
 START=$(date +%s)
-DEADLINE=$((START + ${BREC_GPU_BUDGET:-520}))
+# BREC_GPU_DEADLINE (seconds since the epoch) is the deadline of scripts/gpu/proofs.sh, which runs
+# both checks in one call; alone, a check has BREC_GPU_BUDGET seconds.
+DEADLINE=${BREC_GPU_DEADLINE:-$((START + ${BREC_GPU_BUDGET:-520}))}
 PY=python3  # the device's python3 holds its PyTorch
 ((REHEARSE)) && PY=/usr/bin/python3  # Debian's, with python3-torch
 DEVICE=cuda
@@ -78,13 +80,16 @@ configure() {
     -DOPENSSL_ROOT_DIR="$PREFIX/usr" -DPython3_EXECUTABLE="$(command -v $PY)"
 }
 export -f unpack configure
-export PREFIX BUILD REHEARSE PY GENERATOR R DEVICE
+export PREFIX BUILD REHEARSE PY GENERATOR R DEVICE DEADLINE
 
 # prepare_build TARGET...: on the device, unpack, configure and build (skipped when a warm machine
 # holds the build of an earlier check and it is up to date); rehearsing, unpack and configure into
-# /tmp (proving the carried packages suffice), then use the build of scripts/setup.sh.
+# /tmp (proving the carried packages suffice), then use the build of scripts/setup.sh. With
+# BREC_GPU_BUILT=1 (set by proofs.sh, which built every target first) it only names the build.
 prepare_build() {
-  if ((REHEARSE)); then
+  if [[ "${BREC_GPU_BUILT:-0}" == 1 ]]; then
+    ((REHEARSE)) && BUILD=build
+  elif ((REHEARSE)); then
     stage unpack 60 unpack || exit 1
     stage configure 90 configure || exit 1
     BUILD=build
@@ -93,7 +98,7 @@ prepare_build() {
       stage unpack 60 unpack || exit 1
       stage configure 90 configure || exit 1
     fi
-    stage build 300 cmake --build "$BUILD" -j "$(nproc)" --target "$@" || exit 1
+    stage build "${BREC_GPU_BUILD_LIMIT:-300}" cmake --build "$BUILD" -j "$(nproc)" --target "$@" || exit 1
   fi
   BREC="$PWD/$BUILD/bin/brec"
   [[ "$BUILD" == /* ]] && BREC="$BUILD/bin/brec"

@@ -5,7 +5,7 @@
 #                           Debian -dev package and no network); unpacked there with dpkg -x
 #   .gpu/ppgn_reference.py  the PPGN reference pipeline (../shared/reference), patched with a
 #                           --device option, for the side-by-side stage
-# Then: device run --carry .gpu --command 'bash scripts/gpu/proof1.sh'
+# Then: device run --carry .gpu --timeout 600 --command 'bash scripts/gpu/proofs.sh' (both checks)
 #
 #   bash scripts/gpu/pack.sh                 # ../shared beside the repository
 #   SHARED=/path/to/shared bash scripts/gpu/pack.sh

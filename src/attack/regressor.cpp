@@ -145,9 +145,11 @@ RegressorError evaluate_regressor(GraphEmbedder& model, const CountingData& data
 
 Regressor train_regressor(const CountingData& data, const RegressorSettings& s, RunContext& ctx,
                           const RegressorStart& init, torch::Device device) {
-    if (s.epochs < 1 || s.batch < 1 || s.patience < 1 || s.lr <= 0.0 || s.lr_factor <= 0.0 || s.lr_factor >= 1.0)
+    if (s.epochs < 1 || s.batch < 1 || s.patience < 1 || s.lr <= 0.0 || s.lr_factor <= 0.0 || s.lr_factor >= 1.0 ||
+        s.max_seconds < 0.0)
         throw InvalidArgument(
-            "regressor settings: epochs, batch and patience must be positive, lr > 0, 0 < lr factor < 1");
+            "regressor settings: epochs, batch and patience must be positive, lr > 0, 0 < lr factor < 1, "
+            "max seconds >= 0");
     const auto start = std::chrono::steady_clock::now();
     auto train_ids = head(data.train, s.max_train);
     const auto val_ids = head(data.validation, s.max_validation);
@@ -227,6 +229,11 @@ Regressor train_regressor(const CountingData& data, const RegressorSettings& s, 
             break;
         }
         ctx.progress(s.name(), static_cast<std::size_t>(epoch + 1), static_cast<std::size_t>(s.epochs));
+        if (s.max_seconds > 0.0 && epoch + 1 < s.epochs &&
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >= s.max_seconds) {
+            r.time_limited = true;
+            break;
+        }
     }
     checkpoint.restore(model);
     model.eval();

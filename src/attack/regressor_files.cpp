@@ -32,6 +32,10 @@ nlohmann::ordered_json regressor_json(const Regressor& r) {
     j["max_test"] = s.max_test;
     j["epochs_run"] = r.epochs_run;
     j["best_epoch"] = r.best_epoch;
+    if (s.max_seconds > 0.0) {
+        j["max_seconds"] = s.max_seconds;
+        j["time_limited"] = r.time_limited;
+    }
     j["validation_loss"] = r.validation_loss;
     j["validation_l1"] = r.validation_l1;
     j["test_l1"] = r.test_l1;
@@ -104,6 +108,8 @@ Regressor load_regressor(const std::string& json_path, torch::Device device) {
         r.validation_l1 = j.value("validation_l1", 0.0);
         r.epochs_run = j.value("epochs_run", 0);
         r.best_epoch = j.value("best_epoch", 0);
+        s.max_seconds = j.value("max_seconds", 0.0);
+        r.time_limited = j.value("time_limited", false);
         r.seconds = j.value("seconds", 0.0);
         r.init_from = j.value("init_from", std::string());
         r.head_only = j.value("trained", std::string()) == "head";

@@ -468,6 +468,40 @@ TEST(Regressor, TrainingReducesValidationL1) {
     fs::remove_all(dir);
 }
 
+TEST(Regressor, TimeLimitStopsAfterAnEpochAndIsRecorded) {
+    RunContext ctx;
+    CountDatasetOptions o;
+    o.set_kind("er").set_seed(2).set_graphs(40);
+    const auto dir = testing::temp_path("attack", "time_limit");
+    fs::remove_all(dir);
+    write_count_dataset(generate_count_dataset(o, ctx), dir);
+    const CountingData data = read_counting_data(dir);
+    RegressorSettings s;
+    s.epochs = 50;
+    s.patience = 50;
+    s.layers = 2;
+    s.hidden = 8;
+    s.max_seconds = 1e-9;  // past after the first epoch
+    const Regressor r = train_regressor(data, s, ctx);
+    EXPECT_TRUE(r.time_limited);
+    EXPECT_EQ(r.epochs_run, 1);
+    EXPECT_EQ(r.best_epoch, 1);
+    save_regressor(r, dir + "/models");
+    const Regressor back = load_regressor(regressor_path(dir + "/models", s));
+    EXPECT_TRUE(back.time_limited);
+    EXPECT_EQ(back.settings.max_seconds, 1e-9);
+    // Without a limit the JSON carries neither key.
+    s.max_seconds = 0.0;
+    s.epochs = 2;
+    const Regressor full = train_regressor(data, s, ctx);
+    EXPECT_FALSE(full.time_limited);
+    EXPECT_EQ(full.epochs_run, 2);
+    EXPECT_FALSE(regressor_json(full).contains("time_limited"));
+    s.max_seconds = -1.0;
+    EXPECT_THROW(train_regressor(data, s, ctx), InvalidArgument);
+    fs::remove_all(dir);
+}
+
 TEST(Regressor, ReaderNamesTheFileAndLine) {
     const auto dir = testing::temp_path("attack", "broken");
     fs::remove_all(dir);

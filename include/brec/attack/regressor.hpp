@@ -62,6 +62,9 @@ struct RegressorSettings {
     double lr_factor = 0.5;  ///< ReduceLROnPlateau: lr *= factor ...
     int lr_patience = 10;    ///< ... after this many epochs without improvement
     double min_lr = 1e-5;
+    /// Stop after the first epoch that ends this many seconds after training began (0 = no limit);
+    /// the best-validation weights so far are kept, as at an early stop. For time-boxed runs.
+    double max_seconds = 0.0;
     /// Graphs of each split used (0 = all): for short runs on a subset.
     std::size_t max_train = 0, max_validation = 0, max_test = 0;
 
@@ -78,6 +81,7 @@ struct Regressor {
     std::shared_ptr<GraphEmbedder> model;
     int epochs_run = 0;
     int best_epoch = 0;
+    bool time_limited = false;     ///< training stopped at settings.max_seconds, not by patience or epochs
     double validation_loss = 0.0;  ///< of the best epoch, in the training loss
     double validation_l1 = 0.0;
     double test_l1 = 0.0;
