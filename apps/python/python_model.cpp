@@ -192,6 +192,10 @@ private:
             if (own_reset) lock = nn::seed_global_generator(torch::kCPU, random.init.current_seed());
             py::gil_scoped_acquire gil;
             try {
+                // A module reused from the pool is still on the device of its last pair: like every
+                // model's, its weights are drawn on the CPU (with the CPU's generator), then the
+                // pipeline moves it to the device.
+                module_.attr("to")("cpu");
                 state = module_state(module_);
                 pool_->restore_initial(state);
                 if (own_reset) {

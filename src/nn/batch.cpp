@@ -6,6 +6,7 @@
 #include <vector>
 
 #include <ATen/Parallel.h>
+#include <torch/version.h>
 
 #include "brec/core/error.hpp"
 
@@ -80,12 +81,24 @@ namespace {
 /// Passes LibTorch's warnings on to the handler it replaces, except its one-time notice that
 /// scatter_reduce "is in beta" (about LibTorch's API, not about the run; printed on stderr even
 /// under --quiet). Warning handlers are per thread in LibTorch, so a guard affects this thread only.
+/// (LibTorch 2 moved the handler's accessors to c10::WarningUtils and passes a c10::Warning.)
+#if TORCH_VERSION_MAJOR >= 2
+namespace warnings = c10::WarningUtils;
+#else
+namespace warnings = c10::Warning;
+#endif
 class QuietBetaNotice : public c10::WarningHandler {
 public:
-    QuietBetaNotice() : previous_(c10::Warning::get_warning_handler()) {}
+    QuietBetaNotice() : previous_(warnings::get_warning_handler()) {}
+#if TORCH_VERSION_MAJOR >= 2
+    void process(const c10::Warning& warning) override {
+        if (warning.msg().find("is in beta") == std::string::npos) previous_->process(warning);
+    }
+#else
     void process(const c10::SourceLocation& where, const std::string& message, bool verbatim) override {
         if (message.find("is in beta") == std::string::npos) previous_->process(where, message, verbatim);
     }
+#endif
 
 private:
     c10::WarningHandler* previous_;
@@ -95,7 +108,7 @@ private:
 
 torch::Tensor scatter_max(const torch::Tensor& src, const torch::Tensor& index, std::int64_t size) {
     QuietBetaNotice quiet;
-    const c10::Warning::WarningHandlerGuard guard(&quiet);
+    const warnings::WarningHandlerGuard guard(&quiet);
     return torch::zeros(rows_shape(src, size), src.options())
         .scatter_reduce(0, expand_index(index, src), src, "amax", /*include_self=*/false);
 }

@@ -103,12 +103,23 @@ BREC_SIMD_KERNEL void run_narrow(Kernel& kernel) {
 /// for each. The width is chosen per build rather than left to target_clones, because GCC 12 makes
 /// some operations of 16-float vectors one lane at a time outside AVX-512 (in the x86-64-v3 clone,
 /// a fused GIN layer ran 12x slower).
+///
+/// GCC 13.3 stops with an internal compiler error (in do_store_flag) on the 16-float kernels'
+/// compare-and-select; built with GCC 13, the layers run the 8-float kernel on every CPU.
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ == 13
+#define BREC_SIMD_HAS_WIDE 0
+#else
+#define BREC_SIMD_HAS_WIDE 1
+#endif
 template <typename Kernel>
 void dispatch(Kernel&& kernel) {
-    if (has_x86_64_v4())
+#if BREC_SIMD_HAS_WIDE
+    if (has_x86_64_v4()) {
         run_wide(kernel);
-    else
-        run_narrow(kernel);
+        return;
+    }
+#endif
+    run_narrow(kernel);
 }
 
 }  // namespace brec::nn::simd

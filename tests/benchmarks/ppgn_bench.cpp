@@ -10,6 +10,7 @@
 
 #include "brec/core/rng.hpp"
 #include "brec/graph/graph.hpp"
+#include "brec/nn/device.hpp"
 #include "brec/nn/registry.hpp"
 
 namespace {

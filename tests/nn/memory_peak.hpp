@@ -4,7 +4,10 @@
 #include <c10/core/CPUAllocator.h>
 #include <torch/torch.h>
 
+#include <torch/version.h>
+
 #include <atomic>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -12,11 +15,19 @@
 
 namespace brec::testing {
 
+// LibTorch 2.3 made Allocator::allocate non-const and added copy_data (pure virtual); copy_data is
+// declared without `override`, so that it is a plain member for the LibTorch versions before.
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 3)
+#define BREC_ALLOCATE_CONST
+#else
+#define BREC_ALLOCATE_CONST const
+#endif
+
 /// A CPU allocator that counts the bytes of the tensors alive and their peak, around LibTorch's own.
 class CountingAllocator final : public c10::Allocator {
 public:
     explicit CountingAllocator(c10::Allocator* base) : base_(base) {}
-    c10::DataPtr allocate(std::size_t bytes) const override {
+    c10::DataPtr allocate(std::size_t bytes) BREC_ALLOCATE_CONST override {
         c10::DataPtr inner = base_->allocate(bytes);
         void* data = inner.get();
         const c10::Device device = inner.device();
@@ -27,6 +38,7 @@ public:
         }
         return {data, block, &release, device};
     }
+    void copy_data(void* dest, const void* src, std::size_t count) const { std::memcpy(dest, src, count); }
     void reset_peak() { peak_.store(current_.load()); }
     std::int64_t current() const { return current_.load(); }
     std::int64_t peak() const { return peak_.load(); }

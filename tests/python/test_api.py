@@ -124,6 +124,18 @@ class Evaluate(unittest.TestCase):
             builtin = json.loads(out.strip().splitlines()[-1])
             self.assertEqual(totals(builtin), (60, 0))
 
+    @unittest.skipUnless(torch.cuda.is_available(), "no CUDA device")
+    def test_cuda_reuses_the_module_and_decides_as_the_cpu(self):
+        # The module goes to the GPU for its first pair and is reused for the next: each pair still
+        # starts from weights drawn on the CPU from the pair's seed (by brec's rule, or by the
+        # module's own reset_parameters), so the GPU decides as the CPU.
+        for make in (models.PpgnLike, WithReset):
+            _, cpu = brec.evaluate(make(), ids="0-3", epochs=5, quiet=True)
+            _, gpu = brec.evaluate(make(), ids="0-3", epochs=5, device="cuda", quiet=True)
+            self.assertEqual(len(gpu), 4)
+            self.assertEqual([r["protocols"]["hotelling"]["distinguished"] for r in gpu],
+                             [r["protocols"]["hotelling"]["distinguished"] for r in cpu], make.__name__)
+
     def test_own_reset_parameters_is_called_per_pair(self):
         WithReset.calls = 0
         brec.evaluate(WithReset(), ids="0-2", **FAST)
