@@ -24,7 +24,8 @@ DEVICE=cuda
 ((REHEARSE)) && DEVICE=cpu
 GENERATOR="Unix Makefiles"
 command -v ninja >/dev/null && GENERATOR=Ninja
-export LD_LIBRARY_PATH="$PREFIX/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# usr/lib: libcliquer.so.1, which libnauty.so needs (at link time too: ld searches LD_LIBRARY_PATH).
+export LD_LIBRARY_PATH="$PREFIX/usr/lib/x86_64-linux-gnu:$PREFIX/usr/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export TORCH_CUDA_ARCH_LIST="${TORCH_CUDA_ARCH_LIST:-9.0}"
 printf 'stage\texit\tseconds\n' >"$R/stages.tsv"
 {
@@ -73,11 +74,23 @@ configure() {
   local torch_prefix=""
   ((REHEARSE)) || torch_prefix="$($PY -c 'import torch; print(torch.utils.cmake_prefix_path)');"
   # pkg-config finds nothing: the packages' .pc files name /usr, not the unpacked prefix, so every
-  # dependency is found through CMAKE_PREFIX_PATH (cmake/FindDependencies.cmake's fallbacks).
-  PKG_CONFIG_LIBDIR=/nonexistent PKG_CONFIG_PATH='' \
-    cmake -S . -B "$BUILD" -G "$GENERATOR" -DCMAKE_BUILD_TYPE=Release -DBREC_WITH_TCMALLOC=OFF \
-    -DPKG_CONFIG_USE_CMAKE_PREFIX_PATH=OFF -DCMAKE_PREFIX_PATH="${torch_prefix}$PREFIX/usr" \
-    -DOPENSSL_ROOT_DIR="$PREFIX/usr" -DPython3_EXECUTABLE="$(command -v $PY)"
+  # dependency is found through CMAKE_PREFIX_PATH (cmake/FindDependencies.cmake's fallbacks). The
+  # libraries are named outright: the device's gcc (/opt/gcc) gives CMake no multiarch folder, so
+  # find_library does not look in lib/x86_64-linux-gnu there.
+  # When that fails, once more without the Python package (proof 1 does not need it).
+  local usr="$PREFIX/usr" lib="$PREFIX/usr/lib/x86_64-linux-gnu"
+  local args=(-S . -B "$BUILD" -G "$GENERATOR" -DCMAKE_BUILD_TYPE=Release -DBREC_WITH_TCMALLOC=OFF
+    -DPKG_CONFIG_USE_CMAKE_PREFIX_PATH=OFF -DCMAKE_PREFIX_PATH="${torch_prefix}$usr" \
+    -DCMAKE_LIBRARY_ARCHITECTURE=x86_64-linux-gnu -DOPENSSL_ROOT_DIR="$usr" -DOPENSSL_INCLUDE_DIR="$usr/include" \
+    -DOPENSSL_CRYPTO_LIBRARY="$lib/libcrypto.so" -DOPENSSL_SSL_LIBRARY="$lib/libssl.so" \
+    -DNAUTY_HEADER_DIR="$usr/include/x86_64-linux-gnu" -DNAUTY_AUX_HEADER_DIR="$usr/include" \
+    -DNAUTY_LIBRARY="$lib/libnauty.so" -DLIBSVM_INCLUDE_DIR="$usr/include/libsvm" -DLIBSVM_LIBRARY="$lib/libsvm.so" \
+    -DBoost_DIR="$lib/cmake/Boost-1.74.0" -DGTest_DIR="$lib/cmake/GTest" -DPython3_EXECUTABLE="$(command -v $PY)")
+  export PKG_CONFIG_LIBDIR=/nonexistent PKG_CONFIG_PATH=''
+  cmake "${args[@]}" && return 0
+  echo "configure: failed; again without the Python package"
+  rm -rf "$BUILD"
+  cmake "${args[@]}" -DBREC_WITH_PYTHON=OFF
 }
 export -f unpack configure
 export PREFIX BUILD REHEARSE PY GENERATOR R DEVICE DEADLINE
@@ -98,7 +111,12 @@ prepare_build() {
       stage unpack 60 unpack || exit 1
       stage configure 90 configure || exit 1
     fi
-    stage build "${BREC_GPU_BUILD_LIMIT:-300}" cmake --build "$BUILD" -j "$(nproc)" --target "$@" || exit 1
+    # Ninja keeps going past a failed file (-k 0): a test program that does not compile leaves
+    # brec and the other checks their stages, and the log names every failure at once.
+    local keep_going=()
+    [[ "$GENERATOR" == Ninja ]] && keep_going=(-- -k 0)
+    stage build "${BREC_GPU_BUILD_LIMIT:-300}" cmake --build "$BUILD" -j "$(nproc)" --target "$@" "${keep_going[@]}" ||
+      [[ -x "$BUILD/bin/brec" ]] || exit 1
   fi
   BREC="$PWD/$BUILD/bin/brec"
   [[ "$BUILD" == /* ]] && BREC="$BUILD/bin/brec"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prepares the carried folder of the GPU checks (.gpu/, ignored by git) on this Debian 12 machine:
-#   .gpu/debs/              the Debian packages whose headers and static libraries brec's build
-#                           needs (the device machine has PyTorch, CMake, ninja and gcc, but no
+#   .gpu/debs/              the Debian packages whose headers and libraries brec's build needs
+#                           (and what they link: libnauty2 needs libcliquer1) (the device machine has PyTorch, CMake, ninja and gcc, but no
 #                           Debian -dev package and no network); unpacked there with dpkg -x
 #   .gpu/ppgn_reference.py  the PPGN reference pipeline (../shared/reference), patched with a
 #                           --device option, for the side-by-side stage
@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 SHARED="${SHARED:-../shared}"
 OUT=.gpu
-PACKAGES=(libboost1.74-dev libeigen3-dev libnauty2-dev libnauty2 libsvm-dev libsvm3 libcli11-dev
+PACKAGES=(libboost1.74-dev libeigen3-dev libnauty2-dev libnauty2 libcliquer1 libsvm-dev libsvm3 libcli11-dev
   nlohmann-json3-dev libgtest-dev libssl-dev libssl3)
 
 rm -rf "$OUT" && mkdir -p "$OUT/debs"

@@ -33,10 +33,24 @@ fi
 
 export COST_MODELS COST_PAIRS REF_PAIRS
 
+# A test program that crashes leaves no XML: it runs again under cuda-gdb (the device machine has
+# no gdb), whose backtrace says where.
 cuda_tests() {
-  local rc=0 t
+  local rc=0 t code
   for t in nn eval attack; do
-    "$BUILD/tests/test_$t" --gtest_filter='*Cuda*' --gtest_output="xml:$R/test_$t.xml" || rc=1
+    if [[ ! -x "$BUILD/tests/test_$t" ]]; then
+      echo "test_$t: not built (see build.log)"
+      rc=1
+      continue
+    fi
+    "$BUILD/tests/test_$t" --gtest_filter='*Cuda*' --gtest_output="xml:$R/test_$t.xml"
+    code=$?
+    if ((code > 128)) && command -v cuda-gdb >/dev/null; then
+      echo "test_$t: killed by signal $((code - 128)); again under cuda-gdb:"
+      timeout 90 cuda-gdb -batch -ex run -ex bt -ex 'thread apply all bt 8' \
+        --args "$BUILD/tests/test_$t" --gtest_filter='*Cuda*' 2>&1 | tail -n 150
+    fi
+    ((code)) && rc=1
   done
   return $rc
 }

@@ -62,9 +62,12 @@ def tests_section(d):
 
 def cost_section(d, models, board):
     print("## The board's GPU cost\n")
-    print("Seconds per epoch / per decision on one pair of each category; extrapolated: the model's paper subset.\n")
+    print("Seconds per epoch / per decision on one pair of each category. Serial: the model's paper subset one pair "
+          "at a time (an upper bound: `--jobs` runs pairs side by side on the card), with the CPU board's epochs. "
+          "The runs shared the card and the cores with three other models (and, run by proofs.sh, with the other "
+          "check), so every figure is an upper bound.\n")
     print("| model | " + " | ".join(SHORT[c] for c, _, _ in CATEGORIES) +
-          " | extrapolated s | BREC 4090 s (prep + eval) | under 10 min |")
+          " | serial s | BREC 4090 s (prep + eval) | serial under 10 min |")
     print("|---|" + "---|" * len(CATEGORIES) + "---:|---:|---|")
     memory = d / "cost" / "gpu_memory_mib.txt"
     for m in models:
