@@ -1,5 +1,5 @@
 // Google Benchmark timings of one BatchNorm MLP layer, relu(bn2(W2 relu(bn1(W1 x + b1)) + b2)),
-// forward and backward on 20,000 rows of width 16-64, one thread: the fused kernel against
+// forward and backward on 20,000 and 87,616 rows of width 16-64, one thread: the fused kernel against
 // LibTorch's modules (BREC_BUILD_BENCHMARKS=ON, LibTorch builds only). The counter GFLOPs is the
 // rate of the two Linears' products (2 · rows · width² each forward, twice that backward), to set
 // beside the machine's one-thread sgemm rate, which `sgemm` measures (1024³ products).
@@ -25,9 +25,15 @@
 
 namespace {
 
-constexpr std::int64_t kRows = 20000;
+/// Each benchmark runs at widths 16-64 and two row counts: 20,000 rows, whose arrays stay in the
+/// caches, and 87,616 rows (16 graphs of 74² tuples: δ-2-LGNN's layer on the smallest CFI pair at
+/// batch 16), whose arrays of width 16 alone take 5.6 MB each.
+void shapes(benchmark::internal::Benchmark* b) {
+    for (const std::int64_t rows : {20000, 87616})
+        for (const std::int64_t width : {16, 32, 48, 64}) b->Args({width, rows});
+}
 
-double layer_flops(std::int64_t width) { return 3.0 * 2 * 2.0 * kRows * width * width; }
+double layer_flops(std::int64_t width, std::int64_t rows) { return 3.0 * 2 * 2.0 * rows * width * width; }
 
 void set_flops(benchmark::State& state, double flops) {
     state.counters["GFLOPs"] = benchmark::Counter(flops * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
@@ -35,17 +41,17 @@ void set_flops(benchmark::State& state, double flops) {
 
 void layer_step(benchmark::State& state, bool fused) {
     at::set_num_threads(1);
-    const std::int64_t width = state.range(0);
+    const std::int64_t width = state.range(0), rows = state.range(1);
     auto gen = at::detail::createCPUGenerator(1);
     brec::nn::BnMlp mlp(width, width, width, gen);
     auto norm = brec::nn::batch_norm(width);
     const brec::nn::GinBnModules m{mlp->first, mlp->norm, mlp->second, norm};
-    const auto x = torch::randn({kRows, width}, gen).requires_grad_(true);
+    const auto x = torch::randn({rows, width}, gen).requires_grad_(true);
     for (auto _ : state) {
         const auto y = brec::nn::bn_mlp_layer(x, m, fused);
         y.sum().backward();
     }
-    set_flops(state, layer_flops(width));
+    set_flops(state, layer_flops(width, rows));
 }
 
 void fused(benchmark::State& state) { layer_step(state, true); }
@@ -55,9 +61,9 @@ void modules(benchmark::State& state) { layer_step(state, false); }
 /// dW1 = ghᵀ x, gx = gh W1 (the arrays reused: only the shapes matter).
 void products(benchmark::State& state) {
     at::set_num_threads(1);
-    const std::int64_t width = state.range(0);
+    const std::int64_t width = state.range(0), rows = state.range(1);
     auto gen = at::detail::createCPUGenerator(1);
-    const auto x = torch::randn({kRows, width}, gen), g = torch::randn({kRows, width}, gen);
+    const auto x = torch::randn({rows, width}, gen), g = torch::randn({rows, width}, gen);
     const auto w1 = torch::randn({width, width}, gen), w2 = torch::randn({width, width}, gen);
     for (auto _ : state) {
         const auto h1 = torch::mm(x, w1.t());
@@ -71,7 +77,7 @@ void products(benchmark::State& state) {
         benchmark::DoNotOptimize(dw1.data_ptr<float>());
         benchmark::DoNotOptimize(gx.data_ptr<float>());
     }
-    set_flops(state, layer_flops(width));
+    set_flops(state, layer_flops(width, rows));
 }
 
 /// Built for AVX-512, AVX2 and the default, the streaming loops below run at the widest vectors the
@@ -103,9 +109,9 @@ BENCH_STREAM_CLONES float reduce(const float* a, const float* b, std::int64_t n)
 /// autograd's sum of y and the output's gradient gy; back, BatchNorm 2's sums (h2, gy), the middle
 /// pass (gy, h2, h1 → buf) and the first pass back (h1, x, buf → buf).
 void passes(benchmark::State& state) {
-    const std::int64_t width = state.range(0), n = kRows * width;
+    const std::int64_t width = state.range(0), rows = state.range(1), n = rows * width;
     auto gen = at::detail::createCPUGenerator(1);
-    const auto x = torch::randn({kRows, width}, gen);
+    const auto x = torch::randn({rows, width}, gen);
     const float* xs = x.data_ptr<float>();
     for (auto _ : state) {
         const auto h1 = torch::empty_like(x), h2 = torch::empty_like(x), y = torch::empty_like(x);
@@ -145,10 +151,10 @@ void sgemm(benchmark::State& state) {
 }  // namespace
 
 BENCHMARK(sgemm)->Unit(benchmark::kMillisecond);
-BENCHMARK(fused)->Arg(16)->Arg(32)->Arg(48)->Arg(64)->Unit(benchmark::kMillisecond);
-BENCHMARK(modules)->Arg(16)->Arg(32)->Arg(48)->Arg(64)->Unit(benchmark::kMillisecond);
-BENCHMARK(products)->Arg(16)->Arg(32)->Arg(48)->Arg(64)->Unit(benchmark::kMillisecond);
-BENCHMARK(passes)->Arg(16)->Arg(32)->Arg(48)->Arg(64)->Unit(benchmark::kMillisecond);
+BENCHMARK(fused)->Apply(shapes)->Unit(benchmark::kMillisecond);
+BENCHMARK(modules)->Apply(shapes)->Unit(benchmark::kMillisecond);
+BENCHMARK(products)->Apply(shapes)->Unit(benchmark::kMillisecond);
+BENCHMARK(passes)->Apply(shapes)->Unit(benchmark::kMillisecond);
 
 int main(int argc, char** argv) {
     const char* threads = std::getenv("OPENBLAS_NUM_THREADS");
