@@ -62,7 +62,8 @@ def main():
     ap.add_argument("--cells", default=DEFAULT_CELLS, help="model:pair,... (default: the worst cells)")
     ap.add_argument("--epochs", type=int, default=2, help="epochs per cell (>= 2: the first includes preparation)")
     ap.add_argument("--json", help="also write the records here")
-    ap.add_argument("--kernel", default="auto", help="brec eval --kernel: auto (fused layers) or torch (LibTorch only)")
+    ap.add_argument("--kernel", default="auto", choices=("auto", "blas", "torch"),
+                    help="brec eval --kernel: auto (fused layers), blas or torch (LibTorch only)")
     a = ap.parse_args()
     rate = sgemm_rate()
     models = {m["name"]: m for m in json.loads(subprocess.run(

@@ -258,8 +258,9 @@ std::pair<torch::Tensor, torch::Tensor> csr_by_value(const torch::Tensor& index,
     auto col_t = torch::empty({count}, torch::kLong);
     auto* ptr = ptr_t.data_ptr<std::int64_t>();
     auto* col = col_t.data_ptr<std::int64_t>();
-    check_rows(dp, count, rows, std::string(what) + ": entry ");
-    if (sp) check_rows(sp, count, rows, std::string(what) + ": entry ");
+    const std::string prefix = std::string(what) + ": entry ";
+    check_rows(dp, count, rows, prefix);
+    if (sp) check_rows(sp, count, rows, prefix);
     for (std::int64_t k = 0; k < count; ++k) ++ptr[dp[k] + 1];
     for (std::int64_t v = 0; v < rows; ++v) ptr[v + 1] += ptr[v];
     std::vector<std::int64_t> next(ptr, ptr + rows);

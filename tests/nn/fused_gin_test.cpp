@@ -79,9 +79,7 @@ std::function<torch::Tensor()> term(const torch::Tensor& t) {
     return [t] { return t; };
 }
 
-double max_difference(const torch::Tensor& a, const torch::Tensor& b) {
-    return (a.to(torch::kDouble) - b.to(torch::kDouble)).abs().max().item<double>();
-}
+using testing::max_difference;
 
 // (width, whether a term is added before the last ReLU, as DSS-GNN adds its cross-subgraph term).
 class FusedGinLayer : public ::testing::TestWithParam<std::tuple<std::int64_t, bool>> {};

@@ -12,6 +12,7 @@
 #include "brec/nn/fused_sswl.hpp"
 #include "brec/nn/layers.hpp"
 #include "common/test_graphs.hpp"
+#include "nn/model_fixtures.hpp"
 
 namespace brec {
 namespace {
@@ -103,9 +104,7 @@ Layer make_layer(std::int64_t width, torch::ScalarType dtype) {
     return l;
 }
 
-double max_difference(const torch::Tensor& a, const torch::Tensor& b) {
-    return (a.to(torch::kDouble) - b.to(torch::kDouble)).abs().max().item<double>();
-}
+using testing::max_difference;
 
 class FusedSswlLayer : public ::testing::TestWithParam<std::int64_t> {};
 

@@ -27,4 +27,9 @@ inline std::int64_t parameter_count(const torch::nn::Module& m) {
     return n;
 }
 
+/// The largest absolute difference of two tensors of one shape, in double.
+inline double max_difference(const torch::Tensor& a, const torch::Tensor& b) {
+    return (a.to(torch::kDouble) - b.to(torch::kDouble)).abs().max().item<double>();
+}
+
 }  // namespace brec::testing
