@@ -187,6 +187,17 @@ TEST(AttackSearch, SuccessRule) {
     EXPECT_NEAR(attack_auc({0, 0, 0, 0}), 0.0, 1e-12);
 }
 
+/// A counting dataset of `graphs` graphs of `kind` (seed `seed`), written to the directory `dir`
+/// (emptied first) and read back.
+CountingData make_count_data(const std::string& dir, const std::string& kind, std::uint64_t seed, std::size_t graphs) {
+    RunContext ctx;
+    CountDatasetOptions o;
+    o.set_kind(kind).set_seed(seed).set_graphs(graphs);
+    fs::remove_all(dir);
+    write_count_dataset(generate_count_dataset(o, ctx), dir);
+    return read_counting_data(dir);
+}
+
 /// A GIN regressor small and short enough to train in a second: 2 layers of width 16, `epochs`
 /// epochs on 40 training and 20 validation graphs.
 RegressorSettings tiny_regressor(std::uint64_t seed, int epochs) {
@@ -438,12 +449,8 @@ TEST_F(AttackRun, CudaModelsMatchTheCpuAndTrainTheSameWay) {
 
 TEST(Regressor, TrainingReducesValidationL1) {
     RunContext ctx;
-    CountDatasetOptions o;
-    o.set_kind("sbm").set_seed(1).set_graphs(300);
     const auto dir = testing::temp_path("attack", "train");
-    fs::remove_all(dir);
-    write_count_dataset(generate_count_dataset(o, ctx), dir);
-    const CountingData data = read_counting_data(dir);
+    const CountingData data = make_count_data(dir, "sbm", 1, 300);
     RegressorSettings s;
     s.epochs = 25;
     s.patience = 25;
@@ -470,12 +477,8 @@ TEST(Regressor, TrainingReducesValidationL1) {
 
 TEST(Regressor, TimeLimitStopsAfterAnEpochAndIsRecorded) {
     RunContext ctx;
-    CountDatasetOptions o;
-    o.set_kind("er").set_seed(2).set_graphs(40);
     const auto dir = testing::temp_path("attack", "time_limit");
-    fs::remove_all(dir);
-    write_count_dataset(generate_count_dataset(o, ctx), dir);
-    const CountingData data = read_counting_data(dir);
+    const CountingData data = make_count_data(dir, "er", 2, 40);
     RegressorSettings s;
     s.epochs = 50;
     s.patience = 50;
