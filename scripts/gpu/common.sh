@@ -80,11 +80,11 @@ configure() {
   # When that fails, once more without the Python package (proof 1 does not need it).
   local usr="$PREFIX/usr" lib="$PREFIX/usr/lib/x86_64-linux-gnu"
   local args=(-S . -B "$BUILD" -G "$GENERATOR" -DCMAKE_BUILD_TYPE=Release -DBREC_WITH_TCMALLOC=OFF
-    -DPKG_CONFIG_USE_CMAKE_PREFIX_PATH=OFF -DCMAKE_PREFIX_PATH="${torch_prefix}$usr" \
-    -DCMAKE_LIBRARY_ARCHITECTURE=x86_64-linux-gnu -DOPENSSL_ROOT_DIR="$usr" -DOPENSSL_INCLUDE_DIR="$usr/include" \
-    -DOPENSSL_CRYPTO_LIBRARY="$lib/libcrypto.so" -DOPENSSL_SSL_LIBRARY="$lib/libssl.so" \
-    -DNAUTY_HEADER_DIR="$usr/include/x86_64-linux-gnu" -DNAUTY_AUX_HEADER_DIR="$usr/include" \
-    -DNAUTY_LIBRARY="$lib/libnauty.so" -DLIBSVM_INCLUDE_DIR="$usr/include/libsvm" -DLIBSVM_LIBRARY="$lib/libsvm.so" \
+    -DPKG_CONFIG_USE_CMAKE_PREFIX_PATH=OFF -DCMAKE_PREFIX_PATH="${torch_prefix}$usr"
+    -DCMAKE_LIBRARY_ARCHITECTURE=x86_64-linux-gnu -DOPENSSL_ROOT_DIR="$usr" -DOPENSSL_INCLUDE_DIR="$usr/include"
+    -DOPENSSL_CRYPTO_LIBRARY="$lib/libcrypto.so" -DOPENSSL_SSL_LIBRARY="$lib/libssl.so"
+    -DNAUTY_HEADER_DIR="$usr/include/x86_64-linux-gnu" -DNAUTY_AUX_HEADER_DIR="$usr/include"
+    -DNAUTY_LIBRARY="$lib/libnauty.so" -DLIBSVM_INCLUDE_DIR="$usr/include/libsvm" -DLIBSVM_LIBRARY="$lib/libsvm.so"
     -DBoost_DIR="$lib/cmake/Boost-1.74.0" -DGTest_DIR="$lib/cmake/GTest" -DPython3_EXECUTABLE="$(command -v $PY)")
   export PKG_CONFIG_LIBDIR=/nonexistent PKG_CONFIG_PATH=''
   cmake "${args[@]}" && return 0

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Prepares the carried folder of the GPU checks (.gpu/, ignored by git) on this Debian 12 machine:
-#   .gpu/debs/              the Debian packages whose headers and libraries brec's build needs
-#                           (and what they link: libnauty2 needs libcliquer1) (the device machine has PyTorch, CMake, ninja and gcc, but no
-#                           Debian -dev package and no network); unpacked there with dpkg -x
+#   .gpu/debs/              the Debian packages whose headers and libraries brec's build needs,
+#                           and the libraries those link (libnauty2 needs libcliquer1): the device
+#                           machine has PyTorch, CMake, ninja and gcc, but no Debian -dev package
+#                           and no network; unpacked there with dpkg -x
 #   .gpu/ppgn_reference.py  the PPGN reference pipeline (../shared/reference), patched with a
 #                           --device option, for the side-by-side stage
 # Then: device run --carry .gpu --timeout 600 --command 'bash scripts/gpu/proofs.sh' (both checks)

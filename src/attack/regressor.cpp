@@ -151,6 +151,9 @@ Regressor train_regressor(const CountingData& data, const RegressorSettings& s, 
             "regressor settings: epochs, batch and patience must be positive, lr > 0, 0 < lr factor < 1, "
             "max seconds >= 0");
     const auto start = std::chrono::steady_clock::now();
+    const auto seconds_so_far = [&] {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    };
     auto train_ids = head(data.train, s.max_train);
     const auto val_ids = head(data.validation, s.max_validation);
     const auto test_ids = head(data.test, s.max_test);
@@ -229,8 +232,7 @@ Regressor train_regressor(const CountingData& data, const RegressorSettings& s, 
             break;
         }
         ctx.progress(s.name(), static_cast<std::size_t>(epoch + 1), static_cast<std::size_t>(s.epochs));
-        if (s.max_seconds > 0.0 && epoch + 1 < s.epochs &&
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >= s.max_seconds) {
+        if (s.max_seconds > 0.0 && epoch + 1 < s.epochs && seconds_so_far() >= s.max_seconds) {
             r.time_limited = true;
             break;
         }
@@ -242,7 +244,7 @@ Regressor train_regressor(const CountingData& data, const RegressorSettings& s, 
     const RegressorError test = evaluate_regressor(model, data, test_ids, s.pattern);
     r.test_l1 = test.l1;
     r.test_lc = test.lc;
-    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    r.seconds = seconds_so_far();
     return r;
 }
 
