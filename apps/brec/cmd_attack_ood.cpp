@@ -52,7 +52,7 @@ void add_regressor_flags(CLI::App& sub, RegressorSettings& s, std::string& loss)
     sub.add_option("--max-test", s.max_test, "Use only the first N test graphs during training (0 = all)");
     sub.add_option("--max-seconds", s.max_seconds,
                    "Stop after the epoch that ends past N seconds, keeping the best weights so far (0 = no limit)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(CLI::Range(0.0, 1e9));
 }
 
 void add_attack_ood(CLI::App& attack, Action& action) {
