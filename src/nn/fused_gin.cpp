@@ -119,7 +119,7 @@ struct Grads {
 };
 
 template <int Ci, int C>
-Grads fused_backward(const Layer& l, const Forward& f, const Upstream& gy) {
+Grads fused_backward(const Layer& l, const Forward& f, const Upstream& gy, bool need_x) {
     const std::int64_t rows = l.x.size(0), blocks = (rows + kBlock - 1) / kBlock;
     const auto* ptr = l.ptr.defined() ? l.ptr.data_ptr<std::int64_t>() : nullptr;
     const auto* col = l.col.defined() ? l.col.data_ptr<std::int64_t>() : nullptr;
@@ -182,17 +182,20 @@ Grads fused_backward(const Layer& l, const Forward& f, const Upstream& gy) {
         g.x2 = gs2;
         return g;
     }
-    g.x = torch::empty_like(l.x);
+    // Where x needs no gradient (a first layer's input), the last pass only sums ε's and reads no arcs.
+    const bool x_grad = need_x || l.edge.defined();
+    if (!x_grad && !l.eps.defined()) return g;
+    if (x_grad) g.x = torch::empty_like(l.x);
     std::vector<double> eps_blocks(l.eps.defined() ? static_cast<std::size_t>(blocks) : 0);
     std::vector<double> edge_blocks(l.edge.defined() ? static_cast<std::size_t>(blocks * Ci) : 0);
     const float scale_x = one_plus_eps(l);
     for_blocks(rows, [&](std::int64_t b, std::int64_t r0, std::int64_t n) {
         simd::dispatch([&](auto w) BREC_SIMD_INLINE_LAMBDA {
-            last_back_pass<decltype(w), Ci>(ptr, col, gs.data_ptr<float>(), l.x.data_ptr<float>(),
-                                            l.edge.defined() ? l.edge.data_ptr<float>() : nullptr,
-                                            l.residual ? gy.gy : nullptr, scale_x, g.x.data_ptr<float>(), r0, n,
-                                            eps_blocks.empty() ? nullptr : eps_blocks.data() + b,
-                                            edge_blocks.empty() ? nullptr : edge_blocks.data() + b * Ci);
+            last_back_pass<decltype(w), Ci>(
+                x_grad ? ptr : nullptr, col, gs.data_ptr<float>(), l.x.data_ptr<float>(),
+                l.edge.defined() ? l.edge.data_ptr<float>() : nullptr, l.residual ? gy.gy : nullptr, scale_x,
+                x_grad ? g.x.data_ptr<float>() : nullptr, r0, n, eps_blocks.empty() ? nullptr : eps_blocks.data() + b,
+                edge_blocks.empty() ? nullptr : edge_blocks.data() + b * Ci);
         });
     });
     if (l.eps.defined()) g.eps = float_tensor(sum_blocks(eps_blocks, rows, 1), 0, 1).view(l.eps.sizes());
@@ -296,7 +299,7 @@ struct FusedGin : torch::autograd::Function<FusedGin> {
                           q.defined() ? q.size(0) : 0,
                           q.defined() && group_index.defined() ? group_index.data_ptr<std::int64_t>() : nullptr};
         const Grads g = by_widths(input_width(l), l.w1.size(0), [&](auto ci, auto c) {
-            return fused_backward<decltype(ci)::value, decltype(c)::value>(l, f, up);
+            return fused_backward<decltype(ci)::value, decltype(c)::value>(l, f, up, ctx->needs_input_grad(0));
         });
         // No gradient for a bias that is not there; edge's in the shape it came in.
         const auto b1 = ctx->saved_data["bias1"].toBool() ? g.b1 : torch::Tensor();
@@ -311,14 +314,16 @@ struct FusedGin : torch::autograd::Function<FusedGin> {
 namespace {
 
 /// gin_bn_layer_fused for an input of x's rows, type and device and `ci` columns.
-bool fits(const torch::Tensor& x, std::int64_t ci, const GinBnModules& m, const torch::Tensor& eps) {
+/// With `narrow`, the first weight may be that narrow instead (x is padded with zero columns to ci).
+bool fits(const torch::Tensor& x, std::int64_t ci, const GinBnModules& m, const torch::Tensor& eps,
+          std::int64_t narrow = 0) {
     const auto& w1 = m.first->weight;
     const auto c = w1.dim() == 2 ? w1.size(0) : 0;
     const auto shape = [](const torch::Tensor& w, std::int64_t out, std::int64_t in) {
         return w.dim() == 2 && w.size(0) == out && w.size(1) == in;
     };
     const bool widths = (c == 16 || c == 32 || c == 48 || c == 64) && (ci == c || (ci == 2 * c && ci <= 64)) &&
-                        shape(w1, c, ci) && shape(m.second->weight, c, c);
+                        (shape(w1, c, ci) || (narrow && shape(w1, c, narrow))) && shape(m.second->weight, c, c);
     const auto affine = [](const torch::nn::BatchNorm1d& bn) {
         const auto& o = bn->options;
         return o.affine() && o.track_running_stats() && o.momentum().has_value();
@@ -331,10 +336,17 @@ bool fits(const torch::Tensor& x, std::int64_t ci, const GinBnModules& m, const 
            (training || !torch::GradMode::is_enabled());
 }
 
+/// The MLP's width where pad_input pads x (a GIN's whole x, narrower than the MLP); else 0.
+std::int64_t padded_width(const torch::Tensor& x, const GinBnModules& m, bool pad_input) {
+    const std::int64_t c = m.first->weight.dim() == 2 ? m.first->weight.size(0) : 0;
+    return pad_input && x.dim() == 2 && x.size(1) >= 1 && x.size(1) < c ? c : 0;
+}
+
 }  // namespace
 
-bool gin_bn_layer_fused(const torch::Tensor& x, const GinBnModules& m, const torch::Tensor& eps) {
-    return fits(x, x.dim() == 2 ? x.size(1) : 0, m, eps);
+bool gin_bn_layer_fused(const torch::Tensor& x, const GinBnModules& m, const torch::Tensor& eps, bool pad_input) {
+    const std::int64_t ci = x.dim() == 2 ? x.size(1) : 0, c = padded_width(x, m, pad_input);
+    return c ? fits(x, c, m, eps, ci) : fits(x, ci, m, eps);
 }
 
 // Only the BatchNorms read the training flag, and the modules' predicate checks that they agree.
@@ -351,7 +363,8 @@ namespace {
 torch::autograd::tensor_list layer(const torch::Tensor& x, const torch::Tensor& x2, const Adjacency* adj,
                                    const GinBnModules& m, bool fused, const std::function<torch::Tensor()>& extra,
                                    const torch::Tensor& eps, const torch::Tensor& extra_index = {},
-                                   const MeanOf& mean = {}, const torch::Tensor& edge = {}, bool residual = false) {
+                                   const MeanOf& mean = {}, const torch::Tensor& edge = {}, bool residual = false,
+                                   bool pad_input = false) {
     // The term as the modules add it: extra()'s rows, or with extra_index those rows gathered.
     const auto term_of = [&](const torch::Tensor& e) {
         return extra_index.defined() ? gather_rows(e, extra_index) : e;
@@ -377,7 +390,13 @@ torch::autograd::tensor_list layer(const torch::Tensor& x, const torch::Tensor& 
     const bool edge_fits = !edge.defined() || (adj && !x2.defined() && edge.numel() == ci && edge.device().is_cpu() &&
                                                edge.scalar_type() == torch::kFloat);
     const bool residual_fits = !residual || (adj && !x2.defined() && !mean.asked() && ci == m.first->weight.size(0));
-    if (!fused || !halves_fit || !edge_fits || !residual_fits || !fits(x, ci, m, eps)) return with_mean(modules({}));
+    // With pad_input, a narrower x (a first layer's features) and the first weight get zero columns up
+    // to the MLP's width; the products by those zeros add exact zeros.
+    const std::int64_t c = adj && !x2.defined() && !edge.defined() && !residual ? padded_width(x, m, pad_input) : 0;
+    if (!fused || !halves_fit || !edge_fits || !residual_fits || !(c ? fits(x, c, m, eps, ci) : fits(x, ci, m, eps)))
+        return with_mean(modules({}));
+    const torch::Tensor xp = c ? torch::constant_pad_nd(x, {0, c - ci}) : x;
+    const torch::Tensor w1 = c ? torch::constant_pad_nd(m.first->weight, {0, c - ci}) : m.first->weight;
     const torch::Tensor e = extra ? extra() : torch::Tensor();
     const std::vector<std::int64_t> out{x.size(0), m.first->weight.size(0)};
     if (e.defined() && extra_index.defined()) {
@@ -417,9 +436,9 @@ torch::autograd::tensor_list layer(const torch::Tensor& x, const torch::Tensor& 
     }
     const auto none = torch::empty({0}, x.options());
     const auto or_none = [&](const torch::Tensor& t) { return t.defined() ? t : none; };
-    auto outputs = FusedGin::apply(x, or_none(x2), m.first->weight, or_none(m.first->bias), m.norm1->weight,
-                                   m.norm1->bias, m.second->weight, or_none(m.second->bias), m.norm2->weight,
-                                   m.norm2->bias, or_none(e), or_none(eps), or_none(edge), l);
+    auto outputs = FusedGin::apply(xp, or_none(x2), w1, or_none(m.first->bias), m.norm1->weight, m.norm1->bias,
+                                   m.second->weight, or_none(m.second->bias), m.norm2->weight, m.norm2->bias,
+                                   or_none(e), or_none(eps), or_none(edge), l);
     if (!mean.asked()) outputs[1] = torch::Tensor();
     return outputs;
 }
@@ -427,8 +446,8 @@ torch::autograd::tensor_list layer(const torch::Tensor& x, const torch::Tensor& 
 }  // namespace
 
 torch::Tensor gin_bn_layer(const torch::Tensor& x, const Adjacency& adj, const GinBnModules& m, bool fused,
-                           const std::function<torch::Tensor()>& extra, const torch::Tensor& eps) {
-    return layer(x, {}, &adj, m, fused, extra, eps)[0];
+                           const std::function<torch::Tensor()>& extra, const torch::Tensor& eps, bool pad_input) {
+    return layer(x, {}, &adj, m, fused, extra, eps, {}, {}, {}, false, pad_input)[0];
 }
 
 torch::Tensor gine_bn_layer(const torch::Tensor& x, const Adjacency& adj, const GinBnModules& m,

@@ -506,7 +506,8 @@ BREC_SIMD_INLINE void first_back_pass(const float* h1, const float* s, const flo
 /// symmetric arcs (none when `ptr` is null); with `eps_sum`, the block's Σ gs · x (ε's gradient)
 /// in double. With `edge` (the messages relu(x_u + edge)), the neighbours' part passes where
 /// x + edge > 0, and `edge_sums` gets the block's Σ of what passes (edge's gradient), per channel.
-/// With `gy` (the output's gradient where the output adds x), gy is added too.
+/// With `gy` (the output's gradient where the output adds x), gy is added too. With `gx` null, only
+/// the sums are taken.
 template <typename W, int C>
 BREC_SIMD_INLINE void last_back_pass(const std::int64_t* ptr, const std::int64_t* col, const float* gs, const float* x,
                                      const float* edge, const float* gy, float one_plus_eps, float* gx, std::int64_t r0,
@@ -528,8 +529,10 @@ BREC_SIMD_INLINE void last_back_pass(const std::int64_t* ptr, const std::int64_t
                 m = W::load(x + r * C + kLanes * j) + e.v[j] > Vec{} ? m : Vec{};
                 se[j] += m;
             }
-            const Vec sum = g * scale_x + m;
-            W::store(gx + r * C + kLanes * j, gy ? sum + W::load(gy + r * C + kLanes * j) : sum);
+            if (gx) {
+                const Vec sum = g * scale_x + m;
+                W::store(gx + r * C + kLanes * j, gy ? sum + W::load(gy + r * C + kLanes * j) : sum);
+            }
             if (eps_sum) ge[j] += g * W::load(x + r * C + kLanes * j);
         }
     }

@@ -176,6 +176,76 @@ TEST(FusedGinLayer, TrainableEpsMatchesTheModulesInDouble) {
             << "parameter " << i;
 }
 
+TEST(FusedGinLayer, ANarrowInputPaddedWithZerosMatchesTheModulesInDouble) {
+    // δ-2-LGNN's first GINs read 3 input columns into an MLP of width 16: with pad_input, x and the
+    // first weight get 13 zero columns and the fused kernel runs. The first weight's gradient must
+    // come back [16, 3], and ε's and every other gradient as the modules make them on the narrow x.
+    const std::int64_t rows = 600, in = 3, width = 16;
+    const auto adj = random_adjacency(rows, 13);
+    Modules fused = make_modules(width, 17, in), reference = make_reference(width, 17, in);
+    auto gen = at::detail::createCPUGenerator(19);
+    const auto x0 = torch::randn({rows, in}, gen);
+    const auto upstream = torch::randn({rows, width}, gen);
+    const nn::GinBnModules m{fused.mlp->first, fused.mlp->norm, fused.mlp->second, fused.norm};
+    EXPECT_FALSE(nn::gin_bn_layer_fused(x0, m));  // not without pad_input
+    auto eps = torch::full({1}, 0.3f).requires_grad_(true);
+    ASSERT_TRUE(nn::gin_bn_layer_fused(x0, m, eps, /*pad_input=*/true));
+    auto x = x0.clone().requires_grad_(true);
+    const auto y = nn::gin_bn_layer(x, adj, m, /*fused=*/true, {}, eps, /*pad_input=*/true);
+    ASSERT_EQ(y.sizes(), (std::vector<std::int64_t>{rows, width}));
+
+    auto xd = x0.to(torch::kDouble).requires_grad_(true);
+    auto epsd = torch::full({1}, 0.3, torch::kDouble).requires_grad_(true);
+    const auto yd =
+        torch::relu(reference.norm->forward(reference.mlp->forward((1 + epsd) * xd + nn::neighbour_sum(xd, adj))));
+    EXPECT_LT(max_difference(y, yd), 2e-5);
+    EXPECT_GT(yd.abs().max().item<double>(), 0.5);
+    (y * upstream).sum().backward();
+    (yd * upstream.to(torch::kDouble)).sum().backward();
+    ASSERT_EQ(x.grad().sizes(), x0.sizes());
+    EXPECT_LT(max_difference(x.grad(), xd.grad()), 1e-4 * (1.0 + xd.grad().abs().max().item<double>()));
+    const double ge = epsd.grad().item<double>();
+    EXPECT_GT(std::abs(ge), 1.0);
+    EXPECT_NEAR(eps.grad().item<double>(), ge, 1e-4 * (1.0 + std::abs(ge)));
+    const auto p = parameters(fused), pd = parameters(reference);
+    ASSERT_EQ(p[0].grad().sizes(), (std::vector<std::int64_t>{width, in}));
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        EXPECT_LT(max_difference(p[i].grad(), pd[i].grad()), 2e-4 * (1.0 + pd[i].grad().abs().max().item<double>()))
+            << "parameter " << i;
+        EXPECT_GT(pd[i].grad().abs().max().item<double>(), 0.0) << "parameter " << i;
+    }
+    for (auto [bn, bnd] : {std::pair{fused.mlp->norm, reference.mlp->norm}, std::pair{fused.norm, reference.norm}}) {
+        EXPECT_LT(max_difference(bn->running_mean, bnd->running_mean), 1e-6);
+        EXPECT_LT(max_difference(bn->running_var, bnd->running_var), 1e-5);
+    }
+}
+
+TEST(FusedGinLayer, AnInputWithoutGradientGivesTheSameParameterGradientsBitForBit) {
+    // Where x needs no gradient (a model's input), the backward skips x's pass over the arcs but
+    // still sums ε's gradient there: every parameter's gradient must be the one it has when x's
+    // gradient is made too.
+    const std::int64_t rows = 500, width = 16;
+    const auto adj = random_adjacency(rows, 23);
+    auto gen = at::detail::createCPUGenerator(29);
+    const auto x0 = torch::randn({rows, width}, gen);
+    const auto upstream = torch::randn({rows, width}, gen);
+    std::vector<std::vector<torch::Tensor>> grads;
+    for (const bool x_grad : {true, false}) {
+        Modules mods = make_modules(width, 31);
+        const nn::GinBnModules m{mods.mlp->first, mods.mlp->norm, mods.mlp->second, mods.norm};
+        auto eps = torch::full({1}, 0.2f).requires_grad_(true);
+        auto x = x0.clone().requires_grad_(x_grad);
+        (nn::gin_bn_layer(x, adj, m, /*fused=*/true, {}, eps) * upstream).sum().backward();
+        EXPECT_EQ(x.grad().defined(), x_grad);
+        auto g = parameters(mods);
+        for (auto& t : g) t = t.grad();
+        g.push_back(eps.grad());
+        grads.push_back(g);
+    }
+    for (std::size_t i = 0; i < grads[0].size(); ++i)
+        EXPECT_TRUE(torch::equal(grads[0][i], grads[1][i])) << "gradient " << i;
+}
+
 // (input width, MLP width): the GIN and the plain BatchNorm MLP with x twice as wide as the MLP,
 // as δ-2-LGNN combines the outputs of its two GINs.
 class FusedWiderInput : public ::testing::TestWithParam<std::tuple<std::int64_t, std::int64_t, bool>> {};

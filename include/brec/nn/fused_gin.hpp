@@ -69,9 +69,14 @@ struct GinBnModules {
 /// The same layer from its modules, with an optional trainable ε ([1], float; undefined: ε = 0
 /// fixed): relu(norm2(second(relu(norm1(first((1 + ε) x + Σ_{u ∈ N(v)} x_u))))) + extra()), on the
 /// modules' path in the order a model written with the modules makes its operators. ε's gradient
-/// is Σ over rows and channels of x times the gradient at the MLP's input.
+/// is Σ over rows and channels of x times the gradient at the MLP's input. With `pad_input`, an x
+/// narrower than the MLP (a first layer's features) takes the fused path too: x and the first
+/// weight get zero columns up to the MLP's width, which add exact zeros to every product (the
+/// modules' path is then LibTorch's on the narrow x, and the two agree within float rounding).
+/// Where x needs no gradient, the fused backward skips x's pass over the arcs.
 torch::Tensor gin_bn_layer(const torch::Tensor& x, const Adjacency& adj, const GinBnModules& m, bool fused = true,
-                           const std::function<torch::Tensor()>& extra = {}, const torch::Tensor& eps = {});
+                           const std::function<torch::Tensor()>& extra = {}, const torch::Tensor& eps = {},
+                           bool pad_input = false);
 
 /// A GINE layer (Hu et al., ICLR 2020) with one edge feature e for every arc, as GNN-AK's inner
 /// GNN runs it, ending in BatchNorm and ReLU, and with `residual` its input added:
@@ -98,6 +103,7 @@ torch::Tensor bn_mlp_layer(const torch::Tensor& a, const torch::Tensor& b, const
 /// Whether gin_bn_layer (and bn_mlp_layer, with eps undefined) takes the fused path for these
 /// arguments.
 bool gin_bn_layer_fused(const torch::Tensor& x, BnMlp& mlp, torch::nn::BatchNorm1d& norm);
-bool gin_bn_layer_fused(const torch::Tensor& x, const GinBnModules& m, const torch::Tensor& eps = {});
+bool gin_bn_layer_fused(const torch::Tensor& x, const GinBnModules& m, const torch::Tensor& eps = {},
+                        bool pad_input = false);
 
 }  // namespace brec::nn

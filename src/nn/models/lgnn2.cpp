@@ -18,10 +18,10 @@
 //     Linear(2h, h), ReLU, Linear(h, d). There is no output normalisation, so
 //     ModelConfig::output_norm has no effect.
 //
-// On the CPU each GIN of layers 2-6 (width 16 in and out) with its trainable ε is one fused kernel
-// (nn/fused_gin.hpp): the n² tuples make [n², 16] activations; so is every layer's combining MLP
-// (32 in, 16 out: the same kernel without the GIN's sum), and Set2Set's attention readout over
-// them (nn/softmax_readout.hpp). ModelConfig::kernel "torch" (as the cost estimate counts
+// On the CPU each GIN with its trainable ε is one fused kernel (nn/fused_gin.hpp; the first layer's
+// 3 input columns padded with zeros to 16): the n² tuples make [n², 16] activations; so is every
+// layer's combining MLP (32 in, 16 out: the same kernel without the GIN's sum), and Set2Set's
+// attention readout over them (nn/softmax_readout.hpp). ModelConfig::kernel "torch" (as the cost estimate counts
 // operators) keeps LibTorch's modules and operators.
 //
 // @inproceedings{morris2020sparse, title={Weisfeiler and Leman go sparse: Towards scalable
@@ -110,7 +110,7 @@ struct TupleGinImpl : torch::nn::Module {
         eps = register_parameter("eps", torch::zeros({1}));
     }
     torch::Tensor forward(const torch::Tensor& x, const nn::Adjacency& adj) {
-        return nn::gin_bn_layer(x, adj, mlp->modules(), fused, {}, eps);
+        return nn::gin_bn_layer(x, adj, mlp->modules(), fused, {}, eps, /*pad_input=*/true);
     }
     DoubleBnMlp mlp{nullptr};
     torch::Tensor eps;
