@@ -77,7 +77,8 @@ void add_attack(CLI::App& root, Action& action) {
         ->capture_default_str();
     tr->add_option("--seeds", t->seeds, "Seeds, e.g. 0-4")->capture_default_str();
     tr->add_option("--out,-o", t->r.out, "Model directory")->required();
-    tr->add_flag("--resume", t->r.resume, "Skip (model, pattern, seed) whose files exist");
+    tr->add_flag("--resume", t->r.resume,
+                 "Skip (model, pattern, seed) whose files exist (trained with these settings and --max-seconds)");
     add_regressor_flags(*tr, t->r.settings, t->loss);
     add_device_flag(tr, t->r.device);
     add_quiet_flag(tr, t->quiet);

@@ -1,6 +1,7 @@
 // A regressor's two files: NAME.pt (the weights, LibTorch's archive) and NAME.json (settings and
 // training results; written last, so its presence marks a complete model).
 #include <cstdio>
+#include <sstream>
 
 #include "brec/attack/regressor.hpp"
 #include "brec/core/error.hpp"
@@ -87,6 +88,21 @@ void check_regressor_file(const std::string& path, const RegressorSettings& s) {
         if (!j.contains(key) || j[key] != value)
             throw InvalidArgument(path + " was trained with " + key + " " + (j.contains(key) ? j[key].dump() : "?") +
                                   ", this run asks for " + value.dump() + " (another --out, or the same flags)");
+    // A model stopped by its time limit is complete for that limit only: under another one it
+    // would have trained for another number of epochs.
+    const double limit = j.value("max_seconds", 0.0);
+    if (j.value("time_limited", false) && limit != s.max_seconds) {
+        const auto seconds = [](double v) {
+            std::ostringstream out;
+            out << v;
+            return out.str();
+        };
+        throw InvalidArgument(path + " stopped at --max-seconds " + seconds(limit) + " after " +
+                              std::to_string(j.value("epochs_run", 0)) + " of " + std::to_string(s.epochs) +
+                              " epochs; this run asks for " +
+                              (s.max_seconds > 0.0 ? "--max-seconds " + seconds(s.max_seconds) : "no time limit") +
+                              " (another --out, or the same flags)");
+    }
 }
 
 Regressor load_regressor(const std::string& json_path, torch::Device device) {

@@ -493,6 +493,24 @@ TEST(Regressor, TimeLimitStopsAfterAnEpochAndIsRecorded) {
     const Regressor back = load_regressor(regressor_path(dir + "/models", s));
     EXPECT_TRUE(back.time_limited);
     EXPECT_EQ(back.settings.max_seconds, 1e-9);
+    // Resuming keeps it under the same limit only: without one, or with another, it would have
+    // trained longer.
+    const auto path = regressor_path(dir + "/models", s);
+    EXPECT_NO_THROW(check_regressor_file(path, s));
+    for (const double other : {0.0, 60.0}) {
+        RegressorSettings t = s;
+        t.max_seconds = other;
+        try {
+            check_regressor_file(path, t);
+            ADD_FAILURE() << "a model stopped at --max-seconds 1e-09 was kept for " << other;
+        } catch (const InvalidArgument& e) {
+            EXPECT_NE(
+                std::string(e.what()).find("stopped at --max-seconds 1e-09 after 1 of 50 epochs; this run asks for " +
+                                           std::string(other > 0 ? "--max-seconds 60" : "no time limit")),
+                std::string::npos)
+                << e.what();
+        }
+    }
     // Without a limit the JSON carries neither key.
     s.max_seconds = 0.0;
     s.epochs = 2;

@@ -138,7 +138,8 @@ void save_regressor(const Regressor& r, const std::string& dir);
 std::string regressor_path(const std::string& dir, const RegressorSettings& settings);
 /// Throws InvalidArgument when the model file `json_path` was trained with other architecture or
 /// training settings than `settings` (model, layers, hidden width, loss, lr, batch, epochs,
-/// patience, lr patience), naming the first that differs; ParseError when it is no JSON object.
+/// patience, lr patience), naming the first that differs, or when it was stopped by a time limit
+/// other than settings.max_seconds; ParseError when it is no JSON object.
 void check_regressor_file(const std::string& json_path, const RegressorSettings& settings);
 /// Loads a regressor from its NAME.json (and the NAME.pt next to it, whichever device wrote it) onto
 /// `device`. Throws IoError / ParseError.
