@@ -1,5 +1,5 @@
 // Google Benchmark timings of one BatchNorm MLP layer, relu(bn2(W2 relu(bn1(W1 x + b1)) + b2)),
-// forward and backward on 20,000 and 87,616 rows of width 16-64, one thread: the fused kernel against
+// forward and backward on 20,000, 87,616 and 115,200 rows of width 16-64, one thread: the fused kernel against
 // LibTorch's modules (BREC_BUILD_BENCHMARKS=ON, LibTorch builds only). The counter GFLOPs is the
 // rate of the two Linears' products (2 · rows · width² each forward, twice that backward), to set
 // beside the machine's one-thread sgemm rate, which `sgemm` measures (1024³ products).
@@ -25,11 +25,12 @@
 
 namespace {
 
-/// Each benchmark runs at widths 16-64 and two row counts: 20,000 rows, whose arrays stay in the
-/// caches, and 87,616 rows (16 graphs of 74² tuples: δ-2-LGNN's layer on the smallest CFI pair at
-/// batch 16), whose arrays of width 16 alone take 5.6 MB each.
+/// Each benchmark runs at widths 16-64 and three row counts: 20,000 rows, whose arrays stay in the
+/// caches; 87,616 rows (16 graphs of 74² tuples: δ-2-LGNN's layer on the smallest CFI pair at
+/// batch 16), whose arrays of width 16 alone take 5.6 MB each; and 115,200 rows (16 graphs of 72
+/// vertices in 100 runs: DropGNN's layer on CFI pair 300).
 void shapes(benchmark::internal::Benchmark* b) {
-    for (const std::int64_t rows : {20000, 87616})
+    for (const std::int64_t rows : {20000, 87616, 115200})
         for (const std::int64_t width : {16, 32, 48, 64}) b->Args({width, rows});
 }
 
