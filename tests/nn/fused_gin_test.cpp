@@ -81,6 +81,21 @@ std::function<torch::Tensor()> term(const torch::Tensor& t) {
 
 using testing::max_difference;
 
+/// Every parameter's gradient of `fused` within float rounding of the double `reference`'s (which
+/// is not zero), and both BatchNorms' running statistics.
+void expect_gradients_and_statistics_match(const Modules& fused, const Modules& reference) {
+    const auto p = parameters(fused), pd = parameters(reference);
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        EXPECT_LT(max_difference(p[i].grad(), pd[i].grad()), 2e-4 * (1.0 + pd[i].grad().abs().max().item<double>()))
+            << "parameter " << i;
+        EXPECT_GT(pd[i].grad().abs().max().item<double>(), 0.0) << "parameter " << i;
+    }
+    for (auto [bn, bnd] : {std::pair{fused.mlp->norm, reference.mlp->norm}, std::pair{fused.norm, reference.norm}}) {
+        EXPECT_LT(max_difference(bn->running_mean, bnd->running_mean), 1e-6);
+        EXPECT_LT(max_difference(bn->running_var, bnd->running_var), 1e-5);
+    }
+}
+
 // (width, whether a term is added before the last ReLU, as DSS-GNN adds its cross-subgraph term).
 class FusedGinLayer : public ::testing::TestWithParam<std::tuple<std::int64_t, bool>> {};
 
@@ -207,17 +222,8 @@ TEST(FusedGinLayer, ANarrowInputPaddedWithZerosMatchesTheModulesInDouble) {
     const double ge = epsd.grad().item<double>();
     EXPECT_GT(std::abs(ge), 1.0);
     EXPECT_NEAR(eps.grad().item<double>(), ge, 1e-4 * (1.0 + std::abs(ge)));
-    const auto p = parameters(fused), pd = parameters(reference);
-    ASSERT_EQ(p[0].grad().sizes(), (std::vector<std::int64_t>{width, in}));
-    for (std::size_t i = 0; i < p.size(); ++i) {
-        EXPECT_LT(max_difference(p[i].grad(), pd[i].grad()), 2e-4 * (1.0 + pd[i].grad().abs().max().item<double>()))
-            << "parameter " << i;
-        EXPECT_GT(pd[i].grad().abs().max().item<double>(), 0.0) << "parameter " << i;
-    }
-    for (auto [bn, bnd] : {std::pair{fused.mlp->norm, reference.mlp->norm}, std::pair{fused.norm, reference.norm}}) {
-        EXPECT_LT(max_difference(bn->running_mean, bnd->running_mean), 1e-6);
-        EXPECT_LT(max_difference(bn->running_var, bnd->running_var), 1e-5);
-    }
+    ASSERT_EQ(fused.mlp->first->weight.grad().sizes(), (std::vector<std::int64_t>{width, in}));
+    expect_gradients_and_statistics_match(fused, reference);
 }
 
 TEST(FusedGinLayer, AnInputWithoutGradientGivesTheSameParameterGradientsBitForBit) {
@@ -271,16 +277,7 @@ TEST_P(FusedWiderInput, MatchesTheModulesInDoubleWithGradientsAndRunningStatisti
     (y * upstream).sum().backward();
     (yd * upstream.to(torch::kDouble)).sum().backward();
     EXPECT_LT(max_difference(x.grad(), xd.grad()), 1e-4 * (1.0 + xd.grad().abs().max().item<double>()));
-    const auto p = parameters(fused), pd = parameters(reference);
-    for (std::size_t i = 0; i < p.size(); ++i) {
-        EXPECT_LT(max_difference(p[i].grad(), pd[i].grad()), 2e-4 * (1.0 + pd[i].grad().abs().max().item<double>()))
-            << "parameter " << i;
-        EXPECT_GT(pd[i].grad().abs().max().item<double>(), 0.0) << "parameter " << i;
-    }
-    for (auto [bn, bnd] : {std::pair{fused.mlp->norm, reference.mlp->norm}, std::pair{fused.norm, reference.norm}}) {
-        EXPECT_LT(max_difference(bn->running_mean, bnd->running_mean), 1e-6);
-        EXPECT_LT(max_difference(bn->running_var, bnd->running_var), 1e-5);
-    }
+    expect_gradients_and_statistics_match(fused, reference);
     // Eval mode: the running statistics normalise.
     for (auto* mods : {&fused, &reference}) {
         mods->mlp->eval();
