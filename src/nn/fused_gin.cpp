@@ -313,17 +313,18 @@ struct FusedGin : torch::autograd::Function<FusedGin> {
 
 namespace {
 
-/// gin_bn_layer_fused for an input of x's rows, type and device and `ci` columns.
-/// With `narrow`, the first weight may be that narrow instead (x is padded with zero columns to ci).
+/// gin_bn_layer_fused for an input of x's rows, type and device and `ci` columns (the first weight's),
+/// which the kernel reads `padded` wide where x gets zero columns (0: as they are).
 bool fits(const torch::Tensor& x, std::int64_t ci, const GinBnModules& m, const torch::Tensor& eps,
-          std::int64_t narrow = 0) {
+          std::int64_t padded = 0) {
     const auto& w1 = m.first->weight;
     const auto c = w1.dim() == 2 ? w1.size(0) : 0;
     const auto shape = [](const torch::Tensor& w, std::int64_t out, std::int64_t in) {
         return w.dim() == 2 && w.size(0) == out && w.size(1) == in;
     };
-    const bool widths = (c == 16 || c == 32 || c == 48 || c == 64) && (ci == c || (ci == 2 * c && ci <= 64)) &&
-                        (shape(w1, c, ci) || (narrow && shape(w1, c, narrow))) && shape(m.second->weight, c, c);
+    const auto k = padded ? padded : ci;  // the width the kernel reads
+    const bool widths = (c == 16 || c == 32 || c == 48 || c == 64) && (k == c || (k == 2 * c && k <= 64)) &&
+                        shape(w1, c, ci) && shape(m.second->weight, c, c);
     const auto affine = [](const torch::nn::BatchNorm1d& bn) {
         const auto& o = bn->options;
         return o.affine() && o.track_running_stats() && o.momentum().has_value();
@@ -345,8 +346,7 @@ std::int64_t padded_width(const torch::Tensor& x, const GinBnModules& m, bool pa
 }  // namespace
 
 bool gin_bn_layer_fused(const torch::Tensor& x, const GinBnModules& m, const torch::Tensor& eps, bool pad_input) {
-    const std::int64_t ci = x.dim() == 2 ? x.size(1) : 0, c = padded_width(x, m, pad_input);
-    return c ? fits(x, c, m, eps, ci) : fits(x, ci, m, eps);
+    return fits(x, x.dim() == 2 ? x.size(1) : 0, m, eps, padded_width(x, m, pad_input));
 }
 
 // Only the BatchNorms read the training flag, and the modules' predicate checks that they agree.
@@ -393,8 +393,7 @@ torch::autograd::tensor_list layer(const torch::Tensor& x, const torch::Tensor& 
     // With pad_input, a narrower x (a first layer's features) and the first weight get zero columns up
     // to the MLP's width; the products by those zeros add exact zeros.
     const std::int64_t c = adj && !x2.defined() && !edge.defined() && !residual ? padded_width(x, m, pad_input) : 0;
-    if (!fused || !halves_fit || !edge_fits || !residual_fits || !(c ? fits(x, c, m, eps, ci) : fits(x, ci, m, eps)))
-        return with_mean(modules({}));
+    if (!fused || !halves_fit || !edge_fits || !residual_fits || !fits(x, ci, m, eps, c)) return with_mean(modules({}));
     const torch::Tensor xp = c ? torch::constant_pad_nd(x, {0, c - ci}) : x;
     const torch::Tensor w1 = c ? torch::constant_pad_nd(m.first->weight, {0, c - ci}) : m.first->weight;
     const torch::Tensor e = extra ? extra() : torch::Tensor();

@@ -21,8 +21,8 @@
 // On the CPU each GIN with its trainable ε is one fused kernel (nn/fused_gin.hpp; the first layer's
 // 3 input columns padded with zeros to 16): the n² tuples make [n², 16] activations; so is every
 // layer's combining MLP (32 in, 16 out: the same kernel without the GIN's sum), and Set2Set's
-// attention readout over them (nn/softmax_readout.hpp). ModelConfig::kernel "torch" (as the cost estimate counts
-// operators) keeps LibTorch's modules and operators.
+// attention readout over them (nn/softmax_readout.hpp). ModelConfig::kernel "torch" (as the cost
+// estimate counts operators) keeps LibTorch's modules and operators.
 //
 // @inproceedings{morris2020sparse, title={Weisfeiler and Leman go sparse: Towards scalable
 //   higher-order graph embeddings}, author={Morris, Christopher and Rattan, Gaurav and Mutzel,
