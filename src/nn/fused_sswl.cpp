@@ -333,7 +333,7 @@ torch::Tensor modules_layer(const torch::Tensor& x, const SswlArcs& arcs, const 
     const auto messages = torch::relu(x);
     const auto within = m.within->forward((1 + m.eps_within) * x + neighbour_sum(messages, arcs.within));
     const auto across = m.across->forward((1 + m.eps_across) * x + neighbour_sum(messages, arcs.across));
-    const auto root = m.root->forward((1 + m.eps_root) * x + gather_rows(x, arcs.root));
+    const auto root = m.root->forward((1 + m.eps_root) * x + gather_rows(x, arcs.root_arcs.src));
     return torch::relu(m.norm->forward(within + across + root));
 }
 

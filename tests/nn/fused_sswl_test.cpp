@@ -22,8 +22,7 @@ namespace {
 struct Pairs {
     std::int64_t rows = 0;
     nn::Adjacency within, across, root_arcs, root_readers;
-    torch::Tensor root;
-    nn::SswlArcs arcs() const { return {within, across, root, root_arcs, root_readers}; }
+    nn::SswlArcs arcs() const { return {within, across, root_arcs, root_readers}; }
 };
 
 Pairs make_pairs(const std::vector<Graph>& graphs) {
@@ -51,10 +50,10 @@ Pairs make_pairs(const std::vector<Graph>& graphs) {
     p.rows = offset;
     p.within = nn::make_adjacency(torch::tensor(in_src), torch::tensor(in_dst), offset);
     p.across = nn::make_adjacency(torch::tensor(ac_src), torch::tensor(ac_dst), offset);
-    p.root = torch::tensor(root);
+    const auto roots = torch::tensor(root);
     const auto every = torch::arange(offset, torch::kLong);
-    p.root_arcs = nn::make_adjacency(p.root, every, offset);
-    p.root_readers = nn::make_adjacency(every, p.root, offset);
+    p.root_arcs = nn::make_adjacency(roots, every, offset);
+    p.root_readers = nn::make_adjacency(every, roots, offset);
     return p;
 }
 

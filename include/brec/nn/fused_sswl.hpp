@@ -15,13 +15,13 @@
 namespace brec::nn {
 
 /// What one SSWL+ layer reads besides x: the arcs of its two local aggregations (symmetric, as a
-/// graph's arcs make them), and the root copy of every row, as an index and as arcs both ways.
+/// graph's arcs make them), and the root copy of every row as arcs both ways.
 struct SswlArcs {
     const Adjacency& within;        ///< uL: (u, w) → (u, v) for every arc w → v of the graph
     const Adjacency& across;        ///< vL: (w, v) → (u, v) for every arc w → u of the graph
-    const torch::Tensor& root;      ///< [rows] int64: the row of (v, v) for row (u, v)
-    const Adjacency& root_arcs;     ///< the arcs root[r] → r (one into every row)
-    const Adjacency& root_readers;  ///< the arcs r → root[r] (row (v, v) receives from every (u, v))
+    const Adjacency& root_arcs;     ///< (v, v) → (u, v), one arc into every row, in row order: src[r]
+                                    ///< is the row of r's root copy
+    const Adjacency& root_readers;  ///< the same arcs reversed (row (v, v) receives from every (u, v))
 };
 
 /// The modules of one SSWL+ layer: each branch's MLP and trainable ε ([1], float), and the
@@ -37,7 +37,7 @@ struct SswlModules {
 };
 
 /// relu(norm(within((1 + ε_uL) x + neighbour_sum(relu(x), arcs.within)) + across(...) +
-/// root((1 + ε_vv) x + gather_rows(x, arcs.root)))), in the modules' training or eval mode
+/// root((1 + ε_vv) x + gather_rows(x, arcs.root_arcs.src)))), in the modules' training or eval mode
 /// (training: batch statistics, running statistics updated). On the CPU, for float rows of width
 /// 16, 32, 48 or 64 (every Linear [width, width] with a bias) and affine BatchNorms, one fused
 /// autograd function; otherwise, or with `fused` false, the modules in the order of that formula

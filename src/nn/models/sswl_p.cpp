@@ -60,8 +60,7 @@ struct PairBatch {
     torch::Tensor distance;      ///< [P] int64: the distance class of each pair
     nn::Adjacency within;        ///< uL: (u, w) → (u, v) for every arc w → v of the graph
     nn::Adjacency across;        ///< vL: (w, v) → (u, v) for every arc w → u of the graph
-    torch::Tensor diagonal;      ///< [P] int64: the row of (v, v) for pair (u, v)
-    nn::Adjacency root_arcs;     ///< vv: (v, v) → (u, v)
+    nn::Adjacency root_arcs;     ///< vv: (v, v) → (u, v), one arc into every pair in row order
     nn::Adjacency root_readers;  ///< the same arcs reversed, (u, v) → (v, v), for vv's backward
     nn::Grouping by_subgraph;    ///< pairs (u, ·) to the subgraph of u (index: Σ n rows)
     torch::Tensor subgraph_row;  ///< [P] int64: the subgraph of each pair (= by_subgraph.index)
@@ -119,10 +118,9 @@ PairBatch make_pair_batch(const std::vector<Graph>& graphs, std::size_t begin, s
     b.distance = tensor(distance).to(device);
     b.within = nn::make_adjacency(tensor(in_src).to(device), tensor(in_dst).to(device), rows);
     b.across = nn::make_adjacency(tensor(ac_src).to(device), tensor(ac_dst).to(device), rows);
-    b.diagonal = tensor(diagonal).to(device);
-    const auto every_row = torch::arange(rows, torch::kLong).to(device);
-    b.root_arcs = nn::make_adjacency(b.diagonal, every_row, rows);
-    b.root_readers = nn::make_adjacency(every_row, b.diagonal, rows);
+    const auto roots = tensor(diagonal).to(device), every_row = torch::arange(rows, torch::kLong).to(device);
+    b.root_arcs = nn::make_adjacency(roots, every_row, rows);
+    b.root_readers = nn::make_adjacency(every_row, roots, rows);
     b.subgraph_row = tensor(subgraph).to(device);
     b.by_subgraph = nn::make_grouping(b.subgraph_row, first_subgraph);
     b.by_graph = nn::make_grouping(tensor(graph).to(device), static_cast<std::int64_t>(end - begin));
@@ -143,7 +141,7 @@ struct SswlLayerImpl : torch::nn::Module {
     }
 
     torch::Tensor forward(const torch::Tensor& x, const PairBatch& b, bool fused) {
-        return nn::sswl_layer(x, {b.within, b.across, b.diagonal, b.root_arcs, b.root_readers},
+        return nn::sswl_layer(x, {b.within, b.across, b.root_arcs, b.root_readers},
                               {mlp_within, mlp_across, mlp_diagonal, eps_within, eps_across, eps_diagonal, norm},
                               fused);
     }
