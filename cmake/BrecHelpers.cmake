@@ -48,7 +48,10 @@ function(brec_add_test module)
   if(NOT _tests)
     return()
   endif()
-  add_executable(test_${module} ${_tests})
+  # crash_report.cpp: a test program killed by a signal writes a backtrace first; the exported
+  # symbols (-rdynamic) give its own frames their names.
+  add_executable(test_${module} ${_tests} "${PROJECT_SOURCE_DIR}/tests/common/crash_report.cpp")
+  set_target_properties(test_${module} PROPERTIES ENABLE_EXPORTS ON)
   target_include_directories(test_${module} PRIVATE "${PROJECT_SOURCE_DIR}/tests" "${PROJECT_SOURCE_DIR}/src")
   target_link_libraries(test_${module} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gtest_main)
   target_compile_definitions(test_${module} PRIVATE

@@ -33,18 +33,26 @@ fi
 
 export COST_MODELS COST_PAIRS REF_PAIRS
 
-# A test program that crashes leaves no XML: it runs again under cuda-gdb (the device machine has
-# no gdb), whose backtrace says where.
+# A test program that crashes leaves no XML but writes a backtrace (tests/common/crash_report.cpp);
+# its frames inside the program itself are named here by addr2line from the symbol table (the
+# Release build has no debug information). Where cuda-gdb exists it runs the program again.
 cuda_tests() {
-  local rc=0 t code
+  local rc=0 t code bin
   for t in nn eval attack; do
-    if [[ ! -x "$BUILD/tests/test_$t" ]]; then
+    bin="$BUILD/tests/test_$t"
+    if [[ ! -x "$bin" ]]; then
       echo "test_$t: not built (see build.log)"
       rc=1
       continue
     fi
-    "$BUILD/tests/test_$t" --gtest_filter='*Cuda*' --gtest_output="xml:$R/test_$t.xml"
+    "$bin" --gtest_filter='*Cuda*' --gtest_output="xml:$R/test_$t.xml" 2>"$R/test_$t.err"
     code=$?
+    cat "$R/test_$t.err"
+    if ((code > 128)); then
+      echo "test_$t: killed by signal $((code - 128)); its own frames:"
+      grep -o "test_$t(+0x[0-9a-f]*)" "$R/test_$t.err" | sed 's/.*(+\(0x[0-9a-f]*\))/\1/' |
+        xargs -r addr2line -f -C -p -e "$bin" 2>&1 | head -n 40
+    fi
     if ((code > 128)) && command -v cuda-gdb >/dev/null; then
       echo "test_$t: killed by signal $((code - 128)); again under cuda-gdb:"
       timeout 90 cuda-gdb -batch -ex run -ex bt -ex 'thread apply all bt 8' \

@@ -16,6 +16,7 @@
 #include "brec/nn/registry.hpp"
 #include "common/result_lines.hpp"
 #include "common/test_util.hpp"
+#include "nn/cuda_check.hpp"
 
 namespace brec {
 namespace {
@@ -417,7 +418,8 @@ TEST_F(AttackRun, ModelFileRecordsItsDevice) {
 }
 
 TEST_F(AttackRun, CudaModelsMatchTheCpuAndTrainTheSameWay) {
-    if (!torch::cuda::is_available()) GTEST_SKIP() << "no CUDA device";
+    const auto device = testing::cuda_check_device();
+    if (!device) GTEST_SKIP() << testing::kNoCudaDevice;
     const CountingData data = read_counting_data(*dir_);
     RegressorSettings s;
     s.seed = 1;
@@ -425,8 +427,8 @@ TEST_F(AttackRun, CudaModelsMatchTheCpuAndTrainTheSameWay) {
     for (std::size_t i = 0; i < 20; ++i) test.push_back(data.graphs[data.test[i]]);
     // A model file written on the CPU predicts on CUDA as on the CPU.
     const auto cpu = predict_counts(*load_regressor(regressor_path(*models_, s)).model, test);
-    const auto on_cuda = load_regressor(regressor_path(*models_, s), torch::Device(torch::kCUDA, 0));
-    EXPECT_TRUE(on_cuda.model->parameters().front().is_cuda());
+    const auto on_cuda = load_regressor(regressor_path(*models_, s), *device);
+    EXPECT_EQ(on_cuda.model->parameters().front().device(), *device);
     const auto cuda = predict_counts(*on_cuda.model, test);
     ASSERT_EQ(cuda.size(), cpu.size());
     for (std::size_t i = 0; i < cpu.size(); ++i) EXPECT_NEAR(cuda[i], cpu[i], 1e-4 * (1.0 + std::abs(cpu[i])));
@@ -435,12 +437,12 @@ TEST_F(AttackRun, CudaModelsMatchTheCpuAndTrainTheSameWay) {
     RunContext ctx;
     s = tiny_regressor(7, 1);
     const Regressor a = train_regressor(data, s, ctx);
-    const Regressor b = train_regressor(data, s, ctx, {}, torch::Device(torch::kCUDA, 0));
+    const Regressor b = train_regressor(data, s, ctx, {}, *device);
     EXPECT_NEAR(b.validation_l1, a.validation_l1, 1e-3 * (1.0 + a.validation_l1));
     const auto dir = testing::temp_path("attack", "cuda_models");
     fs::remove_all(dir);
     save_regressor(b, dir);
-    EXPECT_EQ(nlohmann::json::parse(read_text_file(regressor_path(dir, s))).at("device"), "cuda:0");
+    EXPECT_EQ(nlohmann::json::parse(read_text_file(regressor_path(dir, s))).at("device"), device->str());
     const auto back = predict_counts(*load_regressor(regressor_path(dir, s)).model, test);
     const auto there = predict_counts(*b.model, test);
     for (std::size_t i = 0; i < back.size(); ++i) EXPECT_NEAR(back[i], there[i], 1e-4 * (1.0 + std::abs(there[i])));

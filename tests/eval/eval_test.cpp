@@ -18,6 +18,7 @@
 #include "common/result_lines.hpp"
 #include "common/test_graphs.hpp"
 #include "common/temp_cleanup.hpp"
+#include "nn/cuda_check.hpp"
 
 namespace brec {
 namespace {
@@ -161,12 +162,13 @@ TEST(Siamese, PpgnSeparatesC6FromTwoTrianglesAndGinCannot) {
 }
 
 TEST(Siamese, CudaGivesTheCpuDecisions) {
-    if (!torch::cuda::is_available()) GTEST_SKIP() << "no CUDA device";
+    const auto device = testing::cuda_check_device();
+    if (!device) GTEST_SKIP() << testing::kNoCudaDevice;
     for (const std::string model : {"ppgn", "gin"}) {
         EvalOptions opt = small_ppgn();
         opt.model = model;
         const auto cpu = evaluate_pair(c6_vs_two_triangles(), opt, 3);
-        opt.device = "cuda";
+        opt.device = device->str();
         const auto gpu = evaluate_pair(c6_vs_two_triangles(), opt, 3);
         EXPECT_EQ(gpu.hotelling.distinguished, cpu.hotelling.distinguished) << model;
         EXPECT_EQ(gpu.hotelling.reliable, cpu.hotelling.reliable) << model;

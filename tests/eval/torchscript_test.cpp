@@ -21,6 +21,7 @@
 #include "common/test_util.hpp"
 #include "nn/models/torchscript.hpp"
 #include "common/test_pairs.hpp"
+#include "nn/cuda_check.hpp"
 
 namespace brec {
 namespace {
@@ -422,12 +423,13 @@ TEST(TorchScript, EveryPairsCopyRunsBrecsProducts) {
 }
 
 TEST(TorchScript, CudaGivesTheCpuDecisions) {
-    if (!torch::cuda::is_available()) GTEST_SKIP() << "no CUDA device";
+    const auto device = testing::cuda_check_device();
+    if (!device) GTEST_SKIP() << testing::kNoCudaDevice;
     for (const auto& model : {kGin, kPpgnBmm}) {  // the PPGN-like module through brec::matmul's fallback
         EvalOptions opt = small(model);
         for (const auto& pair : tiny_dataset().pairs) {
             const auto cpu = evaluate_pair(pair, opt, 3);
-            opt.device = "cuda";
+            opt.device = device->str();
             const auto gpu = evaluate_pair(pair, opt, 3);
             opt.device = "cpu";
             EXPECT_EQ(gpu.hotelling.distinguished, cpu.hotelling.distinguished) << pair.id;

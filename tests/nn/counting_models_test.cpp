@@ -154,13 +154,14 @@ TEST(CountingModels, LearnTriangleCountsOfRandomGraphs) {
 }
 
 TEST(CountingModels, CudaMatchesCpu) {
-    if (!torch::cuda::is_available()) GTEST_SKIP() << "no CUDA device";
+    const auto device = testing::cuda_check_device();
+    if (!device) GTEST_SKIP() << testing::kNoCudaDevice;
     Rng rng(9);
     std::vector<Graph> graphs;
     for (VertexId n = 6; n <= 10; ++n) graphs.push_back(testing::random_graph(n, 0.5, rng));
     for (const std::string name : {"gin", "ppgn", "i2_gnn"}) {
         SCOPED_TRACE(name);
-        testing::expect_cuda_matches_cpu(name, counting(3, 8), graphs);
+        testing::expect_cuda_matches_cpu(name, counting(3, 8), graphs, *device);
     }
 }
 

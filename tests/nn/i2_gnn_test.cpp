@@ -369,7 +369,8 @@ TEST(I2Gnn, EmbedsMixedBatchesAndAGraphAloneAsInItsBatch) {
 }
 
 TEST(I2Gnn, CudaGivesTheCpuEmbeddingsAndGradients) {
-    if (!torch::cuda::is_available()) GTEST_SKIP() << "no CUDA device";
+    const auto device = testing::cuda_check_device();
+    if (!device) GTEST_SKIP() << testing::kNoCudaDevice;
     Rng rng(7);
     const std::vector<Graph> graphs{make_cycle(6), testing::random_graph(9, 0.3, rng), make_graph(4, {}),
                                     testing::shrikhande()};
@@ -377,7 +378,7 @@ TEST(I2Gnn, CudaGivesTheCpuEmbeddingsAndGradients) {
     c.radius = 2;
     c.layers = 2;
     c.hidden = 8;
-    testing::expect_cuda_matches_cpu("i2_gnn", c, graphs);
+    testing::expect_cuda_matches_cpu("i2_gnn", c, graphs, *device);
 }
 
 }  // namespace

@@ -201,13 +201,14 @@ TEST(Models, RegistryAndDevices) {
 class CudaMatchesCpu : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(CudaMatchesCpu, SameParametersGiveTheSameEmbeddingsAndGradients) {
-    if (!torch::cuda::is_available()) GTEST_SKIP() << "no CUDA device";
+    const auto device = testing::cuda_check_device();
+    if (!device) GTEST_SKIP() << testing::kNoCudaDevice;
     Rng rng(11);
     const Graph g = testing::random_graph(9, 0.4, rng);
     const std::vector<Graph> batch{g, permute(g, rng.permutation(9)), testing::random_graph(9, 0.4, rng),
                                    testing::random_graph(9, 0.5, rng)};
     std::shared_ptr<GraphEmbedder> gpu_model;
-    ASSERT_NO_FATAL_FAILURE(testing::expect_cuda_matches_cpu(GetParam(), small_options(), batch, &gpu_model));
+    ASSERT_NO_FATAL_FAILURE(testing::expect_cuda_matches_cpu(GetParam(), small_options(), batch, *device, &gpu_model));
     // Eval mode: relabelings of one graph still get one embedding on the GPU.
     gpu_model->eval();
     torch::NoGradGuard no_grad;

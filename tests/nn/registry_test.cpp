@@ -5,8 +5,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstdlib>
-#include <optional>
 #include <string>
 
 #include "brec/core/error.hpp"
@@ -14,6 +12,7 @@
 #include "brec/io/pairs.hpp"
 #include "brec/nn/registry.hpp"
 #include "common/test_graphs.hpp"
+#include "nn/cuda_check.hpp"
 
 namespace brec {
 namespace {
@@ -139,15 +138,6 @@ TEST_P(EveryModel, RandomModelsAreInvariantInDistribution) {
     }
 }
 
-/// The device of the CUDA check: cuda:0, or the CPU when BREC_CUDA_CHECK_DEVICE=cpu (a rehearsal
-/// of the check's logic without a GPU, a second CPU model standing for the CUDA one); none: skip.
-std::optional<torch::Device> cuda_check_device() {
-    const char* forced = std::getenv("BREC_CUDA_CHECK_DEVICE");
-    if (forced && std::string(forced) == "cpu") return torch::Device(torch::kCPU);
-    if (torch::cuda::is_available()) return torch::Device(torch::kCUDA, 0);
-    return std::nullopt;
-}
-
 /// Per-element agreement of two samples of embeddings ([passes, graphs, d]): the largest
 /// |difference of means| / its standard error.
 double largest_z(const torch::Tensor& a, const torch::Tensor& b) {
@@ -169,8 +159,8 @@ double largest_z(const torch::Tensor& a, const torch::Tensor& b) {
 //     6 standard errors.
 // Skipped without a GPU (CI); BREC_CUDA_CHECK_DEVICE=cpu rehearses it on the CPU.
 TEST_P(EveryModel, CudaGivesTheCpuEmbeddingsAndGradients) {
-    const auto device = cuda_check_device();
-    if (!device) GTEST_SKIP() << "no CUDA device (BREC_CUDA_CHECK_DEVICE=cpu rehearses the check on the CPU)";
+    const auto device = testing::cuda_check_device();
+    if (!device) GTEST_SKIP() << testing::kNoCudaDevice;
     const std::string name = GetParam();
     const auto graphs = some_graphs(13, 6);
     const auto n = graphs.size();

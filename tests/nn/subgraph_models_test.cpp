@@ -145,9 +145,10 @@ TEST_P(SubgraphModel, RejectsANegativeRadius) {
 
 TEST_P(SubgraphModel, CudaGivesTheCpuEmbeddingsAndGradients) {
     // The CUDA path (index_select/index_add instead of the CPU's CSR kernels). Skipped without a GPU.
-    if (!torch::cuda::is_available()) GTEST_SKIP() << "no CUDA device";
+    const auto device = testing::cuda_check_device();
+    if (!device) GTEST_SKIP() << testing::kNoCudaDevice;
     const auto graphs = mixed_graphs();
-    testing::expect_cuda_matches_cpu(GetParam(), small(GetParam(), 2), graphs);
+    testing::expect_cuda_matches_cpu(GetParam(), small(GetParam(), 2), graphs, *device);
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, SubgraphModel,
