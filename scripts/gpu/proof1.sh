@@ -52,11 +52,11 @@ cuda_tests() {
       echo "test_$t: killed by signal $((code - 128)); its own frames:"
       grep -o "test_$t(+0x[0-9a-f]*)" "$R/test_$t.err" | sed 's/.*(+\(0x[0-9a-f]*\))/\1/' |
         xargs -r addr2line -f -C -p -e "$bin" 2>&1 | head -n 40
-    fi
-    if ((code > 128)) && command -v cuda-gdb >/dev/null; then
-      echo "test_$t: killed by signal $((code - 128)); again under cuda-gdb:"
-      timeout 90 cuda-gdb -batch -ex run -ex bt -ex 'thread apply all bt 8' \
-        --args "$BUILD/tests/test_$t" --gtest_filter='*Cuda*' 2>&1 | tail -n 150
+      if command -v cuda-gdb >/dev/null; then
+        echo "test_$t: again under cuda-gdb:"
+        timeout 90 cuda-gdb -batch -ex run -ex bt -ex 'thread apply all bt 8' \
+          --args "$bin" --gtest_filter='*Cuda*' 2>&1 | tail -n 150
+      fi
     fi
     ((code)) && rc=1
   done

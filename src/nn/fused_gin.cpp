@@ -316,7 +316,7 @@ namespace {
 /// gin_bn_layer_fused for an input of x's rows, type and device and `ci` columns (the first weight's),
 /// which the kernel reads `padded` wide where x gets zero columns (0: as they are).
 bool fits(const torch::Tensor& x, std::int64_t ci, const GinBnModules& m, const torch::Tensor& eps,
-          std::int64_t padded = 0) {
+          std::int64_t padded) {
     const auto& w1 = m.first->weight;
     const auto c = w1.dim() == 2 ? w1.size(0) : 0;
     const auto shape = [](const torch::Tensor& w, std::int64_t out, std::int64_t in) {

@@ -1,8 +1,9 @@
 // Linked into every test program: a test program killed by a fatal signal first writes the
 // signal and a backtrace to stderr, then dies of that signal as before. On a machine without a
-// debugger (a lent GPU machine has none) a bare "Segmentation fault" would say nothing about
-// where. Frames of the program's own functions carry their (mangled) names because the test
-// programs export their symbols; `c++filt` demangles them.
+// debugger (the lent GPU machine had no gdb) a bare "Segmentation fault" would say nothing about
+// where. The program's own functions with external linkage carry their (mangled) names because
+// the test programs export their symbols (`c++filt` demangles them); the others show as offsets
+// into the program, which `addr2line -f -e PROGRAM OFFSET` names from its symbol table.
 #include <execinfo.h>
 #include <signal.h>
 #include <unistd.h>
